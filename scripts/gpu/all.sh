@@ -21,10 +21,13 @@ for spec in "$@"; do
   if [ ! -f "$script" ]; then summary+=$'\n'"$area: no script"; continue; fi
   echo "== $area (limit ${limit}s)"
   start=$(date +%s)
-  OUT="$OUT" timeout --signal=KILL "$limit" bash "$script" > "$OUT/$area.log" 2>&1
+  mkdir -p "$OUT/$area"
+  OUT="$OUT/$area" timeout --signal=KILL "$limit" bash "$script" > "$OUT/$area/console.log" 2>&1
   rc=$?
   took=$(( $(date +%s) - start ))
-  tail -n 40 "$OUT/$area.log"
+  tail -n 40 "$OUT/$area/console.log"
   summary+=$'\n'"$area: rc=$rc in ${took}s"
 done
 echo "== summary$summary"
+# The lease returns at most 8 files: pack everything into one archive.
+(cd "$OUT" && tar -czf ../tessera-results.tgz . && rm -rf ./* && mv ../tessera-results.tgz .)
