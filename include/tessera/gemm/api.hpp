@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The public GEMM entry point:  D = alpha * op(A) * op(B) + beta * C.
+//
+// Host-compilable: no CUDA header is needed to include this file (the stream
+// is spelled `CUstream_st*`, which is what cudaStream_t is). The argument
+// checks are inline here so that they can be tested without a GPU or the
+// runtime library; tessera::gemm itself lives in the tessera_runtime library.
+//
+// Shapes are logical: A is M x K, B is K x N, C and D are M x N. Each operand
+// says how it is stored (row- or column-major, leading dimension, batch
+// stride) and the kernel reads it accordingly, so the four BLAS cases are
+//   "tn": A row-major (K contiguous),    B column-major (K contiguous)
+//   "nn": A column-major (M contiguous), B column-major
+//   "nt": A column-major,                B row-major (N contiguous)
+//   "tt": A row-major,                   B row-major
+// (the letters are cuBLAS's op(A), op(B) for column-major storage).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+struct CUstream_st;
+
+namespace tessera {
+
+using gemm_stream_t = CUstream_st*;
+
+// Element types. tf32 is f32 storage with tf32 (10-bit mantissa) products.
+enum class DataType : std::uint8_t { f32, tf32, f16, bf16, deduce };
+
+enum class MatrixOrder : std::uint8_t { row_major, col_major };
+
+enum class StatusCode : std::uint8_t {
+  ok,
+  invalid_size,          // negative M, N, K, batch count or stride
+  null_pointer,          // a pointer that will be read or written is null
+  bad_leading_dimension, // ld smaller than the stored row/column
+  misaligned_pointer,    // pointer not a multiple of the element size
+  unsupported_types,     // (input, output, accumulate) combination not offered
+  aliasing,              // D overlaps A or B, or overlaps C in another shape
+  no_device,             // no CUDA device (or the runtime failed to find one)
+  unsupported_architecture, // the chosen kernel needs a newer SM
+  unknown_kernel,        // GemmOptions::kernel names no registered kernel
+  cannot_implement,      // the chosen kernel rejects this problem
+  cuda_error,            // a CUDA call failed
+};
+
+// The result of every API call. Cheap when ok (empty message).
+struct Status {
+  StatusCode code = StatusCode::ok;
+  std::string message;
+
+  [[nodiscard]] bool ok() const { return code == StatusCode::ok; }
+  static Status success() { return {}; }
+};
+
+[[nodiscard]] constexpr std::string_view to_string(StatusCode c) {
+  switch (c) {
+    case StatusCode::ok: return "ok";
+    case StatusCode::invalid_size: return "invalid_size";
+    case StatusCode::null_pointer: return "null_pointer";
+    case StatusCode::bad_leading_dimension: return "bad_leading_dimension";
+    case StatusCode::misaligned_pointer: return "misaligned_pointer";
+    case StatusCode::unsupported_types: return "unsupported_types";
+    case StatusCode::aliasing: return "aliasing";
+    case StatusCode::no_device: return "no_device";
+    case StatusCode::unsupported_architecture: return "unsupported_architecture";
+    case StatusCode::unknown_kernel: return "unknown_kernel";
+    case StatusCode::cannot_implement: return "cannot_implement";
+    case StatusCode::cuda_error: return "cuda_error";
+  }
+  return "?";
+}
+
+[[nodiscard]] constexpr std::string_view to_string(DataType t) {
+  switch (t) {
+    case DataType::f32: return "f32";
+    case DataType::tf32: return "tf32";
+    case DataType::f16: return "f16";
+    case DataType::bf16: return "bf16";
+    case DataType::deduce: return "deduce";
+  }
+  return "?";
+}
+
+// Bytes per stored element (tf32 is stored as f32); 0 for `deduce`.
+[[nodiscard]] constexpr std::int64_t size_of(DataType t) {
+  switch (t) {
+    case DataType::f32:
+    case DataType::tf32: return 4;
+    case DataType::f16:
+    case DataType::bf16: return 2;
+    case DataType::deduce: return 0;
+  }
+  return 0;
+}
+
+// One operand in global memory. `ld` is the distance between consecutive rows
+// (row-major) or columns (column-major), in elements; `batch_stride` the
+// distance between consecutive matrices of a batch, in elements (0 broadcasts
+// one matrix to every batch for A, B and C).
+struct MatrixDesc {
+  const void* data = nullptr;
+  MatrixOrder order = MatrixOrder::row_major;
+  std::int64_t ld = 0;
+  std::int64_t batch_stride = 0;
+};
+
+// The written operand D: as MatrixDesc, with a mutable pointer.
+struct MutableMatrixDesc {
+  void* data = nullptr;
+  MatrixOrder order = MatrixOrder::row_major;
+  std::int64_t ld = 0;
+  std::int64_t batch_stride = 0;
+
+  [[nodiscard]] constexpr MatrixDesc view() const { return {data, order, ld, batch_stride}; }
+};
+
+// A complete (strided-batched) GEMM problem.
+struct GemmArgs {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t batch_count = 1;
+
+  // `input` is the type of A and B. `output` (C and D) defaults to the input
+  // type (f32 for f32 and tf32 inputs); f16 and bf16 inputs may write f32.
+  // `accumulate` is f32, or f16 for f16 inputs with f16 output on request.
+  DataType input = DataType::f32;
+  DataType output = DataType::deduce;
+  DataType accumulate = DataType::f32;
+
+  float alpha = 1.0f;
+  float beta = 0.0f;  // 0: C is never read and may be null
+
+  MatrixDesc a, b, c;
+  MutableMatrixDesc d;
+};
+
+// How to run it. Empty `kernel` lets the heuristic choose (docs/gemm.md).
+struct GemmOptions {
+  std::string_view kernel;
+};
+
+// The output type after applying the `deduce` default.
+[[nodiscard]] constexpr DataType resolved_output(const GemmArgs& args) {
+  if (args.output != DataType::deduce) return args.output;
+  return args.input == DataType::tf32 ? DataType::f32 : args.input;
+}
+
+// Whether (input, output, accumulate) is a combination the API offers.
+[[nodiscard]] constexpr bool supported_types(DataType input, DataType output,
+                                             DataType accumulate) {
+  switch (input) {
+    case DataType::f32:
+    case DataType::tf32:
+      return output == DataType::f32 && accumulate == DataType::f32;
+    case DataType::f16:
+      if (accumulate == DataType::f16) return output == DataType::f16;
+      return accumulate == DataType::f32 &&
+             (output == DataType::f16 || output == DataType::f32);
+    case DataType::bf16:
+      return accumulate == DataType::f32 &&
+             (output == DataType::bf16 || output == DataType::f32);
+    case DataType::deduce: return false;
+  }
+  return false;
+}
+
+// Rows and columns of an operand as stored (before the order is applied).
+struct MatrixExtent {
+  std::int64_t rows = 0, cols = 0;
+};
+
+// Number of elements from the first to one past the last element the operand
+// touches across the batch, or 0 when it is empty.
+[[nodiscard]] constexpr std::int64_t span_elements(const MatrixDesc& desc, MatrixExtent e,
+                                                   std::int64_t batch_count) {
+  if (e.rows <= 0 || e.cols <= 0 || batch_count <= 0) return 0;
+  std::int64_t const outer = desc.order == MatrixOrder::row_major ? e.rows : e.cols;
+  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  return (batch_count - 1) * desc.batch_stride + (outer - 1) * desc.ld + inner;
+}
+
+namespace detail {
+
+inline Status fail(StatusCode code, std::string message) {
+  return Status{code, "tessera::gemm: " + std::move(message)};
+}
+
+inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e,
+                            std::int64_t elem_bytes, bool needs_pointer) {
+  std::string const n(1, name);
+  if (desc.ld < 0 || desc.batch_stride < 0)
+    return fail(StatusCode::invalid_size, n + ": negative leading dimension or batch stride");
+  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  std::int64_t const need = inner < 1 ? 1 : inner;
+  if (desc.ld < need)
+    return fail(StatusCode::bad_leading_dimension,
+                n + ": ld " + std::to_string(desc.ld) + " is smaller than the " +
+                    (desc.order == MatrixOrder::row_major ? "row length " : "column length ") +
+                    std::to_string(need) + " of the " + std::to_string(e.rows) + "x" +
+                    std::to_string(e.cols) +
+                    (desc.order == MatrixOrder::row_major ? " row-major" : " column-major") +
+                    " matrix");
+  if (!needs_pointer) return {};
+  if (desc.data == nullptr) return fail(StatusCode::null_pointer, n + " is null");
+  if (reinterpret_cast<std::uintptr_t>(desc.data) % static_cast<std::uintptr_t>(elem_bytes) != 0)
+    return fail(StatusCode::misaligned_pointer,
+                n + " is not aligned to its element size (" + std::to_string(elem_bytes) +
+                    " bytes)");
+  return {};
+}
+
+struct ByteRange {
+  std::uintptr_t begin = 0, end = 0;  // [begin, end)
+};
+
+inline ByteRange byte_range(const MatrixDesc& desc, MatrixExtent e, std::int64_t batch,
+                            std::int64_t elem_bytes) {
+  auto const begin = reinterpret_cast<std::uintptr_t>(desc.data);
+  auto const len = static_cast<std::uintptr_t>(span_elements(desc, e, batch) * elem_bytes);
+  return {begin, begin + len};
+}
+
+inline bool overlaps(ByteRange x, ByteRange y) {
+  return x.begin < x.end && y.begin < y.end && x.begin < y.end && y.begin < x.end;
+}
+
+}  // namespace detail
+
+// Every rule that needs no device: sizes, types, pointers, leading
+// dimensions, alignment to the element size, aliasing. Pure; never touches
+// memory behind the pointers. Rules (docs/gemm.md has the list):
+//  * m, n, k, batch_count, every ld and batch stride >= 0;
+//  * (input, output, accumulate) is in supported_types();
+//  * m == 0, n == 0 or batch_count == 0 is a no-op (nothing else checked but
+//    the types); k == 0 computes D = beta * C and A, B are not read;
+//  * ld >= the stored row (row-major) or column (column-major) length, >= 1;
+//  * A, B (if k > 0), C (if beta != 0) and D are non-null and element-aligned;
+//  * D with batch_count > 1 has a non-zero batch stride;
+//  * D's bytes do not overlap A's or B's; D overlaps C only when C is exactly
+//    D (same pointer, order, ld and batch stride: in-place update).
+inline Status validate_arguments(const GemmArgs& args) {
+  using detail::fail;
+  if (args.m < 0 || args.n < 0 || args.k < 0 || args.batch_count < 0)
+    return fail(StatusCode::invalid_size,
+                "negative size (m=" + std::to_string(args.m) + ", n=" + std::to_string(args.n) +
+                    ", k=" + std::to_string(args.k) +
+                    ", batch_count=" + std::to_string(args.batch_count) + ")");
+  DataType const out = resolved_output(args);
+  if (!supported_types(args.input, out, args.accumulate))
+    return fail(StatusCode::unsupported_types,
+                "unsupported types: input " + std::string(to_string(args.input)) + ", output " +
+                    std::string(to_string(out)) + ", accumulate " +
+                    std::string(to_string(args.accumulate)) +
+                    " (offered: f32|tf32 -> f32; f16 -> f16|f32 with f32 accumulation; f16 -> "
+                    "f16 with f16 accumulation; bf16 -> bf16|f32)");
+  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
+
+  std::int64_t const in_bytes = size_of(args.input);
+  std::int64_t const out_bytes = size_of(out);
+  bool const reads_ab = args.k > 0;
+  bool const reads_c = args.beta != 0.0f;
+  MatrixExtent const ea{args.m, args.k}, eb{args.k, args.n}, ecd{args.m, args.n};
+
+  if (reads_ab) {
+    if (Status s = detail::check_operand('A', args.a, ea, in_bytes, true); !s.ok()) return s;
+    if (Status s = detail::check_operand('B', args.b, eb, in_bytes, true); !s.ok()) return s;
+  }
+  if (reads_c)
+    if (Status s = detail::check_operand('C', args.c, ecd, out_bytes, true); !s.ok()) return s;
+  if (Status s = detail::check_operand('D', args.d.view(), ecd, out_bytes, true); !s.ok()) return s;
+  if (args.batch_count > 1 && args.d.batch_stride == 0)
+    return fail(StatusCode::invalid_size,
+                "D: batch stride 0 with batch_count " + std::to_string(args.batch_count) +
+                    " would write every batch to one matrix");
+
+  auto const rd = detail::byte_range(args.d.view(), ecd, args.batch_count, out_bytes);
+  if (reads_ab) {
+    if (detail::overlaps(rd, detail::byte_range(args.a, ea, args.batch_count, in_bytes)))
+      return fail(StatusCode::aliasing, "D overlaps A in memory");
+    if (detail::overlaps(rd, detail::byte_range(args.b, eb, args.batch_count, in_bytes)))
+      return fail(StatusCode::aliasing, "D overlaps B in memory");
+  }
+  if (reads_c) {
+    bool const same = args.c.data == args.d.data && args.c.order == args.d.order &&
+                      args.c.ld == args.d.ld && args.c.batch_stride == args.d.batch_stride;
+    if (!same && detail::overlaps(rd, detail::byte_range(args.c, ecd, args.batch_count, out_bytes)))
+      return fail(StatusCode::aliasing,
+                  "D overlaps C without being the same matrix (in-place needs equal pointer, "
+                  "order, ld and batch stride)");
+  }
+  return {};
+}
+
+// `sm` is major*10+minor of the current device, or 0 when there is none.
+inline Status validate_device(int sm, std::string_view why = {}) {
+  if (sm > 0) return {};
+  return detail::fail(StatusCode::no_device,
+                      "no CUDA device" + (why.empty() ? std::string() : ": " + std::string(why)));
+}
+
+// What a registered kernel supports; also what `tessera bench` prints.
+struct GemmKernelInfo {
+  std::string_view name;
+  int min_sm = 0;          // e.g. 80; the kernel is compiled for sm >= min_sm
+  int max_sm = 0;          // 0: no upper bound (sm90a-only kernels set 90)
+  std::string_view notes;  // one line: tile, stages, requirements
+};
+
+// A registered kernel. The function pointers are set in
+// src/gemm/kernel_list.cpp; every kernel lives in its own .cu file.
+struct GemmKernel {
+  GemmKernelInfo info;
+  // Whether this kernel computes `args` correctly (types, orders, alignment,
+  // leading dimensions). Called only on arguments that passed validation.
+  bool (*can_implement)(const GemmArgs& args) = nullptr;
+  // Enqueue the work on `stream`; must not synchronize.
+  Status (*launch)(const GemmArgs& args, gemm_stream_t stream) = nullptr;
+  // The __global__ function, threads per block and dynamic shared memory that
+  // `launch` would use for `args` (for cudaFuncGetAttributes and occupancy).
+  struct LaunchShape {
+    const void* function = nullptr;
+    int threads = 0;
+    int dynamic_smem_bytes = 0;
+  };
+  LaunchShape (*launch_shape)(const GemmArgs& args) = nullptr;
+};
+
+// The architecture rule for an explicitly chosen kernel.
+inline Status validate_kernel_architecture(const GemmKernelInfo& info, int sm) {
+  if (sm >= info.min_sm && (info.max_sm == 0 || sm <= info.max_sm)) return {};
+  return detail::fail(
+      StatusCode::unsupported_architecture,
+      "kernel " + std::string(info.name) + " needs sm_" + std::to_string(info.min_sm) +
+          (info.max_sm == 0 ? std::string("+") : "..sm_" + std::to_string(info.max_sm)) +
+          ", the device is sm_" + std::to_string(sm));
+}
+
+// ---- runtime (tessera_runtime library) -------------------------------------
+
+// Compute D = alpha * op(A) * op(B) + beta * C on `stream` (asynchronous).
+// On a non-ok Status nothing was enqueued and D is untouched.
+Status gemm(const GemmArgs& args, gemm_stream_t stream = nullptr,
+            const GemmOptions& options = {});
+
+// The registered kernels, in registration order.
+struct GemmKernelList {
+  const GemmKernel* first = nullptr;
+  std::size_t count = 0;
+  [[nodiscard]] const GemmKernel* begin() const { return first; }
+  [[nodiscard]] const GemmKernel* end() const { return first + count; }
+  [[nodiscard]] std::size_t size() const { return count; }
+};
+GemmKernelList gemm_kernels();
+
+// The kernel registered under `name`, or nullptr.
+const GemmKernel* find_gemm_kernel(std::string_view name);
+
+// The kernel gemm() would run for `args` on an `sm` device with `options`
+// (validated arguments assumed), or an error Status with *out == nullptr.
+Status select_gemm_kernel(const GemmArgs& args, int sm, const GemmOptions& options,
+                          const GemmKernel** out);
+
+// major*10+minor of the current CUDA device, or 0 with `why` filled in.
+int current_sm(std::string* why = nullptr);
+
+}  // namespace tessera

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// Internal access to the kernel list (defined in kernel_list.cpp) and the
+// selection heuristic (heuristic.cpp).
+#pragma once
+
+#include <vector>
+
+#include "tessera/gemm/api.hpp"
+
+namespace tessera::detail {
+
+const std::vector<GemmKernel>& registered_gemm_kernels();
+
+// Rank of `kernel` for `args` on `sm` when the caller did not name one:
+// higher runs first; negative means "never choose automatically".
+int heuristic_rank(const GemmKernel& kernel, const GemmArgs& args, int sm);
+
+}  // namespace tessera::detail
