@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+
+// Every mma.sync form in tessera/arch/sm80/mma.cuh against an fp64 host
+// reference. One warp loads A (M x K, row-major), B (K x N) and C (M x N) from
+// global memory into registers following the PTX ISA fragment maps below,
+// issues one instruction, and writes D back through the accumulator map. A
+// wrong map or a wrong wrapper (operand order, register packing) gives an O(1)
+// relative error; correct code gives rounding-level error.
+
+#include <gtest/gtest.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <tessera/arch/sm80/mma.cuh>
+
+namespace {
+
+using namespace tessera::arch;
+
+#define TESSERA_TEST_CUDA(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(expr)
+
+// Compute capability as 10*major+minor, or -1 when there is no CUDA device.
+int device_cc() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return -1;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return -1;
+  return prop.major * 10 + prop.minor;
+}
+
+// ---------------------------------------------------------------------------
+// Fragment maps, from the PTX ISA "Matrix Fragments for mma.m16n8kK" tables.
+// g = lane / 4 (groupID), t = lane % 4 (threadID_in_group), i = the element
+// index within this thread's fragment (for 16-bit operands register i/2, low
+// half for even i). Each returns (row, col) of the element in A (M x K),
+// B (K x N) or C/D (M x N).
+// ---------------------------------------------------------------------------
+struct RowCol {
+  int row;
+  int col;
+};
+
+// A, f16/bf16, m16n8k8 (i < 4) and m16n8k16 (i < 8):
+//   row = g + 8 * bit1(i), col = 2t + bit0(i) + 8 * bit2(i)
+__host__ __device__ constexpr RowCol frag_a_16bit(int lane, int i) {
+  return {lane / 4 + 8 * ((i >> 1) & 1), 2 * (lane % 4) + (i & 1) + 8 * (i >> 2)};
+}
+// B, f16/bf16, k8 (i < 2) and k16 (i < 4): row (k) = 2t + bit0(i) + 8 * bit1(i), col (n) = g
+__host__ __device__ constexpr RowCol frag_b_16bit(int lane, int i) {
+  return {2 * (lane % 4) + (i & 1) + 8 * (i >> 1), lane / 4};
+}
+// A, tf32, m16n8k4 (i < 2) and m16n8k8 (i < 4): row = g + 8 * bit0(i), col = t + 4 * bit1(i)
+__host__ __device__ constexpr RowCol frag_a_tf32(int lane, int i) {
+  return {lane / 4 + 8 * (i & 1), lane % 4 + 4 * (i >> 1)};
+}
+// B, tf32, k4 (i < 1) and k8 (i < 2): row (k) = t + 4i, col (n) = g
+__host__ __device__ constexpr RowCol frag_b_tf32(int lane, int i) { return {lane % 4 + 4 * i, lane / 4}; }
+// C/D of every m16n8 shape (i < 4): row = g + 8 * bit1(i), col = 2t + bit0(i)
+__host__ __device__ constexpr RowCol frag_c_m16n8(int lane, int i) {
+  return {lane / 4 + 8 * (i >> 1), 2 * (lane % 4) + (i & 1)};
+}
+// m8n8k4 f64: A (i < 1) row = g, col = t; B row (k) = t, col (n) = g;
+// C/D (i < 2) row = g, col = 2t + i
+__host__ __device__ constexpr RowCol frag_a_f64(int lane, int) { return {lane / 4, lane % 4}; }
+__host__ __device__ constexpr RowCol frag_b_f64(int lane, int) { return {lane % 4, lane / 4}; }
+__host__ __device__ constexpr RowCol frag_c_m8n8(int lane, int i) { return {lane / 4, 2 * (lane % 4) + i}; }
+
+// The maps must be bijections from (lane, i) onto the matrix; check on host.
+template <class Map>
+bool is_bijection(Map map, int rows, int cols, int elems_per_thread) {
+  std::vector<int> hits(rows * cols, 0);
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int i = 0; i < elems_per_thread; ++i) {
+      const RowCol rc = map(lane, i);
+      if (rc.row < 0 || rc.row >= rows || rc.col < 0 || rc.col >= cols) return false;
+      ++hits[rc.row * cols + rc.col];
+    }
+  }
+  for (int h : hits) {
+    if (h != 1) return false;
+  }
+  return true;
+}
+
+template <class Kind>
+__host__ __device__ constexpr RowCol frag_a(int lane, int i) {
+  if constexpr (std::is_same_v<Kind, TF32>) {
+    return frag_a_tf32(lane, i);
+  } else if constexpr (std::is_same_v<Kind, F64>) {
+    return frag_a_f64(lane, i);
+  } else {
+    return frag_a_16bit(lane, i);
+  }
+}
+template <class Kind>
+__host__ __device__ constexpr RowCol frag_b(int lane, int i) {
+  if constexpr (std::is_same_v<Kind, TF32>) {
+    return frag_b_tf32(lane, i);
+  } else if constexpr (std::is_same_v<Kind, F64>) {
+    return frag_b_f64(lane, i);
+  } else {
+    return frag_b_16bit(lane, i);
+  }
+}
+template <class Kind>
+__host__ __device__ constexpr RowCol frag_c(int lane, int i) {
+  if constexpr (std::is_same_v<Kind, F64>) {
+    return frag_c_m8n8(lane, i);
+  } else {
+    return frag_c_m16n8(lane, i);
+  }
+}
+
+// Host value type: double for F64 operands, float for the rest (values are
+// pre-rounded on the host to what the operand kind can hold exactly).
+template <class Kind>
+using host_t = std::conditional_t<std::is_same_v<Kind, F64>, double, float>;
+
+// Packs or unpacks one element of an operand register.
+template <class Kind>
+__device__ void put_elem(typename detail::mma_operand<Kind>::reg* regs, int i, host_t<Kind> v) {
+  if constexpr (std::is_same_v<Kind, F16> || std::is_same_v<Kind, BF16>) {
+    uint16_t bits;
+    if constexpr (std::is_same_v<Kind, F16>) {
+      bits = __half_as_ushort(__float2half_rn(v));
+    } else {
+      bits = __bfloat16_as_ushort(__float2bfloat16_rn(v));
+    }
+    uint32_t& r = regs[i / 2];
+    r = (i % 2 == 0) ? ((r & 0xffff0000u) | bits) : ((r & 0x0000ffffu) | (uint32_t{bits} << 16));
+  } else if constexpr (std::is_same_v<Kind, TF32>) {
+    regs[i] = __float_as_uint(v);
+  } else {
+    regs[i] = v;
+  }
+}
+template <class Kind>
+__device__ host_t<Kind> get_elem(const typename detail::mma_operand<Kind>::reg* regs, int i) {
+  if constexpr (std::is_same_v<Kind, F16>) {
+    const uint32_t r = regs[i / 2];
+    return __half2float(__ushort_as_half(static_cast<uint16_t>(i % 2 == 0 ? r & 0xffffu : r >> 16)));
+  } else {
+    return regs[i];
+  }
+}
+
+template <class Op, class D, class A, class B, class C, bool kInPlace>
+__global__ void mma_kernel(const host_t<A>* gA, const host_t<B>* gB, const host_t<C>* gC, host_t<D>* gD,
+                           int m_dim, int n_dim, int k_dim) {
+  constexpr int kElemsA = Op::kRegsA * detail::mma_operand<A>::kElemsPerReg;
+  constexpr int kElemsB = Op::kRegsB * detail::mma_operand<B>::kElemsPerReg;
+  constexpr int kElemsC = Op::kRegsC * detail::mma_operand<C>::kElemsPerReg;
+  constexpr int kElemsD = Op::kRegsD * detail::mma_operand<D>::kElemsPerReg;
+  const int lane = static_cast<int>(threadIdx.x);
+  typename Op::FragA a{};
+  typename Op::FragB b{};
+  typename Op::FragC c{};
+  typename Op::FragD d{};
+  for (int i = 0; i < kElemsA; ++i) {
+    const RowCol rc = frag_a<A>(lane, i);
+    put_elem<A>(a, i, gA[rc.row * k_dim + rc.col]);
+  }
+  for (int i = 0; i < kElemsB; ++i) {
+    const RowCol rc = frag_b<B>(lane, i);
+    put_elem<B>(b, i, gB[rc.row * n_dim + rc.col]);
+  }
+  for (int i = 0; i < kElemsC; ++i) {
+    const RowCol rc = frag_c<C>(lane, i);
+    put_elem<C>(c, i, gC[rc.row * n_dim + rc.col]);
+  }
+  if constexpr (kInPlace) {
+    // Accumulate in place: d aliases c (only when D and C have the same kind).
+    Op::fma(c, a, b, c);
+    for (int i = 0; i < kElemsC; ++i) {
+      const RowCol rc = frag_c<C>(lane, i);
+      gD[rc.row * n_dim + rc.col] = get_elem<C>(c, i);
+    }
+  } else {
+    Op::fma(d, a, b, c);
+    for (int i = 0; i < kElemsD; ++i) {
+      const RowCol rc = frag_c<D>(lane, i);
+      gD[rc.row * n_dim + rc.col] = get_elem<D>(d, i);
+    }
+  }
+  (void)m_dim;
+}
+
+// Round a float to what the operand kind represents exactly.
+template <class Kind>
+host_t<Kind> round_to(double v) {
+  if constexpr (std::is_same_v<Kind, F16>) {
+    return __half2float(__float2half_rn(static_cast<float>(v)));
+  } else if constexpr (std::is_same_v<Kind, BF16>) {
+    return __bfloat162float(__float2bfloat16_rn(static_cast<float>(v)));
+  } else if constexpr (std::is_same_v<Kind, TF32>) {
+    // Round to nearest even at 10 explicit mantissa bits; the hardware then
+    // ignores the (zero) low 13 bits.
+    const float f = static_cast<float>(v);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u += 0xfffu + ((u >> 13) & 1u);
+    u &= 0xffffe000u;
+    float r;
+    std::memcpy(&r, &u, 4);
+    return r;
+  } else {
+    return static_cast<host_t<Kind>>(v);
+  }
+}
+
+template <class Kind>
+const char* kind_name() {
+  if constexpr (std::is_same_v<Kind, F16>) return "f16";
+  if constexpr (std::is_same_v<Kind, BF16>) return "bf16";
+  if constexpr (std::is_same_v<Kind, TF32>) return "tf32";
+  if constexpr (std::is_same_v<Kind, F32>) return "f32";
+  if constexpr (std::is_same_v<Kind, F64>) return "f64";
+  return "?";
+}
+
+// Runs one form over `trials` fresh random inputs; fails on error > bound.
+template <int kM, int kN, int kK, class D, class A, class B, class C, bool kInPlace = false>
+void check_form(double bound, int trials = 4) {
+  using Op = MmaSync<kM, kN, kK, D, A, B, C>;
+  const int cc = device_cc();
+  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
+  auto kernel = mma_kernel<Op, D, A, B, C, kInPlace>;
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
+  }
+
+  // Map sanity on the host: each map covers its matrix exactly once.
+  ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_c<C>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+
+  using TA = host_t<A>;
+  using TB = host_t<B>;
+  using TC = host_t<C>;
+  using TD = host_t<D>;
+  std::random_device entropy;
+  const unsigned seed = entropy();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+
+  TA* dA;
+  TB* dB;
+  TC* dC;
+  TD* dD;
+  TESSERA_TEST_CUDA(cudaMalloc(&dA, sizeof(TA) * kM * kK));
+  TESSERA_TEST_CUDA(cudaMalloc(&dB, sizeof(TB) * kK * kN));
+  TESSERA_TEST_CUDA(cudaMalloc(&dC, sizeof(TC) * kM * kN));
+  TESSERA_TEST_CUDA(cudaMalloc(&dD, sizeof(TD) * kM * kN));
+
+  for (int trial = 0; trial < trials; ++trial) {
+    std::vector<TA> hA(kM * kK);
+    std::vector<TB> hB(kK * kN);
+    std::vector<TC> hC(kM * kN);
+    for (auto& v : hA) v = round_to<A>(dist(gen));
+    for (auto& v : hB) v = round_to<B>(dist(gen));
+    for (auto& v : hC) v = round_to<C>(dist(gen));
+    TESSERA_TEST_CUDA(cudaMemcpy(dA, hA.data(), sizeof(TA) * hA.size(), cudaMemcpyHostToDevice));
+    TESSERA_TEST_CUDA(cudaMemcpy(dB, hB.data(), sizeof(TB) * hB.size(), cudaMemcpyHostToDevice));
+    TESSERA_TEST_CUDA(cudaMemcpy(dC, hC.data(), sizeof(TC) * hC.size(), cudaMemcpyHostToDevice));
+    // Poison D: all-ones bytes are NaN in float and double.
+    TESSERA_TEST_CUDA(cudaMemset(dD, 0xff, sizeof(TD) * kM * kN));
+
+    kernel<<<1, 32>>>(dA, dB, dC, dD, kM, kN, kK);
+    TESSERA_TEST_CUDA(cudaGetLastError());
+    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+
+    std::vector<TD> hD(kM * kN);
+    TESSERA_TEST_CUDA(cudaMemcpy(hD.data(), dD, sizeof(TD) * hD.size(), cudaMemcpyDeviceToHost));
+
+    double err2 = 0.0;
+    double ref2 = 0.0;
+    for (int m = 0; m < kM; ++m) {
+      for (int n = 0; n < kN; ++n) {
+        double ref = static_cast<double>(hC[m * kN + n]);
+        for (int k = 0; k < kK; ++k) ref += static_cast<double>(hA[m * kK + k]) * static_cast<double>(hB[k * kN + n]);
+        const double got = static_cast<double>(hD[m * kN + n]);
+        ASSERT_TRUE(std::isfinite(got)) << "D(" << m << "," << n << ") not written (poison left) in trial " << trial;
+        err2 += (got - ref) * (got - ref);
+        ref2 += ref * ref;
+      }
+    }
+    const double rel = std::sqrt(err2 / ref2);
+    EXPECT_LE(rel, bound) << "m" << kM << "n" << kN << "k" << kK << " " << kind_name<D>() << "." << kind_name<A>()
+                          << "." << kind_name<B>() << "." << kind_name<C>() << (kInPlace ? " (in place)" : "")
+                          << ": relative norm error " << rel << " in trial " << trial;
+  }
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+  cudaFree(dD);
+}
+
+// Bounds: f16/bf16/tf32 products are exact in fp32 and the sums are short, so
+// fp32 accumulation stays near fp32 rounding (1e-5 leaves headroom for the
+// tensor cores' truncating adder); an f16 accumulator rounds D to 11
+// significant bits (2^-11 ~ 4.9e-4 per element); f64 is exact to ~1e-16.
+constexpr double kBoundF32Acc = 1e-5;
+constexpr double kBoundF16Acc = 2e-3;
+constexpr double kBoundF64 = 1e-13;
+
+TEST(ArchMmaSm80, M16N8K8_F16F16F16F16) { check_form<16, 8, 8, F16, F16, F16, F16>(kBoundF16Acc); }
+TEST(ArchMmaSm80, M16N8K8_F32F16F16F32) { check_form<16, 8, 8, F32, F16, F16, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M16N8K8_F32BF16BF16F32) { check_form<16, 8, 8, F32, BF16, BF16, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M16N8K16_F16F16F16F16) { check_form<16, 8, 16, F16, F16, F16, F16>(kBoundF16Acc); }
+TEST(ArchMmaSm80, M16N8K16_F32F16F16F32) { check_form<16, 8, 16, F32, F16, F16, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M16N8K16_F32BF16BF16F32) { check_form<16, 8, 16, F32, BF16, BF16, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M16N8K4_F32TF32TF32F32) { check_form<16, 8, 4, F32, TF32, TF32, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M16N8K8_F32TF32TF32F32) { check_form<16, 8, 8, F32, TF32, TF32, F32>(kBoundF32Acc); }
+TEST(ArchMmaSm80, M8N8K4_F64F64F64F64) { check_form<8, 8, 4, F64, F64, F64, F64>(kBoundF64); }
+
+// d aliasing c (the usual accumulate-in-place call).
+TEST(ArchMmaSm80, M16N8K16_F32F16F16F32_InPlace) {
+  check_form<16, 8, 16, F32, F16, F16, F32, true>(kBoundF32Acc);
+}
+TEST(ArchMmaSm80, M16N8K16_F16F16F16F16_InPlace) {
+  check_form<16, 8, 16, F16, F16, F16, F16, true>(kBoundF16Acc);
+}
+TEST(ArchMmaSm80, M8N8K4_F64_InPlace) { check_form<8, 8, 4, F64, F64, F64, F64, true>(kBoundF64); }
+
+// The maps themselves, independent of a GPU: bijections onto their matrices.
+TEST(ArchMmaSm80, FragmentMapsAreBijections) {
+  EXPECT_TRUE(is_bijection(frag_a_16bit, 16, 8, 4));
+  EXPECT_TRUE(is_bijection(frag_a_16bit, 16, 16, 8));
+  EXPECT_TRUE(is_bijection(frag_b_16bit, 8, 8, 2));
+  EXPECT_TRUE(is_bijection(frag_b_16bit, 16, 8, 4));
+  EXPECT_TRUE(is_bijection(frag_a_tf32, 16, 4, 2));
+  EXPECT_TRUE(is_bijection(frag_a_tf32, 16, 8, 4));
+  EXPECT_TRUE(is_bijection(frag_b_tf32, 4, 8, 1));
+  EXPECT_TRUE(is_bijection(frag_b_tf32, 8, 8, 2));
+  EXPECT_TRUE(is_bijection(frag_c_m16n8, 16, 8, 4));
+  EXPECT_TRUE(is_bijection(frag_a_f64, 8, 4, 1));
+  EXPECT_TRUE(is_bijection(frag_b_f64, 4, 8, 1));
+  EXPECT_TRUE(is_bijection(frag_c_m8n8, 8, 8, 2));
+  // Spot values from the PTX ISA figures: lane 5 is g=1, t=1.
+  EXPECT_EQ(frag_a_16bit(5, 7).row, 9);
+  EXPECT_EQ(frag_a_16bit(5, 7).col, 11);
+  EXPECT_EQ(frag_b_16bit(5, 3).row, 11);
+  EXPECT_EQ(frag_b_16bit(5, 3).col, 1);
+  EXPECT_EQ(frag_a_tf32(5, 3).row, 9);
+  EXPECT_EQ(frag_a_tf32(5, 3).col, 5);
+}
+
+}  // namespace
