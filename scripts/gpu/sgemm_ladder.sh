@@ -3,7 +3,7 @@
 # Part of Tessera.
 #
 # Builds the SGEMM ladder with nvcc for sm_90a, runs compute-sanitizer
-# memcheck on small ragged shapes, then the benchmark, and prints a compact
+# memcheck and racecheck on small ragged shapes, then the benchmark, and prints a compact
 # table (TFLOP/s per rung and size) last. Logs go to $OUT (default
 # /tmp/tessera-out/sgemm_ladder). Extra arguments go to the benchmark run.
 # Exit status: that of the first failing step.
@@ -29,6 +29,15 @@ mc=$?
 tail -n 3 "$OUT/memcheck.log"
 grep -m 5 -E "Invalid|ERROR SUMMARY" "$OUT/memcheck.log"
 [ $mc -ne 0 ] && { echo "memcheck: rc=$mc"; rc=$mc; }
+
+# The double-buffered rungs (7, 8) rely on one barrier per k tile: racecheck
+# looks for shared-memory hazards. Bounded: it is slow.
+echo "== compute-sanitizer racecheck (257x129x65)"
+timeout 150 "$SANITIZER" --tool racecheck --error-exitcode 3 "$BUILD/sgemm_ladder" --no-suite \
+  --sizes 257x129x65 --reps 1 > "$OUT/racecheck.log" 2>&1
+rcr=$?
+grep -m 3 -E "RACECHECK SUMMARY|Race reported|hazard" "$OUT/racecheck.log"
+[ $rcr -ne 0 ] && { echo "racecheck: rc=$rcr (124 = timed out)"; [ $rc -eq 0 ] && rc=$rcr; }
 
 echo "== benchmark"
 "$BUILD/sgemm_ladder" --csv "$OUT/sgemm_ladder.csv" "$@" > "$OUT/bench.log" 2>&1
