@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Pointer tags: which memory an iterator points into, carried in its type.
+//
+//   gmem_ptr<T*>   global memory      make_gmem_ptr(p)    prints gmem_ptr[16b](0x...)
+//   smem_ptr<T*>   shared memory      make_smem_ptr(p)    prints smem_ptr[16b](0x...)
+//   rmem_ptr<T*>   registers (local)  make_rmem_ptr(p)    prints rmem_ptr[16b](0x...)
+//   T*             untagged           (register fragments) prints ptr[16b](0x...)
+//
+// Atoms dispatch on the tag with is_gmem<P>, is_smem<P>, is_rmem<P> (an untagged
+// pointer counts as register memory, as in CuTe). recast_ptr<U>(p) changes the
+// element type and keeps the tag.
+
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+
+#include "tessera/config.hpp"
+
+namespace tessera {
+
+struct gmem_tag {};
+struct smem_tag {};
+struct rmem_tag {};
+
+// An iterator P (usually T*) labelled with the memory space Tag.
+template <class P, class Tag>
+struct tagged_ptr {
+  using iterator = P;
+  using reference = decltype(*std::declval<P const&>());
+  using element_type = std::remove_reference_t<reference>;
+  using value_type = std::remove_cv_t<element_type>;
+  using memory_tag = Tag;
+
+  P ptr_;
+
+  TESSERA_HOST_DEVICE constexpr tagged_ptr() : ptr_{} {}
+  TESSERA_HOST_DEVICE constexpr explicit tagged_ptr(P p) : ptr_(p) {}
+
+  TESSERA_HOST_DEVICE constexpr P get() const { return ptr_; }
+  TESSERA_HOST_DEVICE constexpr reference operator*() const { return *ptr_; }
+  template <class Index>
+  TESSERA_HOST_DEVICE constexpr reference operator[](Index const& i) const {
+    return ptr_[static_cast<std::ptrdiff_t>(i)];
+  }
+  template <class Index>
+  TESSERA_HOST_DEVICE constexpr tagged_ptr operator+(Index const& i) const {
+    return tagged_ptr{ptr_ + static_cast<std::ptrdiff_t>(i)};
+  }
+  template <class Index>
+  TESSERA_HOST_DEVICE constexpr tagged_ptr& operator+=(Index const& i) {
+    ptr_ += static_cast<std::ptrdiff_t>(i);
+    return *this;
+  }
+  TESSERA_HOST_DEVICE constexpr tagged_ptr& operator++() {
+    ++ptr_;
+    return *this;
+  }
+  TESSERA_HOST_DEVICE constexpr std::ptrdiff_t operator-(tagged_ptr const& o) const { return ptr_ - o.ptr_; }
+  TESSERA_HOST_DEVICE constexpr bool operator==(tagged_ptr const& o) const { return ptr_ == o.ptr_; }
+  TESSERA_HOST_DEVICE constexpr bool operator!=(tagged_ptr const& o) const { return ptr_ != o.ptr_; }
+};
+
+template <class P> using gmem_ptr = tagged_ptr<P, gmem_tag>;
+template <class P> using smem_ptr = tagged_ptr<P, smem_tag>;
+template <class P> using rmem_ptr = tagged_ptr<P, rmem_tag>;
+
+// Memory-space traits. A swizzle_ptr (swizzle_ptr.hpp) forwards to what it wraps.
+template <class P> struct is_gmem : std::false_type {};
+template <class P> struct is_smem : std::false_type {};
+template <class P> struct is_gmem<tagged_ptr<P, gmem_tag>> : std::true_type {};
+template <class P> struct is_smem<tagged_ptr<P, smem_tag>> : std::true_type {};
+template <class P> struct is_gmem<P const> : is_gmem<P> {};
+template <class P> struct is_smem<P const> : is_smem<P> {};
+template <class P> struct is_gmem<P&> : is_gmem<P> {};
+template <class P> struct is_smem<P&> : is_smem<P> {};
+template <class P>
+struct is_rmem : std::bool_constant<!(is_gmem<P>::value || is_smem<P>::value)> {};
+template <class P> inline constexpr bool is_gmem_v = is_gmem<P>::value;
+template <class P> inline constexpr bool is_smem_v = is_smem<P>::value;
+template <class P> inline constexpr bool is_rmem_v = is_rmem<P>::value;
+
+template <class T>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<T*> make_gmem_ptr(T* p) { return gmem_ptr<T*>{p}; }
+template <class P>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<P> make_gmem_ptr(gmem_ptr<P> p) { return p; }
+template <class T>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<T*> make_gmem_ptr(void* p) { return gmem_ptr<T*>{static_cast<T*>(p)}; }
+template <class T>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<T const*> make_gmem_ptr(void const* p) {
+  return gmem_ptr<T const*>{static_cast<T const*>(p)};
+}
+
+template <class T>
+TESSERA_HOST_DEVICE constexpr smem_ptr<T*> make_smem_ptr(T* p) { return smem_ptr<T*>{p}; }
+template <class P>
+TESSERA_HOST_DEVICE constexpr smem_ptr<P> make_smem_ptr(smem_ptr<P> p) { return p; }
+template <class T>
+TESSERA_HOST_DEVICE constexpr smem_ptr<T*> make_smem_ptr(void* p) { return smem_ptr<T*>{static_cast<T*>(p)}; }
+template <class T>
+TESSERA_HOST_DEVICE constexpr smem_ptr<T const*> make_smem_ptr(void const* p) {
+  return smem_ptr<T const*>{static_cast<T const*>(p)};
+}
+
+template <class T>
+TESSERA_HOST_DEVICE constexpr rmem_ptr<T*> make_rmem_ptr(T* p) { return rmem_ptr<T*>{p}; }
+template <class P>
+TESSERA_HOST_DEVICE constexpr rmem_ptr<P> make_rmem_ptr(rmem_ptr<P> p) { return p; }
+template <class T>
+TESSERA_HOST_DEVICE constexpr rmem_ptr<T*> make_rmem_ptr(void* p) { return rmem_ptr<T*>{static_cast<T*>(p)}; }
+
+// The raw address an iterator dereferences (a swizzle_ptr applies its swizzle).
+template <class T>
+TESSERA_HOST_DEVICE constexpr T* raw_pointer_cast(T* p) { return p; }
+template <class P, class Tag>
+TESSERA_HOST_DEVICE constexpr auto raw_pointer_cast(tagged_ptr<P, Tag> const& p) { return raw_pointer_cast(p.get()); }
+
+// Reinterpret the element type, keeping the memory tag: recast_ptr<uint32_t>(smem_half_ptr).
+template <class NewT, class T>
+TESSERA_HOST_DEVICE constexpr auto recast_ptr(T* p) {
+  if constexpr (std::is_const_v<T>) {
+    return reinterpret_cast<NewT const*>(p);
+  } else {
+    return reinterpret_cast<NewT*>(p);
+  }
+}
+template <class NewT, class P, class Tag>
+TESSERA_HOST_DEVICE constexpr auto recast_ptr(tagged_ptr<P, Tag> const& p) {
+  using R = decltype(recast_ptr<NewT>(p.get()));
+  return tagged_ptr<R, Tag>{recast_ptr<NewT>(p.get())};
+}
+
+// Width of one element in bits, as printed in ptr[16b].
+template <class T>
+inline constexpr int pointee_bits_v = int(sizeof(T) * 8);
+
+// print: CuTe's notation, via printf so it also runs on the device.
+template <class T>
+TESSERA_HOST_DEVICE void print(T* p) {
+  printf("ptr[%db](%p)", pointee_bits_v<std::remove_cv_t<T>>, static_cast<void const*>(p));
+}
+template <class P>
+TESSERA_HOST_DEVICE void print(tagged_ptr<P, gmem_tag> const& p) { printf("gmem_"); print(p.get()); }
+template <class P>
+TESSERA_HOST_DEVICE void print(tagged_ptr<P, smem_tag> const& p) { printf("smem_"); print(p.get()); }
+template <class P>
+TESSERA_HOST_DEVICE void print(tagged_ptr<P, rmem_tag> const& p) { printf("rmem_"); print(p.get()); }
+
+namespace detail {
+// Host-side formatting of the same strings into a buffer (for operator<<).
+template <class T>
+inline int format_iterator(char* buf, int n, T* p) {
+  return std::snprintf(buf, size_t(n), "ptr[%db](%p)", pointee_bits_v<std::remove_cv_t<T>>,
+                       static_cast<void const*>(p));
+}
+template <class P, class Tag>
+inline int format_iterator(char* buf, int n, tagged_ptr<P, Tag> const& p) {
+  char const* prefix = std::is_same_v<Tag, gmem_tag> ? "gmem_" : std::is_same_v<Tag, smem_tag> ? "smem_" : "rmem_";
+  int k = std::snprintf(buf, size_t(n), "%s", prefix);
+  return k + format_iterator(buf + k, n - k, p.get());
+}
+}  // namespace detail
+
+}  // namespace tessera
