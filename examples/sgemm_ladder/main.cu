@@ -7,6 +7,7 @@
 //
 //   sgemm_ladder [--sizes 1024,2048,4096,8192,4095x4097x4093] [--reps 20]
 //                [--pad P] [--naive-max 4096] [--csv FILE] [--no-suite]
+//                [--rungs cublas,k1_naive,...]
 //
 // A size is N (square) or MxNxK. Before the timed sizes, a suite of small
 // awkward shapes (ragged edges, leading dimensions larger than the matrix,
@@ -277,7 +278,7 @@ bool parse_size(const std::string& tok, Shape& s) {
 int usage(const char* msg) {
   std::fprintf(stderr,
                "sgemm_ladder: %s\nusage: sgemm_ladder [--sizes N|MxNxK[,...]] [--reps R] [--pad P] "
-               "[--naive-max N] [--csv FILE] [--no-suite]\n",
+               "[--naive-max N] [--csv FILE] [--no-suite] [--rungs NAME,...]\n",
                msg);
   return 2;
 }
@@ -287,7 +288,7 @@ int usage(const char* msg) {
 
 int main(int argc, char** argv) {
   using namespace tessera::ladder;
-  std::string sizes_arg = "1024,2048,4096,8192,4095x4097x4093", csv_path;
+  std::string sizes_arg = "1024,2048,4096,8192,4095x4097x4093", csv_path, only;
   int reps = 20, pad = 0, naive_max = 4096;
   bool suite = true;
   for (int i = 1; i < argc; ++i) {
@@ -295,13 +296,14 @@ int main(int argc, char** argv) {
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     const char* v = nullptr;
     if (a == "--no-suite") { suite = false; continue; }
-    if (a != "--sizes" && a != "--reps" && a != "--pad" && a != "--naive-max" && a != "--csv")
+    if (a != "--sizes" && a != "--reps" && a != "--pad" && a != "--naive-max" && a != "--csv" && a != "--rungs")
       return usage(("unknown option " + a).c_str());
     if (!(v = value())) return usage(("missing value for " + a).c_str());
     if (a == "--sizes") sizes_arg = v;
     else if (a == "--reps") reps = std::atoi(v);
     else if (a == "--pad") pad = std::atoi(v);
     else if (a == "--naive-max") naive_max = std::atoi(v);
+    else if (a == "--rungs") only = std::string(",") + v + ",";
     else csv_path = v;
   }
   if (reps < 1 || pad < 0 || naive_max < 0) return usage("--reps must be >= 1, --pad and --naive-max >= 0");
@@ -320,6 +322,18 @@ int main(int argc, char** argv) {
     Shape s{0, 0, 0, pad, 0, true};
     if (!parse_size(sizes_arg.substr(b, e - b), s)) return usage(("bad size '" + sizes_arg.substr(b, e - b) + "'").c_str());
     shapes.push_back(s);
+  }
+
+  std::vector<Contender> contenders = {{"cublas", false, nullptr, launch_cublas}};
+  for (const Rung* r : {&k1_naive, &k2_smem, &k3_thread_tile_1d, &k4_thread_tile_2d, &k5_vectorized, &k6_warp_tile,
+                        &k7_double_buffer, &k8_wmma})
+    contenders.push_back({r->name, r->tf32, r->kernel, r->launch});
+  if (!only.empty()) {  // --rungs: keep the named contenders only
+    std::vector<Contender> kept;
+    for (const Contender& c : contenders)
+      if (only.find("," + c.name + ",") != std::string::npos) kept.push_back(c);
+    if (kept.empty()) return usage("--rungs names no known rung (cublas, k1_naive ... k8_wmma)");
+    contenders = kept;
   }
 
   int count = 0;
@@ -352,10 +366,6 @@ int main(int argc, char** argv) {
               "untouched; fp32 tol 2^-24*(16*sqrt(K)+4), tf32 tol 5e-3.\n",
               reps);
 
-  std::vector<Contender> contenders = {{"cublas", false, nullptr, launch_cublas}};
-  for (const Rung* r : {&k1_naive, &k2_smem, &k3_thread_tile_1d, &k4_thread_tile_2d, &k5_vectorized, &k6_warp_tile,
-                        &k7_double_buffer, &k8_wmma})
-    contenders.push_back({r->name, r->tf32, r->kernel, r->launch});
 
   const size_t flush_bytes = std::max<size_t>(size_t(2) * l2, size_t(64) << 20);
   void* flush = nullptr;
