@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// The element types the MMA and copy atoms name: half_t, bfloat16_t,
+// tfloat32_t. Host-visible (a plain C++ compiler sees 16/32-bit storage with
+// software conversions); under nvcc the device pass converts with the same
+// round-to-nearest-even rule, so host references and device data agree bit
+// for bit.
+//
+// NOTE: these live under atom/ because nothing else in the tree defined them
+// when the atoms were written; if tensor/ grows its own numeric types, this
+// header should become an include of those.
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDACC__)
+#define TESSERA_ATOM_HD __host__ __device__
+#else
+#define TESSERA_ATOM_HD
+#endif
+
+namespace tessera {
+
+namespace detail {
+
+TESSERA_ATOM_HD inline std::uint32_t float_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+TESSERA_ATOM_HD inline float bits_float(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+// IEEE binary32 -> binary16, round to nearest even, with subnormals, inf, nan.
+TESSERA_ATOM_HD inline std::uint16_t float_to_half_bits(float f) {
+  const std::uint32_t x = float_bits(f);
+  const std::uint32_t sign = (x >> 16) & 0x8000u;
+  const std::uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) {  // inf or nan
+    return static_cast<std::uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
+  }
+  if (absx >= 0x477ff000u) {  // rounds to >= 65520: overflow to inf
+    return static_cast<std::uint16_t>(sign | 0x7c00u);
+  }
+  if (absx < 0x38800000u) {  // below the smallest normal half (2^-14): subnormal or zero
+    if (absx < 0x33000000u) return static_cast<std::uint16_t>(sign);  // < 2^-25 rounds to 0
+    const std::uint32_t exp = absx >> 23;
+    const std::uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+    const std::uint32_t shift = 126u - exp;  // 14 + (127 - exp) - 1 ... into 10-bit field
+    std::uint32_t h = mant >> (shift);
+    const std::uint32_t rem = mant & ((1u << shift) - 1u);
+    const std::uint32_t half_ulp = 1u << (shift - 1u);
+    if (rem > half_ulp || (rem == half_ulp && (h & 1u))) ++h;
+    return static_cast<std::uint16_t>(sign | h);
+  }
+  std::uint32_t h = ((absx - 0x38000000u) >> 13);  // rebias 127 -> 15
+  const std::uint32_t rem = absx & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return static_cast<std::uint16_t>(sign | h);
+}
+
+TESSERA_ATOM_HD inline float half_bits_to_float(std::uint16_t h) {
+  const std::uint32_t sign = (static_cast<std::uint32_t>(h) & 0x8000u) << 16;
+  const std::uint32_t exp = (h >> 10) & 0x1fu;
+  std::uint32_t mant = h & 0x3ffu;
+  if (exp == 0x1fu) return bits_float(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0) {
+    if (mant == 0) return bits_float(sign);
+    int e = -1;
+    do {
+      ++e;
+      mant <<= 1;
+    } while ((mant & 0x400u) == 0);
+    return bits_float(sign | ((112u - static_cast<std::uint32_t>(e)) << 23) | ((mant & 0x3ffu) << 13));
+  }
+  return bits_float(sign | ((exp + 112u) << 23) | (mant << 13));
+}
+
+TESSERA_ATOM_HD inline std::uint16_t float_to_bf16_bits(float f) {
+  const std::uint32_t x = float_bits(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
+  const std::uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<std::uint16_t>((x + rounding) >> 16);
+}
+
+}  // namespace detail
+
+// IEEE binary16.
+struct half_t {
+  std::uint16_t storage = 0;
+  half_t() = default;
+  TESSERA_ATOM_HD explicit half_t(float f) : storage(detail::float_to_half_bits(f)) {}
+  TESSERA_ATOM_HD explicit half_t(double d) : half_t(static_cast<float>(d)) {}
+  TESSERA_ATOM_HD explicit half_t(int i) : half_t(static_cast<float>(i)) {}
+  TESSERA_ATOM_HD static half_t bitcast(std::uint16_t bits) {
+    half_t h;
+    h.storage = bits;
+    return h;
+  }
+  TESSERA_ATOM_HD operator float() const { return detail::half_bits_to_float(storage); }
+};
+
+// bfloat16: the upper 16 bits of a binary32, rounded to nearest even.
+struct bfloat16_t {
+  std::uint16_t storage = 0;
+  bfloat16_t() = default;
+  TESSERA_ATOM_HD explicit bfloat16_t(float f) : storage(detail::float_to_bf16_bits(f)) {}
+  TESSERA_ATOM_HD explicit bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
+  TESSERA_ATOM_HD explicit bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}
+  TESSERA_ATOM_HD operator float() const { return detail::bits_float(static_cast<std::uint32_t>(storage) << 16); }
+};
+
+// tf32: binary32 storage whose low 13 mantissa bits the tensor cores ignore.
+// Construction rounds to the nearest tf32 value so host references see the
+// operand the hardware multiplies.
+struct tfloat32_t {
+  std::uint32_t storage = 0;
+  tfloat32_t() = default;
+  TESSERA_ATOM_HD explicit tfloat32_t(float f) {
+    std::uint32_t x = detail::float_bits(f);
+    if ((x & 0x7fffffffu) < 0x7f800000u) x = (x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u;
+    storage = x;
+  }
+  TESSERA_ATOM_HD explicit tfloat32_t(double d) : tfloat32_t(static_cast<float>(d)) {}
+  TESSERA_ATOM_HD operator float() const { return detail::bits_float(storage); }
+};
+
+// 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
+struct alignas(16) uint128_t {
+  std::uint64_t lo = 0;
+  std::uint64_t hi = 0;
+};
+
+static_assert(sizeof(uint128_t) == 16 && sizeof(half_t) == 2 && sizeof(bfloat16_t) == 2 && sizeof(tfloat32_t) == 4,
+              "numeric: element types must have their storage size");
+
+}  // namespace tessera
