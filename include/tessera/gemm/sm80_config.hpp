@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Compile-time description of one Ampere tensor-core GEMM kernel: the three
+// tiling levels (threadblock TileShape, per-warp WarpShape, mma.sync
+// instruction shape), the mainloop policy, the operand majorness and the
+// global-memory access width. Host-visible so the launcher and the tests can
+// compute grid, block and shared-memory sizes without nvcc.
+
+#include <cstdint>
+
+namespace tessera::kernels {
+
+// An (M, N, K) extent known at compile time.
+template <int kM_, int kN_, int kK_>
+struct GemmShape {
+  static constexpr int kM = kM_;
+  static constexpr int kN = kN_;
+  static constexpr int kK = kK_;
+};
+
+// Mainloop policies (seed 001). Each names how a k-tile reaches shared memory.
+// MainloopSingleStage: gmem -> registers -> one smem tile, barrier, compute, barrier.
+struct MainloopSingleStage {
+  static constexpr int kStages = 1;
+};
+// MainloopPipelined: two smem tiles and a register double buffer: the global
+// loads of k-tile k+1 are in flight while the warps compute k-tile k.
+struct MainloopPipelined {
+  static constexpr int kStages = 2;
+};
+// MainloopMultistage: a ring of kStages smem tiles filled by cp.async;
+// k-tile k+kStages-1 is requested while k-tile k is consumed.
+template <int kStages_>
+struct MainloopMultistage {
+  static_assert(kStages_ >= 2, "MainloopMultistage: needs at least 2 stages [use MainloopSingleStage]");
+  static constexpr int kStages = kStages_;
+};
+
+// The element kinds the kernel multiplies. Storage types live in the .cuh
+// (half, bfloat16, float); here only their sizes matter.
+enum class Sm80Element : std::uint8_t { f16, bf16, tf32 };
+
+constexpr int sm80_element_bytes(Sm80Element e) { return e == Sm80Element::tf32 ? 4 : 2; }
+
+// Everything that fixes one kernel instantiation.
+//   ElemBytes     2 (f16/bf16) or 4 (tf32 stored as f32)
+//   TileShapeT    threadblock tile (BLK_M, BLK_N, BLK_K)
+//   WarpShapeT    per-warp tile (WARP_M, WARP_N, BLK_K)
+//   MainloopT     one of the policies above
+//   kAKMajor      A stored (M,K):(ld,1) when true, (M,K):(1,ld) when false
+//   kBKMajor      B stored (N,K):(ld,1) when true, (N,K):(1,ld) when false
+//   kAccessBytes  bytes per global load (16, 8, 4, or the element size)
+template <int kElemBytes_, class TileShapeT, class WarpShapeT, class MainloopT, bool kAKMajor_,
+          bool kBKMajor_, int kAccessBytes_>
+struct Sm80TileConfig {
+  using TileShape = TileShapeT;
+  using WarpShape = WarpShapeT;
+  using Mainloop = MainloopT;
+
+  static constexpr int kElemBytes = kElemBytes_;
+  static constexpr bool kAKMajor = kAKMajor_;
+  static constexpr bool kBKMajor = kBKMajor_;
+  static constexpr int kAccessBytes = kAccessBytes_;
+
+  static constexpr int kBlockM = TileShape::kM;
+  static constexpr int kBlockN = TileShape::kN;
+  static constexpr int kBlockK = TileShape::kK;
+  static constexpr int kWarpM = WarpShape::kM;
+  static constexpr int kWarpN = WarpShape::kN;
+  static constexpr int kWarpsM = kBlockM / kWarpM;
+  static constexpr int kWarpsN = kBlockN / kWarpN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kStages = Mainloop::kStages;
+
+  // Instruction shape: m16n8k16 for 16-bit inputs, m16n8k8 for tf32.
+  static constexpr int kInstM = 16;
+  static constexpr int kInstN = 8;
+  static constexpr int kInstK = kElemBytes == 2 ? 16 : 8;
+  static constexpr int kMmaM = kWarpM / kInstM;    // MMA_M per warp
+  static constexpr int kMmaN = kWarpN / kInstN;    // MMA_N per warp
+  static constexpr int kKSteps = kBlockK / kInstK;  // MMA_K per k-tile
+
+  // Shared memory of one stage (A tile + B tile) and of the whole kernel.
+  static constexpr int kStageBytesA = kBlockM * kBlockK * kElemBytes;
+  static constexpr int kStageBytesB = kBlockN * kBlockK * kElemBytes;
+  static constexpr int kMainloopSmemBytes = kStages * (kStageBytesA + kStageBytesB);
+  // The epilogue stages the f32 accumulator tile through the same memory.
+  static constexpr int kEpilogueSmemBytes = kBlockM * kBlockN * 4;
+  static constexpr int kSmemBytes =
+      kMainloopSmemBytes > kEpilogueSmemBytes ? kMainloopSmemBytes : kEpilogueSmemBytes;
+
+  static_assert(kElemBytes == 2 || kElemBytes == 4, "Sm80TileConfig: element must be 2 or 4 bytes");
+  static_assert(kBlockK * kElemBytes == 128,
+                "Sm80TileConfig: BLK_K must span 128 bytes (64 f16/bf16, 32 tf32) [the smem "
+                "swizzle works on 128-byte rows]");
+  static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0,
+                "Sm80TileConfig: the warp tile must divide the threadblock tile");
+  static_assert(WarpShape::kK == kBlockK, "Sm80TileConfig: the warp tile spans the whole BLK_K");
+  static_assert(kWarpM % kInstM == 0 && kWarpN % (2 * kInstN) == 0,
+                "Sm80TileConfig: warp tile must be a multiple of 16x16 [B fragments load 16 columns "
+                "per ldmatrix.x4]");
+  static_assert(kBlockM * kElemBytes % 128 == 0 && kBlockN * kElemBytes % 128 == 0,
+                "Sm80TileConfig: M/N-major smem rows must be multiples of 128 bytes");
+  static_assert(kAccessBytes == 16 || kAccessBytes == 8 || kAccessBytes == 4 || kAccessBytes == kElemBytes,
+                "Sm80TileConfig: global access must be 16, 8, 4 bytes or one element");
+  static_assert(kAccessBytes >= kElemBytes, "Sm80TileConfig: global access narrower than an element");
+};
+
+namespace sm80 {
+
+enum class OutputType : int { f16 = 0, bf16 = 1, f32 = 2 };
+
+// What the epilogue needs to know about C and D, in kernel orientation: D is
+// row-major (D(i,j) at d[i*ldd + j]); C(i,j) at c[i*c_row + j*c_col].
+struct EpilogueParams {
+  void* d;
+  std::int64_t ldd;
+  const void* c;  // null allowed when beta == 0
+  std::int64_t c_row, c_col;
+  float alpha, beta;
+  OutputType out;
+  bool d_vec_ok;  // D pointer and ldd*sizeof allow 16-byte stores
+  bool c_vec_ok;  // c_col == 1 and C pointer / c_row*sizeof allow 16-byte loads
+};
+
+// Kernel arguments (by value). Kernel orientation: D(i,j) = sum_k A(i,k) B(k,j)
+// with A (m,k), B (k,n); the host swaps A and B for a column-major D.
+//   A(i,k) at a[i*lda + k] when A is K-major, a[k*lda + i] otherwise;
+//   B(k,j) at b[j*ldb + k] when B is K-major, b[k*ldb + j] otherwise.
+struct Params {
+  int m, n, k;
+  int batch_count;
+  int tiles_m, tiles_n;
+  const void* a;
+  std::int64_t lda, batch_a;
+  const void* b;
+  std::int64_t ldb, batch_b;
+  std::int64_t batch_c, batch_d;  // elements
+  EpilogueParams epi;
+};
+
+}  // namespace sm80
+
+}  // namespace tessera::kernels

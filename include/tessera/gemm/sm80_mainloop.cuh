@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// The pieces of the Ampere tensor-core mainloop (seed 000) and the three
+// mainloop policies of seed 001:
+//
+//   SwizzledSmemTile   the shared-memory address map of one operand tile
+//   GmemTileLoader     global -> shared (cp.async, or through registers)
+//   WarpFragmentLoader shared -> registers (ldmatrix / ldmatrix.trans)
+//   Sm80Mainloop<Cfg>  SingleStage | Pipelined | Multistage<N>
+//
+// Index math is written out per thread rather than through Tensor/TiledCopy:
+// the tensor and atom layers were not available when this kernel was written
+// (see docs/gemm_kernels.md for the correspondence with the seed's tAgA/tAsA,
+// tXsA/tCrA names).
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include <tessera/arch/sm80/cp_async.cuh>
+#include <tessera/arch/sm80/ldmatrix.cuh>
+#include <tessera/arch/sm80/mma.cuh>
+#include <tessera/gemm/sm80_config.hpp>
+
+namespace tessera::kernels::sm80 {
+
+// ---------------------------------------------------------------------------
+// Element traits: storage type -> mma.sync operand kind.
+template <class Elem, class Acc>
+struct MmaFor;
+template <>
+struct MmaFor<__half, float> {
+  using Op = arch::Mma_m16n8k16_f32f16f16f32;
+};
+template <>
+struct MmaFor<__nv_bfloat16, float> {
+  using Op = arch::Mma_m16n8k16_f32bf16bf16f32;
+};
+template <>
+struct MmaFor<__half, __half> {
+  using Op = arch::Mma_m16n8k16_f16f16f16f16;
+};
+template <>
+struct MmaFor<float, float> {
+  using Op = arch::Mma_m16n8k8_f32tf32tf32f32;
+};
+
+// cvt.rna.tf32.f32: round an f32 bit pattern to tf32 (ties away); sm_80+.
+// NOTE: private to the GEMM (arch/sm80 has no cvt wrapper yet). Rounding
+// instead of letting mma.sync truncate halves the worst-case product error.
+__device__ __forceinline__ uint32_t round_to_tf32(uint32_t bits) {
+#if TESSERA_SM80_ENABLED
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(bits)));
+  return r;
+#else
+  tessera_error_requires_sm80_or_newer();
+  return bits;
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// Shared-memory map of one operand tile: kRows rows of kRowBytes bytes
+// (kRowBytes a multiple of 128), 16-byte chunk c of row r stored at chunk
+// (c ^ (r % 8)) of that row.  (row, chunk) -> byte offset.
+//
+// For 128-byte rows this is Swizzle<3,4,3> on byte offsets -- Swizzle<3,3,3>
+// on 16-bit element offsets, the seed's swizzle atom (8,(8,8)):(8,(1,64))
+// tiled over the stage. For longer rows (M/N-major tiles) the XOR uses the
+// row index, not address bits 7..9, so the 8 rows that one ldmatrix phase
+// reads (8 consecutive rows, same chunk) always land in 8 distinct 16-byte
+// bank groups.
+// NOTE: conflict-free for ldmatrix (8 rows x 16 B per phase), for the cp.async
+// writes (a warp writes whole 128-byte lines) and for the scalar tf32 reads of
+// the M/N-major path up to 2-way.
+template <int kRows, int kRowBytes>
+struct SwizzledSmemTile {
+  static_assert(kRowBytes % 128 == 0, "SwizzledSmemTile: rows must be whole 128-byte lines");
+  static constexpr int kBytes = kRows * kRowBytes;
+  static constexpr int kChunksPerRow = kRowBytes / 16;
+
+  __device__ static __forceinline__ int offset(int row, int chunk) {
+    return row * kRowBytes + ((chunk ^ (row & 7)) << 4);
+  }
+};
+
+// Vector register type of one global access.
+template <int kBytes>
+struct AccessVec;
+template <>
+struct AccessVec<16> {
+  using type = uint4;
+};
+template <>
+struct AccessVec<8> {
+  using type = uint2;
+};
+template <>
+struct AccessVec<4> {
+  using type = uint32_t;
+};
+template <>
+struct AccessVec<2> {
+  using type = uint16_t;
+};
+
+// ---------------------------------------------------------------------------
+// Global -> shared copy of one operand's (BLK_MN, BLK_K) tile.
+//
+// K-major operand: stored tile = kMN rows (M or N) of BLK_K contiguous
+// elements. M/N-major operand: stored tile = BLK_K rows (k) of kMN contiguous
+// elements. Thread t moves units t, t+kThreads, ... of kAccessBytes each,
+// consecutive threads along the contiguous direction (coalesced); unit i of a
+// thread sits kRowStep stored rows below unit i-1, in the same column.
+// The seed's tAgA/tAsA: unit i of this thread is entry i of (CPY_M, CPY_K).
+//
+// Edges: a unit whose row is out of range, or whose first element is past
+// the contiguous extent, reads nothing and writes zeros; a unit straddling
+// the contiguous edge reads only its valid bytes (cp.async src-size < cp-size
+// zero-fills the rest). Zeros in K past the end make the extra products 0.
+//
+// NOTE: the loader keeps one 64-bit pointer, a row-validity bit mask and a
+// few ints per operand; unit addresses are formed on the fly. Precomputed
+// per-unit pointers (16 x 64-bit) pushed the 64x64 warp tile over 255
+// registers.
+template <class Elem, bool kKMajor, int kMN, int kBlockK, int kThreads, int kAccessBytes>
+struct GmemTileLoader {
+  static constexpr int kElemBytes = int(sizeof(Elem));
+  static constexpr int kRows = kKMajor ? kMN : kBlockK;
+  static constexpr int kCols = kKMajor ? kBlockK : kMN;
+  static constexpr int kRowBytes = kCols * kElemBytes;
+  static constexpr int kUnitsPerRow = kRowBytes / kAccessBytes;
+  static constexpr int kUnits = kRows * kUnitsPerRow;
+  static constexpr int kPerThread = kUnits / kThreads;
+  static constexpr int kRowStep = kThreads / kUnitsPerRow;
+  // Fully unroll the 16-byte paths; keep the element-wide paths compact.
+  static constexpr int kUnroll = kPerThread <= 16 ? kPerThread : 8;
+  using Smem = SwizzledSmemTile<kRows, kRowBytes>;
+  using Vec = typename AccessVec<kAccessBytes>::type;
+
+  static_assert(kUnits % kThreads == 0, "GmemTileLoader: the tile must split evenly over the threads");
+  static_assert(kThreads % kUnitsPerRow == 0, "GmemTileLoader: a row must not need more units than threads");
+  static_assert(kPerThread <= 64, "GmemTileLoader: at most 64 units per thread (row mask is 64 bits)");
+
+  using Mask = std::conditional_t<(kPerThread <= 32), uint32_t, uint64_t>;
+
+  const char* ptr;     // unit 0 of k-tile 0 (dereferenced only when in bounds)
+  int64_t row_step;    // bytes from unit i to unit i+1
+  Mask row_mask;       // K-major: bit i set when unit i's row is inside M (N)
+  int row0;            // stored row of unit 0
+  int byte0;           // byte of unit 0 within its stored row
+  int col_valid;       // M/N-major: in-bounds bytes of this thread's column unit
+  int k_extent;
+
+  __device__ __forceinline__ GmemTileLoader(const char* base, int64_t ld, int mn0, int mn_extent, int k_ext) {
+    int const u = int(threadIdx.x);
+    row0 = u / kUnitsPerRow;
+    byte0 = (u % kUnitsPerRow) * kAccessBytes;
+    int const col0 = byte0 / kElemBytes;
+    k_extent = k_ext;
+    row_step = int64_t(kRowStep) * ld * kElemBytes;
+    if constexpr (kKMajor) {
+      ptr = base + (int64_t(mn0 + row0) * ld + col0) * kElemBytes;
+      row_mask = 0;
+#pragma unroll
+      for (int i = 0; i < kPerThread; ++i)
+        if (mn0 + row0 + i * kRowStep < mn_extent) row_mask |= Mask(1) << i;
+      col_valid = 0;
+    } else {
+      ptr = base + (int64_t(row0) * ld + mn0 + col0) * kElemBytes;
+      row_mask = 0;
+      col_valid = clamp_bytes((mn_extent - mn0 - col0) * kElemBytes);
+    }
+  }
+
+  __device__ __forceinline__ static int clamp_bytes(int b) {
+    return b < 0 ? 0 : (b > kAccessBytes ? kAccessBytes : b);
+  }
+
+  // In-bounds bytes of unit i of k-tile kt. `kcol_valid`: K-major only, the
+  // in-bounds bytes of this thread's K column in this k-tile.
+  __device__ __forceinline__ int unit_valid(int i, int kt, int kcol_valid) const {
+    if constexpr (kKMajor) {
+      return (row_mask >> i) & 1 ? kcol_valid : 0;
+    } else {
+      return kt * kBlockK + row0 + i * kRowStep < k_extent ? col_valid : 0;
+    }
+  }
+  __device__ __forceinline__ int k_column_valid(int kt) const {
+    if constexpr (kKMajor) return clamp_bytes((k_extent - kt * kBlockK) * kElemBytes - byte0);
+    else return 0;
+  }
+
+  // Unit 0's address in k-tile kt: BLK_K elements (K-major) or BLK_K rows
+  // (= BLK_K / kRowStep row steps) further.
+  __device__ __forceinline__ const char* tile_pointer(int kt) const {
+    if constexpr (kKMajor) return ptr + int64_t(kt) * (kBlockK * kElemBytes);
+    else return ptr + int64_t(kt) * (kBlockK / kRowStep) * row_step;
+  }
+
+  __device__ __forceinline__ int smem_offset(int i) const {
+    if constexpr (kRowStep % 8 == 0) {
+      // row % 8 is the same for every unit: one swizzle, then immediates.
+      return Smem::offset(row0, byte0 >> 4) + (byte0 & 15) + i * kRowStep * kRowBytes;
+    } else {
+      return Smem::offset(row0 + i * kRowStep, byte0 >> 4) + (byte0 & 15);
+    }
+  }
+
+  // copy(tAgA(_,_,_,kt), tAsA(_,_,_,stage)) with cp.async (asynchronous; the
+  // caller fences and waits). With 2-byte units (16-bit data whose pointer or
+  // ld is odd) there is no cp.async: a guarded scalar copy, synchronous.
+  __device__ __forceinline__ void copy_async(char* smem_stage, int kt) const {
+    int const kcol = k_column_valid(kt);
+    const char* p = tile_pointer(kt);
+#pragma unroll kUnroll
+    for (int i = 0; i < kPerThread; ++i) {
+      int const valid = unit_valid(i, kt, kcol);
+      char* dst = smem_stage + smem_offset(i);
+      if constexpr (kAccessBytes >= 4) {
+        // NOTE: 16-byte copies bypass L1 (.cg): operands are reused through L2
+        // and shared memory, never through L1.
+        using Policy = std::conditional_t<kAccessBytes == 16, arch::CacheGlobal, arch::CacheAlways>;
+        arch::cp_async_zfill<kAccessBytes, Policy>(dst, p, uint32_t(valid));
+      } else {
+        uint16_t v = valid > 0 ? *reinterpret_cast<const uint16_t*>(p) : uint16_t(0);
+        *reinterpret_cast<uint16_t*>(dst) = v;
+      }
+      p += row_step;
+    }
+  }
+
+  // Register staging for the SingleStage and Pipelined policies.
+  Vec staged[kPerThread];
+
+  __device__ __forceinline__ void load_registers(int kt) {
+    int const kcol = k_column_valid(kt);
+    const char* p = tile_pointer(kt);
+#pragma unroll kUnroll
+    for (int i = 0; i < kPerThread; ++i) {
+      int const valid = unit_valid(i, kt, kcol);
+      if (valid == kAccessBytes) {
+        staged[i] = *reinterpret_cast<const Vec*>(p);
+      } else {
+        // Partial unit at the edge: element by element, zeros past the end.
+        union {
+          Vec v;
+          Elem e[kAccessBytes / kElemBytes];
+        } u;
+        u.v = Vec{};
+#pragma unroll
+        for (int e = 0; e < kAccessBytes / kElemBytes; ++e)
+          if (e * kElemBytes < valid) u.e[e] = reinterpret_cast<const Elem*>(p)[e];
+        staged[i] = u.v;
+      }
+      p += row_step;
+    }
+  }
+
+  __device__ __forceinline__ void store_registers(char* smem_stage) const {
+#pragma unroll kUnroll
+    for (int i = 0; i < kPerThread; ++i)
+      *reinterpret_cast<Vec*>(smem_stage + smem_offset(i)) = staged[i];
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Shared -> registers for one warp (the seed's tXsA -> tXrA / tCrA).
+//
+// A fragment of m16n8k16 (16-bit): 4 regs, reg j = 8x8 block (rows (j&1)*8,
+// k (j>>1)*8); lane l holds row l/4, k 2*(l%4)+{0,1}. One ldmatrix.x4 per
+// 16x16 block: lane l addresses row l%8 of block l/8. For a K-major tile the
+// block rows are m (no transpose); for an M-major tile they are k (.trans).
+// B fragment (k x n8): 2 regs, reg j = k (j*8), lane l holds n l/4, k
+// 2*(l%4)+{0,1}; one ldmatrix.x4 covers two n8 blocks.
+// tf32 m16n8k8 has the same block structure with 4-float (16-byte) chunks in
+// place of 8 halves, so the K-major path is identical (ldmatrix of b16 pairs
+// moves whole 32-bit words); the M/N-major tf32 path cannot use .trans (it
+// would split words) and reads its 32-bit elements one by one.
+template <class Cfg, class Elem>
+struct WarpFragmentLoader {
+  static constexpr int kElemBytes = int(sizeof(Elem));
+  static constexpr bool kTf32 = kElemBytes == 4;
+  static constexpr int kMmaM = Cfg::kMmaM;
+  static constexpr int kMmaN = Cfg::kMmaN;
+  static constexpr int kRowBytesA = Cfg::kAKMajor ? 128 : Cfg::kBlockM * kElemBytes;
+  static constexpr int kRowBytesB = Cfg::kBKMajor ? 128 : Cfg::kBlockN * kElemBytes;
+  using SmemA = SwizzledSmemTile<Cfg::kAKMajor ? Cfg::kBlockM : Cfg::kBlockK, kRowBytesA>;
+  using SmemB = SwizzledSmemTile<Cfg::kBKMajor ? Cfg::kBlockN : Cfg::kBlockK, kRowBytesB>;
+
+  int lane8;  // l % 8: the row of the 8x8 block this lane addresses
+  int quad;   // l / 8: which of the four blocks
+  int warp_m0, warp_n0;
+
+  __device__ __forceinline__ WarpFragmentLoader(int warp_m, int warp_n) {
+    int const lane = int(threadIdx.x) & 31;
+    lane8 = lane & 7;
+    quad = lane >> 3;
+    warp_m0 = warp_m * Cfg::kWarpM;
+    warp_n0 = warp_n * Cfg::kWarpN;
+  }
+
+  __device__ __forceinline__ static uint32_t lds32(const char* p) { return *reinterpret_cast<const uint32_t*>(p); }
+
+  // a[mi][0..3] for k-step ks of the stage at sA.
+  __device__ __forceinline__ void load_a(const char* sA, int ks, uint32_t (&a)[kMmaM][4]) const {
+    if constexpr (Cfg::kAKMajor) {
+      // rows m: warp_m0 + mi*16 + (quad&1)*8 + lane8; chunk 2*ks + (quad>>1).
+      int const row = warp_m0 + (quad & 1) * 8 + lane8;
+      int const col = ((2 * ks + (quad >> 1)) ^ lane8) << 4;
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+        arch::ldmatrix<4, false>(sA + (row + mi * 16) * kRowBytesA + col, a[mi]);
+    } else if constexpr (!kTf32) {
+      // rows k: ks*16 + (quad>>1)*8 + lane8; chunk (warp_m0 + mi*16 + (quad&1)*8)/8.
+      int const row = ks * 16 + (quad >> 1) * 8 + lane8;
+      int const chunk0 = (warp_m0 + (quad & 1) * 8) >> 3;
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+        arch::ldmatrix<4, true>(sA + row * kRowBytesA + (((chunk0 + 2 * mi) ^ lane8) << 4), a[mi]);
+    } else {
+      int const lane = int(threadIdx.x) & 31;
+      int const g = lane >> 2, t = lane & 3;
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          int const m = warp_m0 + mi * 16 + g + (r & 1) * 8;
+          int const k = ks * 8 + t + (r >> 1) * 4;
+          a[mi][r] = lds32(sA + SmemA::offset(k, m >> 2) + (m & 3) * 4);
+        }
+      }
+    }
+    if constexpr (kTf32) {
+#pragma unroll
+      for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[mi][r] = round_to_tf32(a[mi][r]);
+    }
+  }
+
+  // b[ni][0..1] for k-step ks of the stage at sB.
+  __device__ __forceinline__ void load_b(const char* sB, int ks, uint32_t (&b)[kMmaN][2]) const {
+    if constexpr (Cfg::kBKMajor) {
+      // rows n: warp_n0 + np*16 + (quad>>1)*8 + lane8; chunk 2*ks + (quad&1).
+      int const row = warp_n0 + (quad >> 1) * 8 + lane8;
+      int const col = ((2 * ks + (quad & 1)) ^ lane8) << 4;
+#pragma unroll
+      for (int np = 0; np < kMmaN / 2; ++np) {
+        uint32_t r[4];
+        arch::ldmatrix<4, false>(sB + (row + np * 16) * kRowBytesB + col, r);
+        b[2 * np][0] = r[0];
+        b[2 * np][1] = r[1];
+        b[2 * np + 1][0] = r[2];
+        b[2 * np + 1][1] = r[3];
+      }
+    } else if constexpr (!kTf32) {
+      // rows k: ks*16 + (quad&1)*8 + lane8; chunk (warp_n0 + np*16 + (quad>>1)*8)/8.
+      int const row = ks * 16 + (quad & 1) * 8 + lane8;
+      int const chunk0 = (warp_n0 + (quad >> 1) * 8) >> 3;
+#pragma unroll
+      for (int np = 0; np < kMmaN / 2; ++np) {
+        uint32_t r[4];
+        arch::ldmatrix<4, true>(sB + row * kRowBytesB + (((chunk0 + 2 * np) ^ lane8) << 4), r);
+        b[2 * np][0] = r[0];
+        b[2 * np][1] = r[1];
+        b[2 * np + 1][0] = r[2];
+        b[2 * np + 1][1] = r[3];
+      }
+    } else {
+      int const lane = int(threadIdx.x) & 31;
+      int const g = lane >> 2, t = lane & 3;
+#pragma unroll
+      for (int ni = 0; ni < kMmaN; ++ni) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          int const n = warp_n0 + ni * 8 + g;
+          int const k = ks * 8 + t + r * 4;
+          b[ni][r] = lds32(sB + SmemB::offset(k, n >> 2) + (n & 3) * 4);
+        }
+      }
+    }
+    if constexpr (kTf32) {
+#pragma unroll
+      for (int ni = 0; ni < kMmaN; ++ni)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) b[ni][r] = round_to_tf32(b[ni][r]);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// The mainloop: accumulates the CTA's (BLK_M, BLK_N) tile over all of K into
+// this thread's accumulator fragments. One template, three policies.
+template <class Cfg, class Elem, class Acc>
+struct Sm80Mainloop {
+  using Op = typename MmaFor<Elem, Acc>::Op;
+  using FragD = typename Op::FragD;
+  static constexpr int kMmaM = Cfg::kMmaM;
+  static constexpr int kMmaN = Cfg::kMmaN;
+  static constexpr int kKSteps = Cfg::kKSteps;
+  static constexpr int kStages = Cfg::kStages;
+  using LoaderA = GmemTileLoader<Elem, Cfg::kAKMajor, Cfg::kBlockM, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes>;
+  using LoaderB = GmemTileLoader<Elem, Cfg::kBKMajor, Cfg::kBlockN, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes>;
+  using Frags = WarpFragmentLoader<Cfg, Elem>;
+  static_assert(LoaderA::Smem::kBytes == Cfg::kStageBytesA && LoaderB::Smem::kBytes == Cfg::kStageBytesB,
+                "Sm80Mainloop: loader tile and configured stage size disagree");
+
+  // Register fragments of one k-step (the seed's tCrA(_,_,k), tCrB(_,_,k)).
+  struct KStepFrags {
+    uint32_t a[kMmaM][4];
+    uint32_t b[kMmaN][2];
+  };
+
+  __device__ __forceinline__ static void mma_kstep(FragD (&acc)[kMmaM][kMmaN], const KStepFrags& f) {
+    // NOTE: serpentine over n so consecutive mma.sync share the A or B
+    // registers of the previous one (operand reuse cache).
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int nj = 0; nj < kMmaN; ++nj) {
+        int const ni = (mi & 1) ? kMmaN - 1 - nj : nj;
+        Op::fma(acc[mi][ni], f.a[mi], f.b[ni], acc[mi][ni]);
+      }
+  }
+
+  __device__ __forceinline__ static void load_kstep(const Frags& frags, const char* sA, const char* sB,
+                                                    int ks, KStepFrags& f) {
+    frags.load_a(sA, ks, f.a);
+    frags.load_b(sB, ks, f.b);
+  }
+
+  __device__ static void run(char* smem, LoaderA& la, LoaderB& lb, const Frags& frags, int k_tiles,
+                             FragD (&acc)[kMmaM][kMmaN]) {
+    char* const sA = smem;                                // (BLK_M,BLK_K,PIPE)
+    char* const sB = smem + kStages * Cfg::kStageBytesA;  // (BLK_N,BLK_K,PIPE)
+    auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
+    auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
+
+    if constexpr (std::is_same_v<typename Cfg::Mainloop, MainloopSingleStage>) {
+      // Seed 001 single stage: load, barrier, compute, barrier. Nothing overlaps.
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        la.load_registers(kt);
+        lb.load_registers(kt);
+        la.store_registers(stage_a(0));
+        lb.store_registers(stage_b(0));
+        __syncthreads();
+#pragma unroll
+        for (int ks = 0; ks < kKSteps; ++ks) {
+          KStepFrags f;
+          load_kstep(frags, stage_a(0), stage_b(0), ks, f);
+          mma_kstep(acc, f);
+        }
+        __syncthreads();
+      }
+    } else if constexpr (std::is_same_v<typename Cfg::Mainloop, MainloopPipelined>) {
+      // Seed 001 pipelined: 2 smem stages + a register double buffer. The
+      // global loads of k-tile kt+1 are issued at k-step 0 of k-tile kt and
+      // land in smem at its last k-step; one barrier per k-tile.
+      if (k_tiles <= 0) return;
+      la.load_registers(0);
+      lb.load_registers(0);
+      la.store_registers(stage_a(0));
+      lb.store_registers(stage_b(0));
+      __syncthreads();
+      int read = 0;
+      KStepFrags f[2];
+      load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        bool const has_next = kt + 1 < k_tiles;
+#pragma unroll
+        for (int ks = 0; ks < kKSteps; ++ks) {
+          if (ks == kKSteps - 1) {
+            if (has_next) {
+              la.store_registers(stage_a(read ^ 1));
+              lb.store_registers(stage_b(read ^ 1));
+            }
+            __syncthreads();
+            read ^= 1;
+          }
+          load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
+          if (ks == 0 && has_next) {
+            la.load_registers(kt + 1);
+            lb.load_registers(kt + 1);
+          }
+          mma_kstep(acc, f[ks & 1]);
+        }
+      }
+    } else {
+      // Seed 000 / 001 multistage: a ring of kStages smem tiles fed by cp.async.
+      // Prologue: request k-tiles 0 .. kStages-2, one commit group each.
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (s < k_tiles) {
+          la.copy_async(stage_a(s), s);
+          lb.copy_async(stage_b(s), s);
+        }
+        arch::cp_async_fence();
+      }
+      // k-tile 0 complete (at most kStages-2 groups still in flight).
+      arch::cp_async_wait<kStages - 2>();
+      __syncthreads();
+
+      int read = 0;             // stage holding k-tile kt
+      int write = kStages - 1;  // stage receiving k-tile kt + kStages - 1
+      int kt_load = kStages - 1;
+      // NOTE: fragments are double-buffered across k-steps: the ldmatrix of
+      // k-step ks+1 is issued before the mma.sync of k-step ks, so the shared
+      // memory latency hides behind 2*kMmaM*kMmaN/2 tensor-core instructions.
+      KStepFrags f[2];
+      load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
+      for (int kt = 0; kt < k_tiles; ++kt) {
+#pragma unroll
+        for (int ks = 0; ks < kKSteps; ++ks) {
+          if (ks == kKSteps - 1) {
+            // Next k-tile's stage must be complete and visible; every warp is
+            // also done reading the stage that k-step 0 below overwrites.
+            arch::cp_async_wait<kStages - 2>();
+            __syncthreads();
+            read = read + 1 == kStages ? 0 : read + 1;
+          }
+          load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
+          if (ks == 0) {
+            // NOTE: the next request is issued after the first ldmatrix of the
+            // k-tile, so the copy engine and the LSU queue are not fighting
+            // for the first fragments.
+            if (kt_load < k_tiles) {
+              la.copy_async(stage_a(write), kt_load);
+              lb.copy_async(stage_b(write), kt_load);
+            }
+            arch::cp_async_fence();
+            ++kt_load;
+            write = write + 1 == kStages ? 0 : write + 1;
+          }
+          mma_kstep(acc, f[ks & 1]);
+        }
+      }
+      // Drain: the epilogue reuses this memory.
+      arch::cp_async_wait<0>();
+    }
+  }
+};
+
+}  // namespace tessera::kernels::sm80

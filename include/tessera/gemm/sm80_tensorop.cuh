@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// The Ampere tensor-core GEMM kernel (seed 000's TN HGEMM, generalised):
+// grid rasterisation -> mainloop policy (sm80_mainloop.cuh) -> shared-memory
+// epilogue (sm80_epilogue.cuh). One template for every element kind, operand
+// majorness, tile configuration and mainloop policy; the instantiations live
+// in src/gemm/kernels/sm80_tensorop_<kind>.cu.
+
+#include <cuda_runtime.h>
+
+#include <tessera/gemm/sm80_config.hpp>
+#include <tessera/gemm/sm80_epilogue.cuh>
+#include <tessera/gemm/sm80_mainloop.cuh>
+#include <tessera/gemm/sm80_tensorop.hpp>
+
+namespace tessera::kernels::sm80 {
+
+// NOTE: CTAs are launched in groups of kRasterGroupM consecutive M-tiles per
+// N-column (1-D grid, swizzled block order). A wave of 132 CTAs on H100 then
+// touches ~8 A row-panels and ~17 B column-panels instead of 1 A panel and
+// 132 B panels, so the operands of a wave fit in the 50 MB L2 and DRAM reads
+// drop to ~once per panel per wave.
+inline constexpr int kRasterGroupM = 8;
+
+__device__ __forceinline__ void rasterize(int tile, int tiles_m, int tiles_n, int& tm, int& tn) {
+  int const per_group = kRasterGroupM * tiles_n;
+  int const group = tile / per_group;
+  int const first_m = group * kRasterGroupM;
+  int const rest = tiles_m - first_m;
+  int const group_m = rest < kRasterGroupM ? rest : kRasterGroupM;
+  int const in_group = tile - group * per_group;
+  tm = first_m + in_group % group_m;
+  tn = in_group / group_m;
+}
+
+template <class Cfg, class Elem, class Acc>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
+    sm80_gemm_kernel(const Params p) {
+  // Preconditions are static (Sm80TileConfig); the operand types must match
+  // the configuration's element size.
+  static_assert(sizeof(Elem) == Cfg::kElemBytes, "sm80_gemm_kernel: element type and configuration disagree");
+  using Mainloop = Sm80Mainloop<Cfg, Elem, Acc>;
+  using Epilogue = Sm80Epilogue<Cfg>;
+  extern __shared__ __align__(128) char smem[];
+
+  int tm, tn;
+  rasterize(int(blockIdx.x), p.tiles_m, p.tiles_n, tm, tn);
+  int const m0 = tm * Cfg::kBlockM;
+  int const n0 = tn * Cfg::kBlockN;
+  int const warp = int(threadIdx.x) >> 5;
+  int const warp_m = warp % Cfg::kWarpsM;
+  int const warp_n = warp / Cfg::kWarpsM;
+  int const k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+
+  for (int batch = int(blockIdx.y); batch < p.batch_count; batch += int(gridDim.y)) {
+    typename Mainloop::LoaderA la(static_cast<const char*>(p.a) + int64_t(batch) * p.batch_a * int64_t(sizeof(Elem)),
+                                  p.lda, m0, p.m, p.k);
+    typename Mainloop::LoaderB lb(static_cast<const char*>(p.b) + int64_t(batch) * p.batch_b * int64_t(sizeof(Elem)),
+                                  p.ldb, n0, p.n, p.k);
+    typename Mainloop::Frags frags(warp_m, warp_n);
+
+    typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
+#pragma unroll
+    for (int mi = 0; mi < Cfg::kMmaM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < Cfg::kMmaN; ++ni)
+#pragma unroll
+        for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
+
+    Mainloop::run(smem, la, lb, frags, k_tiles, acc);
+
+    EpilogueParams epi = p.epi;
+    int const out_bytes = epi.out == OutputType::f32 ? 4 : 2;
+    epi.d = static_cast<char*>(epi.d) + int64_t(batch) * p.batch_d * out_bytes;
+    if (epi.c != nullptr) epi.c = static_cast<const char*>(epi.c) + int64_t(batch) * p.batch_c * out_bytes;
+    Epilogue::run(smem, acc, warp_m, warp_n, epi, m0, n0, p.m, p.n);
+    __syncthreads();  // the next batch's mainloop overwrites the staging tile
+  }
+}
+
+// Launch description of one instantiation; sets its shared-memory attributes
+// once (thread-safe static initialisation).
+template <class Cfg, class Elem, class Acc>
+Launch describe() {
+  auto* fn = &sm80_gemm_kernel<Cfg, Elem, Acc>;
+  static const int setup = [fn] {
+    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+    return int(e);
+  }();
+  return {reinterpret_cast<const void*>(fn), Cfg::kThreads, Cfg::kSmemBytes, Cfg::kBlockM, Cfg::kBlockN,
+          Cfg::kAccessBytes, setup};
+}
+
+// The configurations behind each Sm80Variant for an element of kE bytes.
+template <int kE>
+inline constexpr int kBlockKFor = 128 / kE;
+
+template <int kE, bool kA, bool kB>
+using ConfigTile128x256 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                         MainloopMultistage<4>, kA, kB, 16>;
+template <int kE, bool kA, bool kB>
+using ConfigTile128x128 = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                         MainloopMultistage<3>, kA, kB, 16>;
+template <int kE, bool kA, bool kB>
+using ConfigScalar = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                    MainloopMultistage<3>, kA, kB, kE>;
+template <int kE, bool kA, bool kB>
+using ConfigPipelined = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
+                                       MainloopPipelined, kA, kB, 16>;
+template <int kE, bool kA, bool kB>
+using ConfigSingleStage = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
+                                         MainloopSingleStage, kA, kB, 16>;
+
+// kWide: instantiate the 128x256 tile; kPolicies: the SingleStage/Pipelined
+// variants. (Each instantiation costs compile time: only what is dispatched.)
+template <class Elem, class Acc, bool kWide, bool kPolicies, bool kA, bool kB>
+Launch select_layout(Sm80Variant v) {
+  constexpr int kE = int(sizeof(Elem));
+  switch (v) {
+    case Sm80Variant::tile128x256:
+      if constexpr (kWide) return describe<ConfigTile128x256<kE, kA, kB>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::tile128x128: return describe<ConfigTile128x128<kE, kA, kB>, Elem, Acc>();
+    case Sm80Variant::scalar: return describe<ConfigScalar<kE, kA, kB>, Elem, Acc>();
+    case Sm80Variant::pipelined:
+      if constexpr (kPolicies) return describe<ConfigPipelined<kE, kA, kB>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::single_stage:
+      if constexpr (kPolicies) return describe<ConfigSingleStage<kE, kA, kB>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::automatic: return {};
+  }
+  return {};
+}
+
+template <class Elem, class Acc, bool kWide, bool kPolicies>
+Launch select(bool a_k_major, bool b_k_major, Sm80Variant v) {
+  if (a_k_major && b_k_major) return select_layout<Elem, Acc, kWide, kPolicies, true, true>(v);
+  if (a_k_major) return select_layout<Elem, Acc, kWide, kPolicies, true, false>(v);
+  if (b_k_major) return select_layout<Elem, Acc, kWide, kPolicies, false, true>(v);
+  return select_layout<Elem, Acc, kWide, kPolicies, false, false>(v);
+}
+
+}  // namespace tessera::kernels::sm80

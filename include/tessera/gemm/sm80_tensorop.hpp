@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Host-visible face of the Ampere tensor-core GEMM (mma.sync, sm_80+):
+// kernel variants, the per-instantiation launch description, and the
+// GemmArgs entry points the registry calls. No CUDA header needed.
+//
+//   GemmKernel tessera::kernels::gemm_kernel_sm80_tensorop();   // registry record
+//   Status     tessera::kernels::sm80_tensorop_launch_variant(args, variant, stream);
+
+#include <cstdint>
+
+#include <tessera/gemm/api.hpp>
+#include <tessera/gemm/sm80_config.hpp>
+
+namespace tessera::kernels {
+
+// Which instantiation runs. `automatic` is what gemm() uses.
+enum class Sm80Variant : std::uint8_t {
+  automatic,     // tile128x256 for big 16-bit problems, else tile128x128, scalar when misaligned
+  tile128x256,   // 128x256x64, 8 warps (2x4) of 64x64, 4-stage cp.async; 16-bit inputs only
+  tile128x128,   // 128x128xBK, 4 warps (2x2) of 64x64, 3-stage cp.async (seed 000)
+  scalar,        // tile128x128 with element-wide guarded loads: any pointer, any ld
+  pipelined,     // 128x128x64, 8 warps of 64x32, MainloopPipelined; f16 -> f32 acc only
+  single_stage,  // 128x128x64, 8 warps of 64x32, MainloopSingleStage; f16 -> f32 acc only
+};
+
+[[nodiscard]] constexpr const char* to_string(Sm80Variant v) {
+  switch (v) {
+    case Sm80Variant::automatic: return "automatic";
+    case Sm80Variant::tile128x256: return "tile128x256";
+    case Sm80Variant::tile128x128: return "tile128x128";
+    case Sm80Variant::scalar: return "scalar";
+    case Sm80Variant::pipelined: return "pipelined";
+    case Sm80Variant::single_stage: return "single_stage";
+  }
+  return "?";
+}
+
+namespace sm80 {
+
+// One instantiation: its __global__ function and launch resources.
+// function == nullptr: this (types, variant) pair is not instantiated.
+struct Launch {
+  const void* function = nullptr;
+  int threads = 0;
+  int smem_bytes = 0;
+  int block_m = 0, block_n = 0;
+  int access_bytes = 0;
+  int setup_error = 0;  // cudaError_t of the shared-memory attribute calls
+};
+
+// Per input kind, defined in src/gemm/kernels/sm80_tensorop_<kind>.cu.
+Launch select_f16_f32acc(bool a_k_major, bool b_k_major, Sm80Variant v);
+Launch select_bf16_f32acc(bool a_k_major, bool b_k_major, Sm80Variant v);
+Launch select_f16_f16acc(bool a_k_major, bool b_k_major, Sm80Variant v);
+Launch select_tf32(bool a_k_major, bool b_k_major, Sm80Variant v);
+
+}  // namespace sm80
+}  // namespace tessera::kernels
+
+namespace tessera::kernels {
+
+// Whether the tensor-core kernel computes `args` (validated arguments):
+// inputs f16/bf16/tf32 (not full f32), sizes that fit 32-bit tile indices.
+bool sm80_tensorop_can_implement(const GemmArgs& args);
+// Run a chosen variant; `automatic` picks by size and alignment. Returns
+// cannot_implement when the variant does not cover the problem (e.g. a
+// 16-byte variant with misaligned operands).
+Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream);
+// The registry record ("sm80_tensorop").
+GemmKernel gemm_kernel_sm80_tensorop();
+
+}  // namespace tessera::kernels

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// sm80_tensorop: the registry face of the Ampere tensor-core GEMM
+// (include/tessera/gemm/sm80_tensorop.cuh). Maps a GemmArgs onto the kernel's
+// orientation (D row-major; a column-major D is computed as D^T = B^T A^T),
+// picks the variant (tile, access width) and launches it. The instantiations
+// are in sm80_tensorop_{f16,bf16,f16acc,tf32}.cu.
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include <tessera/gemm/sm80_tensorop.hpp>
+
+namespace tessera::kernels {
+namespace {
+
+using sm80::Launch;
+using sm80::OutputType;
+using sm80::Params;
+
+constexpr std::int64_t kMaxGridY = 65535;
+
+bool aligned16(const void* p, std::int64_t ld, std::int64_t batch_stride, std::int64_t batch_count,
+               std::int64_t elem_bytes) {
+  if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
+  if ((ld * elem_bytes) % 16 != 0) return false;
+  if (batch_count > 1 && (batch_stride * elem_bytes) % 16 != 0) return false;
+  return true;
+}
+
+// The problem in kernel orientation plus what the variant choice needs.
+struct Prepared {
+  Params p{};
+  bool a_k_major = true, b_k_major = true;
+  bool operands_aligned16 = false;
+  int elem_bytes = 2;
+};
+
+bool kinds_supported(const GemmArgs& args) {
+  DataType const out = resolved_output(args);
+  if (!supported_types(args.input, out, args.accumulate)) return false;
+  switch (args.input) {
+    case DataType::f16:
+    case DataType::bf16:
+    case DataType::tf32: return true;
+    default: return false;  // full-precision f32 has no mma.sync path here
+  }
+}
+
+Prepared prepare(const GemmArgs& args) {
+  Prepared r;
+  bool const swap = args.d.order == MatrixOrder::col_major;
+  const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A: (M', K)
+  const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B: (K, N')
+  // Kernel A(i,k) is K-major when its k index is contiguous.
+  r.a_k_major = swap ? args.b.order == MatrixOrder::col_major : args.a.order == MatrixOrder::row_major;
+  r.b_k_major = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
+
+  std::int64_t const in_bytes = size_of(args.input);
+  DataType const out = resolved_output(args);
+  std::int64_t const out_bytes = size_of(out);
+  r.elem_bytes = int(in_bytes);
+
+  Params& p = r.p;
+  p.m = int(swap ? args.n : args.m);
+  p.n = int(swap ? args.m : args.n);
+  p.k = int(args.k);
+  p.batch_count = int(args.batch_count);
+  p.a = ka.data;
+  p.lda = ka.ld;
+  p.batch_a = ka.batch_stride;
+  p.b = kb.data;
+  p.ldb = kb.ld;
+  p.batch_b = kb.batch_stride;
+  p.batch_c = args.c.batch_stride;
+  p.batch_d = args.d.batch_stride;
+
+  sm80::EpilogueParams& e = p.epi;
+  e.d = args.d.data;
+  e.ldd = args.d.ld;
+  e.alpha = args.alpha;
+  e.beta = args.beta;
+  e.out = out == DataType::f16 ? OutputType::f16 : out == DataType::bf16 ? OutputType::bf16 : OutputType::f32;
+  bool const read_c = args.beta != 0.0f;
+  e.c = read_c ? args.c.data : nullptr;
+  // C(i,j) in kernel orientation: contiguous along j when C is stored like D.
+  bool const c_like_d = args.c.order == args.d.order;
+  e.c_row = c_like_d ? args.c.ld : 1;
+  e.c_col = c_like_d ? 1 : args.c.ld;
+  e.d_vec_ok = aligned16(args.d.data, args.d.ld, args.d.batch_stride, args.batch_count, out_bytes);
+  e.c_vec_ok = read_c && c_like_d && aligned16(args.c.data, args.c.ld, args.c.batch_stride, args.batch_count, out_bytes);
+
+  r.operands_aligned16 = args.k == 0 || (aligned16(ka.data, ka.ld, ka.batch_stride, args.batch_count, in_bytes) &&
+                                         aligned16(kb.data, kb.ld, kb.batch_stride, args.batch_count, in_bytes));
+  return r;
+}
+
+Launch select(const GemmArgs& args, const Prepared& r, Sm80Variant v) {
+  switch (args.input) {
+    case DataType::f16:
+      return args.accumulate == DataType::f16 ? sm80::select_f16_f16acc(r.a_k_major, r.b_k_major, v)
+                                              : sm80::select_f16_f32acc(r.a_k_major, r.b_k_major, v);
+    case DataType::bf16: return sm80::select_bf16_f32acc(r.a_k_major, r.b_k_major, v);
+    case DataType::tf32: return sm80::select_tf32(r.a_k_major, r.b_k_major, v);
+    default: return {};
+  }
+}
+
+int sm_count() {
+  int dev = 0, count = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+  return count;
+}
+
+// NOTE: 128x256 (8 warps, 4 stages) for 16-bit inputs once it still fills
+// every SM with at least one CTA; below that the 128x128 tile (2 CTAs/SM)
+// keeps more SMs busy. Misaligned operands take the element-wide variant.
+Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
+  if (!r.operands_aligned16) return Sm80Variant::scalar;
+  if (r.elem_bytes == 2) {
+    std::int64_t const wide_tiles = ((r.p.m + 127) / 128) * ((r.p.n + 255) / 256) * args.batch_count;
+    if (wide_tiles >= sm_count()) return Sm80Variant::tile128x256;
+  }
+  return Sm80Variant::tile128x128;
+}
+
+bool needs_alignment(Sm80Variant v) { return v != Sm80Variant::scalar; }
+
+Status fail(StatusCode code, std::string message) {
+  return Status{code, "sm80_tensorop: " + std::move(message)};
+}
+
+Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream) {
+  if (needs_alignment(v) && !r.operands_aligned16)
+    return fail(StatusCode::cannot_implement,
+                std::string("variant ") + to_string(v) +
+                    " needs 16-byte aligned A/B pointers, leading dimensions and batch strides");
+  Launch const l = select(args, r, v);
+  if (l.function == nullptr)
+    return fail(StatusCode::cannot_implement,
+                std::string("variant ") + to_string(v) + " is not instantiated for these types");
+  if (l.setup_error != 0)
+    return fail(StatusCode::cuda_error,
+                std::string("setting shared memory attributes failed: ") +
+                    cudaGetErrorString(static_cast<cudaError_t>(l.setup_error)));
+  std::int64_t const tiles_m = (r.p.m + l.block_m - 1) / l.block_m;
+  std::int64_t const tiles_n = (r.p.n + l.block_n - 1) / l.block_n;
+  if (tiles_m * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles for a 1-D grid");
+  r.p.tiles_m = int(tiles_m);
+  r.p.tiles_n = int(tiles_n);
+  dim3 const grid(unsigned(tiles_m * tiles_n),
+                  unsigned(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
+  void* kernel_args[] = {&r.p};
+  cudaError_t const err = cudaLaunchKernel(l.function, grid, dim3(unsigned(l.threads)), kernel_args,
+                                           size_t(l.smem_bytes), stream);
+  if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+  return {};
+}
+
+Status launch(const GemmArgs& args, gemm_stream_t stream) {
+  return sm80_tensorop_launch_variant(args, Sm80Variant::automatic, stream);
+}
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
+  if (!sm80_tensorop_can_implement(args)) return {};
+  Prepared r = prepare(args);
+  Launch const l = select(args, r, choose(args, r));
+  return {l.function, l.threads, l.smem_bytes};
+}
+
+}  // namespace
+
+bool sm80_tensorop_can_implement(const GemmArgs& args) {
+  if (!kinds_supported(args)) return false;
+  if (args.m > INT_MAX || args.n > INT_MAX || args.k > INT_MAX - 256 || args.batch_count > INT_MAX) return false;
+  return true;
+}
+
+Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream) {
+  if (!sm80_tensorop_can_implement(args))
+    return fail(StatusCode::cannot_implement, "needs f16, bf16 or tf32 inputs and sizes below 2^31");
+  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
+  Prepared r = prepare(args);
+  Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
+  return launch_prepared(args, r, v, stream);
+}
+
+GemmKernel gemm_kernel_sm80_tensorop() {
+  GemmKernel k;
+  k.info = {"sm80_tensorop", 80, 0,
+            "mma.sync tensor cores (m16n8k16 f16/bf16, m16n8k8 tf32): 128x256x64 4-stage or 128x128 "
+            "3-stage cp.async + ldmatrix, smem epilogue; every order, ld and alignment"};
+  k.can_implement = &sm80_tensorop_can_implement;
+  k.launch = &launch;
+  k.launch_shape = &launch_shape;
+  return k;
+}
+
+}  // namespace tessera::kernels
