@@ -43,7 +43,7 @@ __host__ __device__ constexpr int phys_row(int j, int r) { return (j * 8 + r) * 
 
 // Value stored at (physical row p, column c): distinct, never zero.
 __host__ __device__ constexpr uint16_t tile_value(int p, int c) { return static_cast<uint16_t>(0x100 + p * 8 + c); }
-constexpr uint16_t kDecoyValue = 0xdead & 0xffff;
+constexpr uint16_t kDecoyValue = 0xdead;
 
 template <int kNum, bool kTrans>
 __global__ void ldmatrix_kernel(uint32_t* out) {

@@ -337,6 +337,105 @@ TEST(ArchMmaSm80, M16N8K16_F16F16F16F16_InPlace) {
 }
 TEST(ArchMmaSm80, M8N8K4_F64_InPlace) { check_form<8, 8, 4, F64, F64, F64, F64, true>(kBoundF64); }
 
+// The named functions must issue the same instruction as MmaSync<...>::fma:
+// same random registers in, bit-identical registers out, for all nine.
+struct NamedInputs {
+  uint32_t h[4];  // packed f16 pairs (finite, also finite read as bf16)
+  uint32_t t[4];  // tf32 bit patterns
+  float f[4];     // fp32 accumulators
+  double x[2];    // f64 operands
+};
+
+__device__ unsigned long long bits_of(uint32_t r) { return r; }
+__device__ unsigned long long bits_of(float r) { return __float_as_uint(r); }
+__device__ unsigned long long bits_of(double r) { return static_cast<unsigned long long>(__double_as_longlong(r)); }
+
+template <class Op, class Fn>
+__device__ int compare_named(Fn named, const typename Op::FragA& a, const typename Op::FragB& b,
+                             const typename Op::FragC& c) {
+  typename Op::FragD d1{};
+  typename Op::FragD d2{};
+  named(d1, a, b, c);
+  Op::fma(d2, a, b, c);
+  int mismatches = 0;
+  for (int i = 0; i < Op::kRegsD; ++i) {
+    if (bits_of(d1[i]) != bits_of(d2[i])) ++mismatches;
+  }
+  return mismatches;
+}
+
+__global__ void named_kernel(const NamedInputs* in, int* mismatches) {
+  const NamedInputs& v = in[threadIdx.x];
+  const uint32_t a2[2] = {v.h[0], v.h[1]};
+  const uint32_t a4[4] = {v.h[0], v.h[1], v.h[2], v.h[3]};
+  const uint32_t b1[1] = {v.h[2]};
+  const uint32_t b2[2] = {v.h[2], v.h[3]};
+  const uint32_t c2[2] = {v.h[1], v.h[3]};
+  const uint32_t ta2[2] = {v.t[0], v.t[1]};
+  const uint32_t ta4[4] = {v.t[0], v.t[1], v.t[2], v.t[3]};
+  const uint32_t tb1[1] = {v.t[2]};
+  const uint32_t tb2[2] = {v.t[2], v.t[3]};
+  const float c4[4] = {v.f[0], v.f[1], v.f[2], v.f[3]};
+  const double xa[1] = {v.x[0]};
+  const double xb[1] = {v.x[1]};
+  const double xc[2] = {v.x[1], v.x[0]};
+  int n = 0;
+  n += compare_named<Mma_m16n8k8_f16f16f16f16>(mma_m16n8k8_f16f16f16f16, a2, b1, c2);
+  n += compare_named<Mma_m16n8k8_f32f16f16f32>(mma_m16n8k8_f32f16f16f32, a2, b1, c4);
+  n += compare_named<Mma_m16n8k8_f32bf16bf16f32>(mma_m16n8k8_f32bf16bf16f32, a2, b1, c4);
+  n += compare_named<Mma_m16n8k16_f16f16f16f16>(mma_m16n8k16_f16f16f16f16, a4, b2, c2);
+  n += compare_named<Mma_m16n8k16_f32f16f16f32>(mma_m16n8k16_f32f16f16f32, a4, b2, c4);
+  n += compare_named<Mma_m16n8k16_f32bf16bf16f32>(mma_m16n8k16_f32bf16bf16f32, a4, b2, c4);
+  n += compare_named<Mma_m16n8k4_f32tf32tf32f32>(mma_m16n8k4_f32tf32tf32f32, ta2, tb1, c4);
+  n += compare_named<Mma_m16n8k8_f32tf32tf32f32>(mma_m16n8k8_f32tf32tf32f32, ta4, tb2, c4);
+  n += compare_named<Mma_m8n8k4_f64f64f64f64>(mma_m8n8k4_f64f64f64f64, xa, xb, xc);
+  mismatches[threadIdx.x] = n;
+}
+
+TEST(ArchMmaSm80, NamedFunctionsMatchTemplate) {
+  const int cc = device_cc();
+  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, named_kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
+  }
+  std::random_device entropy;
+  const unsigned seed = entropy();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<NamedInputs> h_in(32);
+  for (auto& v : h_in) {
+    for (auto& r : v.h) {
+      const uint32_t lo = __half_as_ushort(__float2half_rn(static_cast<float>(dist(gen))));
+      const uint32_t hi = __half_as_ushort(__float2half_rn(static_cast<float>(dist(gen))));
+      r = lo | (hi << 16);
+    }
+    for (auto& r : v.t) {
+      const float f = round_to<TF32>(dist(gen));
+      std::memcpy(&r, &f, 4);
+    }
+    for (auto& f : v.f) f = static_cast<float>(dist(gen));
+    for (auto& x : v.x) x = dist(gen);
+  }
+  NamedInputs* d_in;
+  int* d_mis;
+  TESSERA_TEST_CUDA(cudaMalloc(&d_in, sizeof(NamedInputs) * 32));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_mis, sizeof(int) * 32));
+  TESSERA_TEST_CUDA(cudaMemcpy(d_in, h_in.data(), sizeof(NamedInputs) * 32, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(d_mis, 0xff, sizeof(int) * 32));
+  named_kernel<<<1, 32>>>(d_in, d_mis);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<int> mis(32);
+  TESSERA_TEST_CUDA(cudaMemcpy(mis.data(), d_mis, sizeof(int) * 32, cudaMemcpyDeviceToHost));
+  cudaFree(d_in);
+  cudaFree(d_mis);
+  for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(mis[lane], 0) << "lane " << lane;
+}
+
 // The maps themselves, independent of a GPU: bijections onto their matrices.
 TEST(ArchMmaSm80, FragmentMapsAreBijections) {
   EXPECT_TRUE(is_bijection(frag_a_16bit, 16, 8, 4));
