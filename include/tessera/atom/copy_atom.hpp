@@ -29,8 +29,8 @@ struct Copy_Atom;
 template <class CopyOperation, class CopyInternalType>
 struct Copy_Atom<CopyOperation, CopyInternalType> : Copy_Atom<Copy_Traits<CopyOperation>, CopyInternalType> {
   using Copy_Atom<Copy_Traits<CopyOperation>, CopyInternalType>::Copy_Atom;
-  TESSERA_ATOM_HD constexpr Copy_Atom() = default;
-  TESSERA_ATOM_HD constexpr Copy_Atom(Copy_Atom<Copy_Traits<CopyOperation>, CopyInternalType> const& base)
+  constexpr Copy_Atom() = default;
+  TESSERA_HOST_DEVICE constexpr Copy_Atom(Copy_Atom<Copy_Traits<CopyOperation>, CopyInternalType> const& base)
       : Copy_Atom<Copy_Traits<CopyOperation>, CopyInternalType>(base) {}
 };
 
@@ -58,19 +58,19 @@ struct Copy_Atom<Copy_Traits<Args...>, CopyInternalType> : Copy_Traits<Args...> 
   static constexpr int NumValSrc = decltype(size<1>(ValLayoutSrc{}))::value;
   static constexpr int NumValDst = decltype(size<1>(ValLayoutDst{}))::value;
 
-  TESSERA_ATOM_HD constexpr Copy_Atom() = default;
-  TESSERA_ATOM_HD constexpr Copy_Atom(Traits const& traits) : Traits(traits) {}
+  constexpr Copy_Atom() = default;
+  TESSERA_HOST_DEVICE constexpr Copy_Atom(Traits const& traits) : Traits(traits) {}
 
   // The same atom with the traits' run-time state set (e.g. the zfill
   // predicate of SM80_CP_ASYNC_*_ZFILL).
   template <class... WithArgs>
-  TESSERA_ATOM_HD constexpr auto with(WithArgs&&... args) const {
+  TESSERA_HOST_DEVICE constexpr auto with(WithArgs&&... args) const {
     return Copy_Atom<Traits, ValType>{Traits::with(std::forward<WithArgs>(args)...)};
   }
 
   // Copies one atom's values: src has NumValSrc values, dst NumValDst.
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD void call(STensor const& src, DTensor&& dst) const {
+  TESSERA_HOST_DEVICE void call(STensor const& src, DTensor&& dst) const {
     static_assert(decltype(size(src))::value == NumValSrc,
                   "Copy_Atom::call: source does not hold one atom's values [partition with a TiledCopy "
                   "and pass tXsX(_,m,n)]");
@@ -106,15 +106,15 @@ struct TiledCopy : CopyAtom {
                 "TiledCopy: values per thread are not a multiple of the atom's values [the value layout "
                 "must cover whole atoms, e.g. (1,8) halves for a 128-bit atom]");
 
-  TESSERA_ATOM_HD constexpr TiledCopy() = default;
-  TESSERA_ATOM_HD constexpr TiledCopy(CopyAtom const& atom) : CopyAtom(atom) {}
+  constexpr TiledCopy() = default;
+  TESSERA_HOST_DEVICE constexpr TiledCopy(CopyAtom const& atom) : CopyAtom(atom) {}
 
   // ((atom_thr, atom_val), (rest_thr, rest_val)) -> (m,n), moved to the
   // target side (src or dst) of the atom, then regrouped as
   // ((thr), (atom_val), (rest_val)) and applied to a tiled tensor layout
   // ((TileM,TileN), (RestM,RestN,...)).
   template <class TiledLayout, class Ref2Trg>
-  TESSERA_ATOM_HD static constexpr auto tile2thrfrg(TiledLayout const& tiled, Ref2Trg const& ref2trg) {
+  TESSERA_HOST_DEVICE static constexpr auto tile2thrfrg(TiledLayout const& tiled, Ref2Trg const& ref2trg) {
     auto atom_layout_TV = zipped_divide(TiledLayout_TV{}, make_shape(AtomNumThr{}, AtomNumVal{}));
     // ((atom_tid,atom_val),(rest_tid,rest_val)) -> (m,n)
     auto trg_layout_TV = composition(atom_layout_TV, make_tile(ref2trg, Underscore{}));
@@ -128,7 +128,7 @@ struct TiledCopy : CopyAtom {
 
   // (M,N,...) -> (thr_idx, (atom_val, rest_val), (RestM, RestN, ...)), source side.
   template <class SLayout>
-  TESSERA_ATOM_HD static constexpr auto tidfrg_S(SLayout const& slayout) {
+  TESSERA_HOST_DEVICE static constexpr auto tidfrg_S(SLayout const& slayout) {
     static_assert(decltype(rank(slayout))::value >= decltype(rank(Tiler_MN{}))::value,
                   "TiledCopy::partition_S: the tensor has fewer modes than the copy tile");
     return tile2thrfrg(zipped_divide(slayout, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}));
@@ -136,7 +136,7 @@ struct TiledCopy : CopyAtom {
 
   // Destination side.
   template <class DLayout>
-  TESSERA_ATOM_HD static constexpr auto tidfrg_D(DLayout const& dlayout) {
+  TESSERA_HOST_DEVICE static constexpr auto tidfrg_D(DLayout const& dlayout) {
     static_assert(decltype(rank(dlayout))::value >= decltype(rank(Tiler_MN{}))::value,
                   "TiledCopy::partition_D: the tensor has fewer modes than the copy tile");
     return tile2thrfrg(zipped_divide(dlayout, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}));
@@ -146,7 +146,7 @@ struct TiledCopy : CopyAtom {
   // ((atom_vals, rest_vals), REST...) in the order this copy produces them.
   // Mode 0 must be the first size<0> values of TiledLayout_TV's value order.
   template <class FrgLayout>
-  TESSERA_ATOM_HD static constexpr auto retile(FrgLayout const& frg) {
+  TESSERA_HOST_DEVICE static constexpr auto retile(FrgLayout const& frg) {
     constexpr int R = decltype(rank(frg))::value;
     auto V = size<0>(frg);
     // (m,n) -> index of the V-sized value block
@@ -163,23 +163,23 @@ struct TiledCopy : CopyAtom {
   }
 
   // (thr_idx, val_idx) -> (m,n) coordinate of the tile, column-major index.
-  TESSERA_ATOM_HD static constexpr auto get_layoutS_TV() {
+  TESSERA_HOST_DEVICE static constexpr auto get_layoutS_TV() {
     auto ref_S = make_layout(make_shape(shape(Tiler_MN{}), _1{}));
     return tile2thrfrg(zipped_divide(ref_S, Tiler_MN{}),
                        composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}))(Underscore{}, Underscore{}, _0{});
   }
-  TESSERA_ATOM_HD static constexpr auto get_layoutD_TV() {
+  TESSERA_HOST_DEVICE static constexpr auto get_layoutD_TV() {
     auto ref_D = make_layout(make_shape(shape(Tiler_MN{}), _1{}));
     return tile2thrfrg(zipped_divide(ref_D, Tiler_MN{}),
                        composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}))(Underscore{}, Underscore{}, _0{});
   }
 
   template <class ThrIdx>
-  TESSERA_ATOM_HD constexpr auto get_slice(ThrIdx const& thr_idx) const {
+  TESSERA_HOST_DEVICE constexpr auto get_slice(ThrIdx const& thr_idx) const {
     return ThrCopy<TiledCopy, ThrIdx>{*this, thr_idx};
   }
   template <class ThrIdx>
-  TESSERA_ATOM_HD constexpr auto get_thread_slice(ThrIdx const& thr_idx) const {
+  TESSERA_HOST_DEVICE constexpr auto get_thread_slice(ThrIdx const& thr_idx) const {
     return get_slice(thr_idx);
   }
 };
@@ -188,12 +188,12 @@ template <class TiledCopyType, class ThrIdx>
 struct ThrCopy : TiledCopyType {
   ThrIdx thr_idx_;
 
-  TESSERA_ATOM_HD constexpr ThrCopy(TiledCopyType const& tiled, ThrIdx const& thr_idx)
+  TESSERA_HOST_DEVICE constexpr ThrCopy(TiledCopyType const& tiled, ThrIdx const& thr_idx)
       : TiledCopyType(tiled), thr_idx_(thr_idx) {}
 
   // (M,N,...) -> (CPY, CPY_M, CPY_N, ...): this thread's source values.
   template <class STensor>
-  TESSERA_ATOM_HD constexpr auto partition_S(STensor&& stensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_S(STensor&& stensor) const {
     auto thr_tensor = make_tensor(std::forward<STensor>(stensor).data(), TiledCopyType::tidfrg_S(stensor.layout()));
     constexpr int R = decltype(rank(stensor.layout()))::value;
     return thr_tensor(thr_idx_, Underscore{}, repeat<R>(Underscore{}));
@@ -201,25 +201,25 @@ struct ThrCopy : TiledCopyType {
 
   // (M,N,...) -> (CPY, CPY_M, CPY_N, ...): this thread's destination values.
   template <class DTensor>
-  TESSERA_ATOM_HD constexpr auto partition_D(DTensor&& dtensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_D(DTensor&& dtensor) const {
     auto thr_tensor = make_tensor(std::forward<DTensor>(dtensor).data(), TiledCopyType::tidfrg_D(dtensor.layout()));
     constexpr int R = decltype(rank(dtensor.layout()))::value;
     return thr_tensor(thr_idx_, Underscore{}, repeat<R>(Underscore{}));
   }
 
   template <class STensor>
-  TESSERA_ATOM_HD static constexpr auto retile_S(STensor&& stensor) {
+  TESSERA_HOST_DEVICE static constexpr auto retile_S(STensor&& stensor) {
     return make_tensor(std::forward<STensor>(stensor).data(), TiledCopyType::retile(stensor.layout()));
   }
   template <class DTensor>
-  TESSERA_ATOM_HD static constexpr auto retile_D(DTensor&& dtensor) {
+  TESSERA_HOST_DEVICE static constexpr auto retile_D(DTensor&& dtensor) {
     return make_tensor(std::forward<DTensor>(dtensor).data(), TiledCopyType::retile(dtensor.layout()));
   }
 };
 
 // TiledCopy from a (thr,val) -> (m,n) layout and the tile it covers.
 template <class... Args, class LayoutCopy_TV, class Tiler>
-TESSERA_ATOM_HD constexpr auto make_tiled_copy_impl(Copy_Atom<Args...> const& atom, LayoutCopy_TV const&,
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_impl(Copy_Atom<Args...> const& atom, LayoutCopy_TV const&,
                                                     Tiler const&) {
   return TiledCopy<Copy_Atom<Args...>, LayoutCopy_TV, Tiler>{atom};
 }
@@ -228,7 +228,7 @@ TESSERA_ATOM_HD constexpr auto make_tiled_copy_impl(Copy_Atom<Args...> const& at
 // (m,n) -> val_idx: each thread copies a val_layout-shaped block, the blocks
 // laid out by thr_layout.
 template <class... Args, class ThrLayout, class ValLayout = Layout<_1>>
-TESSERA_ATOM_HD constexpr auto make_tiled_copy(Copy_Atom<Args...> const& copy_atom, ThrLayout const& thr_layout = {},
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy(Copy_Atom<Args...> const& copy_atom, ThrLayout const& thr_layout = {},
                                                ValLayout const& val_layout = {}) {
   // (M,N) -> (thr_idx, val_idx)
   auto layout_mn = raked_product(thr_layout, val_layout);
@@ -241,21 +241,21 @@ TESSERA_ATOM_HD constexpr auto make_tiled_copy(Copy_Atom<Args...> const& copy_at
 // The copy that fills (or drains) a TiledMMA's A, B or C fragments: same
 // threads, same values, same order.
 template <class... CArgs, class... MArgs>
-TESSERA_ATOM_HD constexpr auto make_tiled_copy_A(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_A(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
   return make_tiled_copy_impl(copy_atom, mma.get_layoutA_TV(), make_shape(tile_size<0>(mma), tile_size<2>(mma)));
 }
 template <class... CArgs, class... MArgs>
-TESSERA_ATOM_HD constexpr auto make_tiled_copy_B(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_B(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
   return make_tiled_copy_impl(copy_atom, mma.get_layoutB_TV(), make_shape(tile_size<1>(mma), tile_size<2>(mma)));
 }
 template <class... CArgs, class... MArgs>
-TESSERA_ATOM_HD constexpr auto make_tiled_copy_C(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_C(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
   return make_tiled_copy_impl(copy_atom, mma.get_layoutC_TV(), make_shape(tile_size<0>(mma), tile_size<1>(mma)));
 }
 
 // Threads of a TiledCopy.
 template <class... Args>
-TESSERA_ATOM_HD constexpr auto size(TiledCopy<Args...> const&) {
+TESSERA_HOST_DEVICE constexpr auto size(TiledCopy<Args...> const&) {
   return typename TiledCopy<Args...>::TiledNumThr{};
 }
 

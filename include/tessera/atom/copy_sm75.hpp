@@ -82,7 +82,7 @@ struct Copy_Traits<Op> {
   using RefLayout = DstLayout;
 
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
 #if defined(__CUDA_ARCH__)
     std::uint32_t regs[Op::kNumMatrices];
     Op::copy(&src(0), regs);

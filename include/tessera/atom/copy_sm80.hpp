@@ -69,7 +69,7 @@ struct SM80_CP_ASYNC_CACHEGLOBAL_ZFILL : detail::sm80_cp_async<S, D, true, true>
 template <class S, class D>
 struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<S, D>> : detail::sm80_cp_async_traits<S, D, false> {
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
 #if defined(__CUDA_ARCH__)
     SM80_CP_ASYNC_CACHEALWAYS<S, D>::copy(*reinterpret_cast<S const*>(&src(0)), *reinterpret_cast<D*>(&dst(0)));
 #else
@@ -81,7 +81,7 @@ struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<S, D>> : detail::sm80_cp_async_trai
 template <class S, class D>
 struct Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL<S, D>> : detail::sm80_cp_async_traits<S, D, false> {
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
 #if defined(__CUDA_ARCH__)
     SM80_CP_ASYNC_CACHEGLOBAL<S, D>::copy(*reinterpret_cast<S const*>(&src(0)), *reinterpret_cast<D*>(&dst(0)));
 #else
@@ -95,10 +95,10 @@ struct Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL<S, D>> : detail::sm80_cp_async_trai
 template <class S, class D>
 struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<S, D>> : detail::sm80_cp_async_traits<S, D, true> {
   bool pred = true;
-  TESSERA_ATOM_HD constexpr Copy_Traits with(bool p) const { return Copy_Traits{{}, p}; }
+  TESSERA_HOST_DEVICE constexpr Copy_Traits with(bool p) const { return Copy_Traits{{}, p}; }
 
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const& traits, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const& traits, STensor const& src, DTensor&& dst) {
 #if defined(__CUDA_ARCH__)
     SM80_CP_ASYNC_CACHEALWAYS_ZFILL<S, D>::copy(*reinterpret_cast<S const*>(&src(0)),
                                                 *reinterpret_cast<D*>(&dst(0)), traits.pred);
@@ -112,10 +112,10 @@ struct Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<S, D>> : detail::sm80_cp_asyn
 template <class S, class D>
 struct Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<S, D>> : detail::sm80_cp_async_traits<S, D, true> {
   bool pred = true;
-  TESSERA_ATOM_HD constexpr Copy_Traits with(bool p) const { return Copy_Traits{{}, p}; }
+  TESSERA_HOST_DEVICE constexpr Copy_Traits with(bool p) const { return Copy_Traits{{}, p}; }
 
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const& traits, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const& traits, STensor const& src, DTensor&& dst) {
 #if defined(__CUDA_ARCH__)
     SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<S, D>::copy(*reinterpret_cast<S const*>(&src(0)),
                                                 *reinterpret_cast<D*>(&dst(0)), traits.pred);

@@ -58,7 +58,7 @@ using tensor_value_t = std::remove_cv_t<typename std::remove_cvref_t<TensorT>::v
 // Gathers the first sizeof(Regs)/sizeof(value) values of a tensor into a
 // register array (bit-exact).
 template <class Regs, class TensorT>
-TESSERA_ATOM_HD void gather_bits(Regs& regs, TensorT const& t) {
+TESSERA_HOST_DEVICE void gather_bits(Regs& regs, TensorT const& t) {
   using V = tensor_value_t<TensorT>;
   constexpr int kVals = int(sizeof(Regs) / sizeof(V));
   static_assert(kVals * sizeof(V) == sizeof(Regs), "copy: register bits are not a whole number of values");
@@ -68,7 +68,7 @@ TESSERA_ATOM_HD void gather_bits(Regs& regs, TensorT const& t) {
 }
 
 template <class Regs, class TensorT>
-TESSERA_ATOM_HD void scatter_bits(Regs const& regs, TensorT&& t) {
+TESSERA_HOST_DEVICE void scatter_bits(Regs const& regs, TensorT&& t) {
   using V = tensor_value_t<TensorT>;
   constexpr int kVals = int(sizeof(Regs) / sizeof(V));
   static_assert(kVals * sizeof(V) == sizeof(Regs), "copy: register bits are not a whole number of values");
@@ -86,7 +86,7 @@ struct UniversalCopy {
   using DRegisters = D[1];
   static_assert(sizeof(S) == sizeof(D), "UniversalCopy: source and destination units differ in size");
 
-  TESSERA_ATOM_HD static void copy(S const& src, D& dst) { dst = src; }
+  TESSERA_HOST_DEVICE static void copy(S const& src, D& dst) { dst = src; }
 };
 
 template <class S, class D>
@@ -97,7 +97,7 @@ struct Copy_Traits<UniversalCopy<S, D>> {
   using RefLayout = SrcLayout;
 
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
     if constexpr (detail::values_contiguous<STensor>() && detail::values_contiguous<DTensor>()) {
       UniversalCopy<S, D>::copy(*reinterpret_cast<S const*>(&src(0)), *reinterpret_cast<D*>(&dst(0)));
     } else {
@@ -132,7 +132,7 @@ struct Copy_Traits<AutoVectorizingCopyWithAssumedAlignment<kMaxVecBits>> {
   using RefLayout = SrcLayout;
 
   template <class STensor, class DTensor>
-  TESSERA_ATOM_HD static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
+  TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
     constexpr int kN = decltype(size(src))::value;
     for (int i = 0; i < kN; ++i) dst(i) = src(i);
   }

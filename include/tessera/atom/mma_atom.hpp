@@ -29,7 +29,7 @@ namespace detail {
 // Packs the values of a fragment tensor into the register array an operation
 // reads; the value count must fill the registers exactly.
 template <class Regs, class ValType, class FrgTensor>
-TESSERA_ATOM_HD void pack_registers(Regs& regs, FrgTensor const& frg) {
+TESSERA_HOST_DEVICE void pack_registers(Regs& regs, FrgTensor const& frg) {
   using Reg = std::remove_extent_t<Regs>;
   constexpr int kRegs = int(std::extent_v<Regs>);
   constexpr int kVals = kRegs * int(sizeof(Reg)) / int(sizeof(ValType));
@@ -43,7 +43,7 @@ TESSERA_ATOM_HD void pack_registers(Regs& regs, FrgTensor const& frg) {
 }
 
 template <class Regs, class ValType, class FrgTensor>
-TESSERA_ATOM_HD void unpack_registers(Regs const& regs, FrgTensor&& frg) {
+TESSERA_HOST_DEVICE void unpack_registers(Regs const& regs, FrgTensor&& frg) {
   using Reg = std::remove_extent_t<Regs>;
   constexpr int kRegs = int(std::extent_v<Regs>);
   constexpr int kVals = kRegs * int(sizeof(Reg)) / int(sizeof(ValType));
@@ -85,7 +85,7 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
 
   // D = A * B + C on this thread's fragments (each of size<1>(Layout?_TV)).
   template <class TD, class TA, class TB, class TC>
-  TESSERA_ATOM_HD void call(TD&& D, TA const& A, TB const& B, TC const& C) const {
+  TESSERA_HOST_DEVICE void call(TD&& D, TA const& A, TB const& B, TC const& C) const {
     typename Operation::DRegisters d;
     typename Operation::ARegisters a;
     typename Operation::BRegisters b;
@@ -105,27 +105,27 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
 
   // C += A * B.
   template <class TA, class TB, class TC>
-  TESSERA_ATOM_HD void call(TA const& A, TB const& B, TC&& C) const {
+  TESSERA_HOST_DEVICE void call(TA const& A, TB const& B, TC&& C) const {
     call(C, A, B, C);
   }
 
   // Register tensors shaped like an already partitioned tensor (V, REST...).
   template <class CTensor>
-  TESSERA_ATOM_HD static auto make_fragment_C(CTensor&& ctensor) {
+  TESSERA_HOST_DEVICE static auto make_fragment_C(CTensor&& ctensor) {
     static_assert(decltype(rank(ctensor))::value >= 3, "MMA_Atom::make_fragment_C: expected a (V,M,N) tensor");
     static_assert(decltype(size<0>(ctensor))::value == decltype(size<1>(LayoutC_TV{}))::value,
                   "MMA_Atom::make_fragment_C: mode 0 is not the atom's C values [partition with partition_C]");
     return make_tensor<FrgTypeC>(shape(ctensor));
   }
   template <class ATensor>
-  TESSERA_ATOM_HD static auto make_fragment_A(ATensor&& atensor) {
+  TESSERA_HOST_DEVICE static auto make_fragment_A(ATensor&& atensor) {
     static_assert(decltype(rank(atensor))::value >= 3, "MMA_Atom::make_fragment_A: expected a (V,M,K) tensor");
     static_assert(decltype(size<0>(atensor))::value == decltype(size<1>(LayoutA_TV{}))::value,
                   "MMA_Atom::make_fragment_A: mode 0 is not the atom's A values [partition with partition_A]");
     return make_fragment_like<FrgTypeA>(atensor);
   }
   template <class BTensor>
-  TESSERA_ATOM_HD static auto make_fragment_B(BTensor&& btensor) {
+  TESSERA_HOST_DEVICE static auto make_fragment_B(BTensor&& btensor) {
     static_assert(decltype(rank(btensor))::value >= 3, "MMA_Atom::make_fragment_B: expected a (V,N,K) tensor");
     static_assert(decltype(size<0>(btensor))::value == decltype(size<1>(LayoutB_TV{}))::value,
                   "MMA_Atom::make_fragment_B: mode 0 is not the atom's B values [partition with partition_B]");
@@ -160,14 +160,14 @@ struct TiledMMA : MMAAtom {
   using ThrLayoutVMNK = decltype(tiled_product(AtomThrID{}, AtomLayoutMNK{}));
   ThrLayoutVMNK thr_layout_vmnk_;
 
-  TESSERA_ATOM_HD constexpr TiledMMA(MMAAtom const& mma_atom = {}, AtomLayoutMNK const& thr_layout_mnk = {})
+  TESSERA_HOST_DEVICE constexpr TiledMMA(MMAAtom const& mma_atom = {}, AtomLayoutMNK const& thr_layout_mnk = {})
       : MMAAtom(mma_atom), thr_layout_vmnk_(tiled_product(AtomThrID{}, thr_layout_mnk)) {}
 
-  TESSERA_ATOM_HD constexpr auto get_thr_layout_vmnk() const { return thr_layout_vmnk_; }
+  TESSERA_HOST_DEVICE constexpr auto get_thr_layout_vmnk() const { return thr_layout_vmnk_; }
 
   // (M,N) -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))
   template <class CLayout>
-  TESSERA_ATOM_HD constexpr auto thrfrg_C(CLayout const& clayout) const {
+  TESSERA_HOST_DEVICE constexpr auto thrfrg_C(CLayout const& clayout) const {
     static_assert(decltype(rank(clayout))::value >= 2, "TiledMMA::thrfrg_C: C must have (M,N) modes");
     auto t_tile = make_tile(get<0>(PermutationMNK{}), get<1>(PermutationMNK{}));
     auto t_layout = logical_divide(clayout, t_tile);  // (PermM,PermN)
@@ -181,7 +181,7 @@ struct TiledMMA : MMAAtom {
 
   // (M,K) -> ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))
   template <class ALayout>
-  TESSERA_ATOM_HD constexpr auto thrfrg_A(ALayout const& alayout) const {
+  TESSERA_HOST_DEVICE constexpr auto thrfrg_A(ALayout const& alayout) const {
     static_assert(decltype(rank(alayout))::value >= 2, "TiledMMA::thrfrg_A: A must have (M,K) modes");
     auto t_tile = make_tile(get<0>(PermutationMNK{}), get<2>(PermutationMNK{}));
     auto t_layout = logical_divide(alayout, t_tile);  // (PermM,PermK)
@@ -195,7 +195,7 @@ struct TiledMMA : MMAAtom {
 
   // (N,K) -> ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))
   template <class BLayout>
-  TESSERA_ATOM_HD constexpr auto thrfrg_B(BLayout const& blayout) const {
+  TESSERA_HOST_DEVICE constexpr auto thrfrg_B(BLayout const& blayout) const {
     static_assert(decltype(rank(blayout))::value >= 2, "TiledMMA::thrfrg_B: B must have (N,K) modes");
     auto t_tile = make_tile(get<1>(PermutationMNK{}), get<2>(PermutationMNK{}));
     auto t_layout = logical_divide(blayout, t_tile);  // (PermN,PermK)
@@ -209,7 +209,7 @@ struct TiledMMA : MMAAtom {
 
   // The extent of one tile along mode I (0 = M, 1 = N, 2 = K).
   template <int I>
-  TESSERA_ATOM_HD constexpr auto tile_size_mnk() const {
+  TESSERA_HOST_DEVICE constexpr auto tile_size_mnk() const {
     static_assert(0 <= I && I < 3, "TiledMMA::tile_size_mnk: mode must be 0 (M), 1 (N) or 2 (K)");
     using Perm = std::remove_cvref_t<decltype(get<I>(PermutationMNK{}))>;
     if constexpr (std::is_same_v<Perm, Underscore>) {
@@ -220,7 +220,7 @@ struct TiledMMA : MMAAtom {
   }
 
   // (thr_idx, val) -> (M,N) coordinate inside one tile (column-major index).
-  TESSERA_ATOM_HD constexpr auto get_layoutC_TV() const {
+  TESSERA_HOST_DEVICE constexpr auto get_layoutC_TV() const {
     auto ref_C = make_layout(make_shape(tile_size_mnk<0>(), tile_size_mnk<1>()));
     auto layoutC_TV = thrfrg_C(ref_C);
     auto thridx_2_thrid = right_inverse(thr_layout_vmnk_);
@@ -229,7 +229,7 @@ struct TiledMMA : MMAAtom {
 
   // (thr_idx, val) -> (M,K) coordinate inside one tile. Threads that differ
   // only in their N position read the same A values.
-  TESSERA_ATOM_HD constexpr auto get_layoutA_TV() const {
+  TESSERA_HOST_DEVICE constexpr auto get_layoutA_TV() const {
     auto ref_A = make_layout(make_shape(tile_size_mnk<0>(), tile_size_mnk<2>()));
     auto layoutA_TV = thrfrg_A(ref_A);
     // (ThrV,(ThrM,ThrK)) -> (ThrV,(ThrM,ThrN,ThrK)): broadcast over ThrN
@@ -243,7 +243,7 @@ struct TiledMMA : MMAAtom {
   }
 
   // (thr_idx, val) -> (N,K) coordinate inside one tile; broadcast over ThrM.
-  TESSERA_ATOM_HD constexpr auto get_layoutB_TV() const {
+  TESSERA_HOST_DEVICE constexpr auto get_layoutB_TV() const {
     auto ref_B = make_layout(make_shape(tile_size_mnk<1>(), tile_size_mnk<2>()));
     auto layoutB_TV = thrfrg_B(ref_B);
     // (ThrV,(ThrN,ThrK)) -> (ThrV,(ThrM,ThrN,ThrK))
@@ -257,12 +257,12 @@ struct TiledMMA : MMAAtom {
   }
 
   template <class ThrIdx>
-  TESSERA_ATOM_HD constexpr auto get_slice(ThrIdx const& thr_idx) const {
+  TESSERA_HOST_DEVICE constexpr auto get_slice(ThrIdx const& thr_idx) const {
     auto thr_vmnk = thr_layout_vmnk_.get_flat_coord(thr_idx);
     return ThrMMA<TiledMMA, decltype(thr_vmnk)>{*this, thr_vmnk};
   }
   template <class ThrIdx>
-  TESSERA_ATOM_HD constexpr auto get_thread_slice(ThrIdx const& thr_idx) const {
+  TESSERA_HOST_DEVICE constexpr auto get_thread_slice(ThrIdx const& thr_idx) const {
     return get_slice(thr_idx);
   }
 
@@ -276,12 +276,12 @@ template <class TiledMMAType, class ThrVMNK>
 struct ThrMMA : TiledMMAType {
   ThrVMNK thr_vmnk_;
 
-  TESSERA_ATOM_HD constexpr ThrMMA(TiledMMAType const& tiled, ThrVMNK const& thr_vmnk)
+  TESSERA_HOST_DEVICE constexpr ThrMMA(TiledMMAType const& tiled, ThrVMNK const& thr_vmnk)
       : TiledMMAType(tiled), thr_vmnk_(thr_vmnk) {}
 
   // (M,N,...) -> (V, REST_M, REST_N, ...) for this thread.
   template <class CTensor>
-  TESSERA_ATOM_HD constexpr auto partition_C(CTensor&& ctensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_C(CTensor&& ctensor) const {
     auto thr_tensor = make_tensor(std::forward<CTensor>(ctensor).data(), this->thrfrg_C(ctensor.layout()));
     auto thr_vmn = make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<2>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
@@ -290,7 +290,7 @@ struct ThrMMA : TiledMMAType {
 
   // (M,K,...) -> (V, REST_M, REST_K, ...) for this thread.
   template <class ATensor>
-  TESSERA_ATOM_HD constexpr auto partition_A(ATensor&& atensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_A(ATensor&& atensor) const {
     auto thr_tensor = make_tensor(std::forward<ATensor>(atensor).data(), this->thrfrg_A(atensor.layout()));
     auto thr_vmk = make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<3>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
@@ -299,7 +299,7 @@ struct ThrMMA : TiledMMAType {
 
   // (N,K,...) -> (V, REST_N, REST_K, ...) for this thread.
   template <class BTensor>
-  TESSERA_ATOM_HD constexpr auto partition_B(BTensor&& btensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_B(BTensor&& btensor) const {
     auto thr_tensor = make_tensor(std::forward<BTensor>(btensor).data(), this->thrfrg_B(btensor.layout()));
     auto thr_vnk = make_coord(get<0>(thr_vmnk_), make_coord(get<2>(thr_vmnk_), get<3>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
@@ -307,15 +307,15 @@ struct ThrMMA : TiledMMAType {
   }
 
   template <class CTensor>
-  TESSERA_ATOM_HD constexpr auto partition_fragment_C(CTensor&& ctensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(CTensor&& ctensor) const {
     return TiledMMAType::make_fragment_C(partition_C(std::forward<CTensor>(ctensor)));
   }
   template <class ATensor>
-  TESSERA_ATOM_HD constexpr auto partition_fragment_A(ATensor&& atensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(ATensor&& atensor) const {
     return TiledMMAType::make_fragment_A(partition_A(std::forward<ATensor>(atensor)));
   }
   template <class BTensor>
-  TESSERA_ATOM_HD constexpr auto partition_fragment_B(BTensor&& btensor) const {
+  TESSERA_HOST_DEVICE constexpr auto partition_fragment_B(BTensor&& btensor) const {
     return TiledMMAType::make_fragment_B(partition_B(std::forward<BTensor>(btensor)));
   }
 };
@@ -324,7 +324,7 @@ struct ThrMMA : TiledMMAType {
 // in (M,N,K) (rank <= 3; missing modes are 1), and the permutation tiler.
 template <class MMAOperation, class MMAThrLayout = Layout<Shape<_1, _1, _1>>,
           class Permutations = Tile<Underscore, Underscore, Underscore>>
-TESSERA_ATOM_HD constexpr auto make_tiled_mma(MMA_Atom<MMAOperation> const& mma_atom,
+TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(MMA_Atom<MMAOperation> const& mma_atom,
                                               MMAThrLayout const& thr_layout = {},
                                               Permutations const& permutations = {}) {
   auto thr_layout_mnk = append<3>(thr_layout, Layout<_1, _0>{});
@@ -336,30 +336,30 @@ TESSERA_ATOM_HD constexpr auto make_tiled_mma(MMA_Atom<MMAOperation> const& mma_
 template <class MMAOperation, class MMAThrLayout = Layout<Shape<_1, _1, _1>>,
           class Permutations = Tile<Underscore, Underscore, Underscore>>
   requires(!detail::is_mma_atom<MMAOperation>::value)
-TESSERA_ATOM_HD constexpr auto make_tiled_mma(MMAOperation const&, MMAThrLayout const& thr_layout = {},
+TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(MMAOperation const&, MMAThrLayout const& thr_layout = {},
                                               Permutations const& permutations = {}) {
   return make_tiled_mma(MMA_Atom<MMAOperation>{}, thr_layout, permutations);
 }
 
 // Threads of a TiledMMA.
 template <class... Args>
-TESSERA_ATOM_HD constexpr auto size(TiledMMA<Args...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto size(TiledMMA<Args...> const& mma) {
   return size(mma.get_thr_layout_vmnk());
 }
 
 template <int I, class... Args>
-TESSERA_ATOM_HD constexpr auto tile_size(TiledMMA<Args...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto tile_size(TiledMMA<Args...> const& mma) {
   return mma.template tile_size_mnk<I>();
 }
 
 template <int I, class... Args>
-TESSERA_ATOM_HD constexpr auto tile_size_mnk(TiledMMA<Args...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto tile_size_mnk(TiledMMA<Args...> const& mma) {
   return mma.template tile_size_mnk<I>();
 }
 
 // The tile one TiledMMA covers: (M,N,K).
 template <class... Args>
-TESSERA_ATOM_HD constexpr auto tile_shape(TiledMMA<Args...> const& mma) {
+TESSERA_HOST_DEVICE constexpr auto tile_shape(TiledMMA<Args...> const& mma) {
   return make_shape(tile_size<0>(mma), tile_size<1>(mma), tile_size<2>(mma));
 }
 

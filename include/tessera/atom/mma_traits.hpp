@@ -36,7 +36,7 @@ struct UniversalFMA {
   using BRegisters = B[1];
   using CRegisters = C[1];
 
-  TESSERA_ATOM_HD static void fma(D& d, A const& a, B const& b, C const& c) {
+  TESSERA_HOST_DEVICE static void fma(D& d, A const& a, B const& b, C const& c) {
     d = static_cast<D>(static_cast<D>(a) * static_cast<D>(b) + static_cast<D>(c));
   }
 };

@@ -15,29 +15,25 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__CUDACC__)
-#define TESSERA_ATOM_HD __host__ __device__
-#else
-#define TESSERA_ATOM_HD
-#endif
+#include <tessera/config.hpp>
 
 namespace tessera {
 
 namespace detail {
 
-TESSERA_ATOM_HD inline std::uint32_t float_bits(float f) {
+TESSERA_HOST_DEVICE inline std::uint32_t float_bits(float f) {
   std::uint32_t u;
   std::memcpy(&u, &f, sizeof(u));
   return u;
 }
-TESSERA_ATOM_HD inline float bits_float(std::uint32_t u) {
+TESSERA_HOST_DEVICE inline float bits_float(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, sizeof(f));
   return f;
 }
 
 // IEEE binary32 -> binary16, round to nearest even, with subnormals, inf, nan.
-TESSERA_ATOM_HD inline std::uint16_t float_to_half_bits(float f) {
+TESSERA_HOST_DEVICE inline std::uint16_t float_to_half_bits(float f) {
   const std::uint32_t x = float_bits(f);
   const std::uint32_t sign = (x >> 16) & 0x8000u;
   const std::uint32_t absx = x & 0x7fffffffu;
@@ -64,7 +60,7 @@ TESSERA_ATOM_HD inline std::uint16_t float_to_half_bits(float f) {
   return static_cast<std::uint16_t>(sign | h);
 }
 
-TESSERA_ATOM_HD inline float half_bits_to_float(std::uint16_t h) {
+TESSERA_HOST_DEVICE inline float half_bits_to_float(std::uint16_t h) {
   const std::uint32_t sign = (static_cast<std::uint32_t>(h) & 0x8000u) << 16;
   const std::uint32_t exp = (h >> 10) & 0x1fu;
   std::uint32_t mant = h & 0x3ffu;
@@ -81,7 +77,7 @@ TESSERA_ATOM_HD inline float half_bits_to_float(std::uint16_t h) {
   return bits_float(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 
-TESSERA_ATOM_HD inline std::uint16_t float_to_bf16_bits(float f) {
+TESSERA_HOST_DEVICE inline std::uint16_t float_to_bf16_bits(float f) {
   const std::uint32_t x = float_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
   const std::uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
@@ -94,25 +90,25 @@ TESSERA_ATOM_HD inline std::uint16_t float_to_bf16_bits(float f) {
 struct half_t {
   std::uint16_t storage = 0;
   half_t() = default;
-  TESSERA_ATOM_HD explicit half_t(float f) : storage(detail::float_to_half_bits(f)) {}
-  TESSERA_ATOM_HD explicit half_t(double d) : half_t(static_cast<float>(d)) {}
-  TESSERA_ATOM_HD explicit half_t(int i) : half_t(static_cast<float>(i)) {}
-  TESSERA_ATOM_HD static half_t bitcast(std::uint16_t bits) {
+  TESSERA_HOST_DEVICE explicit half_t(float f) : storage(detail::float_to_half_bits(f)) {}
+  TESSERA_HOST_DEVICE explicit half_t(double d) : half_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE explicit half_t(int i) : half_t(static_cast<float>(i)) {}
+  TESSERA_HOST_DEVICE static half_t bitcast(std::uint16_t bits) {
     half_t h;
     h.storage = bits;
     return h;
   }
-  TESSERA_ATOM_HD operator float() const { return detail::half_bits_to_float(storage); }
+  TESSERA_HOST_DEVICE operator float() const { return detail::half_bits_to_float(storage); }
 };
 
 // bfloat16: the upper 16 bits of a binary32, rounded to nearest even.
 struct bfloat16_t {
   std::uint16_t storage = 0;
   bfloat16_t() = default;
-  TESSERA_ATOM_HD explicit bfloat16_t(float f) : storage(detail::float_to_bf16_bits(f)) {}
-  TESSERA_ATOM_HD explicit bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
-  TESSERA_ATOM_HD explicit bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}
-  TESSERA_ATOM_HD operator float() const { return detail::bits_float(static_cast<std::uint32_t>(storage) << 16); }
+  TESSERA_HOST_DEVICE explicit bfloat16_t(float f) : storage(detail::float_to_bf16_bits(f)) {}
+  TESSERA_HOST_DEVICE explicit bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE explicit bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}
+  TESSERA_HOST_DEVICE operator float() const { return detail::bits_float(static_cast<std::uint32_t>(storage) << 16); }
 };
 
 // tf32: binary32 storage whose low 13 mantissa bits the tensor cores ignore.
@@ -121,13 +117,13 @@ struct bfloat16_t {
 struct tfloat32_t {
   std::uint32_t storage = 0;
   tfloat32_t() = default;
-  TESSERA_ATOM_HD explicit tfloat32_t(float f) {
+  TESSERA_HOST_DEVICE explicit tfloat32_t(float f) {
     std::uint32_t x = detail::float_bits(f);
     if ((x & 0x7fffffffu) < 0x7f800000u) x = (x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u;
     storage = x;
   }
-  TESSERA_ATOM_HD explicit tfloat32_t(double d) : tfloat32_t(static_cast<float>(d)) {}
-  TESSERA_ATOM_HD operator float() const { return detail::bits_float(storage); }
+  TESSERA_HOST_DEVICE explicit tfloat32_t(double d) : tfloat32_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE operator float() const { return detail::bits_float(storage); }
 };
 
 // 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
