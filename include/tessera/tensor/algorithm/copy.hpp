@@ -40,9 +40,94 @@ concept addressable_iterator = requires(Iter const& it) {
   requires std::is_pointer_v<decltype(raw_pointer_cast(it))>;
 };
 
-// Widest power-of-two element count V such that every run of V consecutive
-// indices is contiguous in both layouts (max_common_vector), V * sizeof(T) <= 16
-// bytes, and the swizzle of either pointer keeps V elements together.
+template <class L>
+using flat_shape_t = std::remove_cvref_t<decltype(wrap(flatten(std::declval<L const&>()).shape()))>;
+template <class L>
+using flat_stride_t = std::remove_cvref_t<decltype(wrap(flatten(std::declval<L const&>()).stride()))>;
+
+template <int I, class T>
+using elem_t = std::remove_cvref_t<decltype(get<I>(std::declval<T const&>()))>;
+
+template <class T>
+constexpr int static_or(int dflt) {
+  if constexpr (is_static_int_v<T>) return int(T::value);
+  else return dflt;
+}
+
+// How copy() walks two layouts: an order of their flat modes and the length of
+// the run of indices (in that order) that is contiguous in both.
+template <int N>
+struct vector_plan {
+  bool permute;
+  int run;
+  int order[N];
+};
+
+// With identical static flat shapes, the flat modes are reordered so that the
+// modes contiguous in both layouts come first (chained: stride == run so far in
+// both, static). Otherwise the index order is kept and the run is the common
+// contiguous prefix (leading modes with stride == run so far, static).
+template <class SL, class DL>
+constexpr auto make_vector_plan() {
+  using SS = flat_shape_t<SL>;
+  using SD = flat_stride_t<SL>;
+  using DS = flat_shape_t<DL>;
+  using DD = flat_stride_t<DL>;
+  constexpr int N = tuple_size_v<SS>;
+  constexpr int ND = tuple_size_v<DS>;
+  constexpr bool same_static_shape = std::is_same_v<SS, DS> && is_static_v<SS>;
+  vector_plan<N> p{same_static_shape, 1, {}};
+  int sh[N] = {}, ds[N] = {}, dd[N] = {};
+  [&]<int... I>(seq<I...>) {
+    ((sh[I] = static_or<elem_t<I, SS>>(-1), ds[I] = static_or<elem_t<I, SD>>(-1),
+      dd[I] = (I < ND ? static_or<elem_t<(I < ND ? I : 0), DD>>(-1) : -1)),
+     ...);
+  }(make_seq<N>{});
+  for (int k = 0; k < N; ++k) p.order[k] = k;
+  if constexpr (same_static_shape) {
+    bool used[N] = {};
+    int pos = 0;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int k = 0; k < N; ++k) {
+        if (!used[k] && sh[k] > 1 && ds[k] == p.run && dd[k] == p.run) {
+          used[k] = true;
+          p.order[pos++] = k;
+          p.run *= sh[k];
+          grew = true;
+        }
+      }
+    }
+    for (int k = 0; k < N; ++k)
+      if (!used[k]) p.order[pos++] = k;
+  } else {
+    // Index order: the common contiguous prefix of the two (flattened) layouts.
+    auto prefix = [](int const* shp, int const* str, int n) {
+      int run = 1;
+      for (int k = 0; k < n; ++k) {
+        if (shp[k] == 1) continue;
+        if (shp[k] < 0 || str[k] != run) break;
+        run *= shp[k];
+      }
+      return run;
+    };
+    int dsh[ND > 0 ? ND : 1] = {}, dst[ND > 0 ? ND : 1] = {};
+    [&]<int... I>(seq<I...>) {
+      ((dsh[I] = static_or<elem_t<I, DS>>(-1), dst[I] = static_or<elem_t<I, DD>>(-1)), ...);
+    }(make_seq<ND>{});
+    int a = prefix(sh, ds, N);
+    int b = prefix(dsh, dst, ND);
+    int r = 1;
+    while (a % (r * 2) == 0 && b % (r * 2) == 0) r *= 2;
+    p.run = r;
+  }
+  return p;
+}
+
+// Widest power-of-two element count V such that every aligned run of V
+// consecutive indices (in the plan's order) is contiguous in both layouts,
+// V * sizeof(T) <= 16 bytes, and the swizzle of either pointer keeps V
+// elements together.
 template <class SrcTensor, class DstTensor>
 constexpr int static_vector_width() {
   using ST = typename SrcTensor::value_type;
@@ -53,19 +138,29 @@ constexpr int static_vector_width() {
                 !addressable_iterator<DI>) {
     return 1;
   } else {
-    using Common = decltype(max_common_vector(std::declval<typename SrcTensor::layout_type>(),
-                                              std::declval<typename DstTensor::layout_type>()));
-    if constexpr (!is_static<Common>::value) {
-      return 1;
-    } else {
-      constexpr int common = int(Common::value);
-      constexpr int max_elems = 16 / int(sizeof(ST)) > 0 ? 16 / int(sizeof(ST)) : 1;
-      constexpr int run = swizzle_run<SI>::value < swizzle_run<DI>::value ? swizzle_run<SI>::value
-                                                                          : swizzle_run<DI>::value;
-      int v = 1;
-      while (v * 2 <= max_elems && v * 2 <= run && common % (v * 2) == 0 && (sizeof(ST) * v * 2) <= 16) v *= 2;
-      return v;
-    }
+    constexpr auto plan = make_vector_plan<typename SrcTensor::layout_type, typename DstTensor::layout_type>();
+    constexpr int max_elems = 16 / int(sizeof(ST)) > 0 ? 16 / int(sizeof(ST)) : 1;
+    constexpr int run = swizzle_run<SI>::value < swizzle_run<DI>::value ? swizzle_run<SI>::value
+                                                                        : swizzle_run<DI>::value;
+    int v = 1;
+    while (v * 2 <= max_elems && v * 2 <= run && plan.run % (v * 2) == 0) v *= 2;
+    return v;
+  }
+}
+
+template <class SL, class DL>
+struct plan_holder {
+  static constexpr auto value = make_vector_plan<SL, DL>();
+};
+
+// The layout walked in the plan's order (flat modes permuted when the plan says so).
+template <class Plan, int N, class L>
+TESSERA_HOST_DEVICE constexpr auto plan_layout(L const& l) {
+  constexpr auto plan = Plan::value;
+  if constexpr (plan.permute) {
+    return [&]<int... I>(seq<I...>) { return select<plan.order[I]...>(flatten(l)); }(make_seq<N>{});
+  } else {
+    return l;
   }
 }
 
@@ -106,20 +201,23 @@ TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
   } else {
     using T = typename Src::value_type;
     using VecT = typename detail::copy_vec<int(sizeof(T)) * V>::type;
+    using PlanHolder = detail::plan_holder<typename Src::layout_type, typename Dst::layout_type>;
+    constexpr int N = tuple_size_v<detail::flat_shape_t<typename Src::layout_type>>;
+    auto const sl = detail::plan_layout<PlanHolder, N>(src.layout());
+    auto const dl = detail::plan_layout<PlanHolder, N>(dst.layout());
     int const n = int(size(dst.layout()));
     // NOTE: checked once up front: base addresses and every chunk start aligned
     // to V elements; a misaligned view (e.g. a column offset by one) falls back.
     bool aligned = (n % V) == 0;
     TESSERA_UNROLL
     for (int j = 0; aligned && j < n; j += V) {
-      aligned = detail::address_aligned(raw_pointer_cast(src.data() + src.layout()(j)), sizeof(VecT)) &&
-                detail::address_aligned(raw_pointer_cast(dst.data() + dst.layout()(j)), sizeof(VecT));
+      aligned = detail::address_aligned(raw_pointer_cast(src.data() + sl(j)), sizeof(VecT)) &&
+                detail::address_aligned(raw_pointer_cast(dst.data() + dl(j)), sizeof(VecT));
     }
     if (aligned) {
       TESSERA_UNROLL
       for (int j = 0; j < n; j += V) {
-        detail::move_vector<VecT>(raw_pointer_cast(src.data() + src.layout()(j)),
-                                  raw_pointer_cast(dst.data() + dst.layout()(j)));
+        detail::move_vector<VecT>(raw_pointer_cast(src.data() + sl(j)), raw_pointer_cast(dst.data() + dl(j)));
       }
     } else {
       detail::copy_elementwise(src, dst);

@@ -40,7 +40,7 @@ struct scalar_fma {
 
 // A one-element view of t at `coord` (a V mode of size 1 for the plain forms).
 template <class TensorT, class Coord>
-TESSERA_HOST_DEVICE constexpr auto unit_view(TensorT const& t, Coord const& coord) {
+TESSERA_HOST_DEVICE constexpr auto unit_view(TensorT&& t, Coord const& coord) {
   return make_tensor(t.data() + t.layout()(coord), make_layout(Int<1>{}, Int<0>{}));
 }
 }  // namespace detail

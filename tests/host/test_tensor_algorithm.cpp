@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// copy / copy_if / fill / clear / transform / axpby / gemm on host tensors with
+// random values, against plain loops.
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tessera/tensor.hpp"
+
+using namespace tessera;
+
+namespace {
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+// A recording atom: one call per value-mode slice, checks what it was handed.
+struct CountingCopyAtom {
+  int* calls;
+  template <class S, class D>
+  void call(S const& src, D&& dst) const {
+    ++*calls;
+    for (int i = 0; i < int(size(dst)); ++i) dst(i) = src(i) + 1000.0f;
+  }
+};
+
+// d(v) = a(v) * b(v) + c(v), counting calls: behaves like UniversalFMA.
+struct CountingFMA {
+  int* calls;
+  template <class TD, class TA, class TB, class TC>
+  void call(TD&& d, TA const& a, TB const& b, TC const& c) const {
+    ++*calls;
+    for (int v = 0; v < int(size(d)); ++v) d(v) = a(v) * b(v) + c(v);
+  }
+};
+
+}  // namespace
+
+TEST(TensorCopy, VectorWidthChoice) {
+  using F = float;
+  using ContigS = decltype(make_tensor(std::declval<F*>(), Layout<Shape<_8, _4>>{}));
+  using ContigD = decltype(make_tensor(std::declval<F*>(), Layout<Shape<_8, _4>>{}));
+  using Transp = decltype(make_tensor(std::declval<F*>(), Layout<Shape<_8, _4>, Stride<_4, _1>>{}));
+  using Pair = decltype(make_tensor(std::declval<F*>(), Layout<Shape<_2, _16>, Stride<_1, _4>>{}));
+  using H = decltype(make_tensor(std::declval<std::uint16_t*>(), Layout<Shape<_64, _2>>{}));
+  static_assert(detail::static_vector_width<ContigS, ContigD>() == 4, "32 contiguous floats: 128-bit accesses");
+  static_assert(detail::static_vector_width<ContigS, Transp>() == 1, "transpose: element-wise");
+  static_assert(detail::static_vector_width<Pair, ContigD>() == 2, "runs of two: 64-bit accesses");
+  static_assert(detail::static_vector_width<H, H>() == 8, "16-bit elements: 8 per 128-bit access");
+  static_assert(detail::static_vector_width<Transp, Transp>() == 4, "both transposed: walk the K-contiguous mode first");
+  // The plan behind it: same static shapes are walked in the order of the common contiguous modes.
+  constexpr auto plan = detail::make_vector_plan<Layout<Shape<_8, _4>, Stride<_4, _1>>, Layout<Shape<_8, _4>, Stride<_4, _1>>>();
+  static_assert(plan.permute && plan.run == 32 && plan.order[0] == 1 && plan.order[1] == 0);
+  constexpr auto plan2 = detail::make_vector_plan<Layout<Shape<_8, _4>>, Layout<Shape<_8, _4>, Stride<_4, _1>>>();
+  static_assert(plan2.run == 1, "column-major against row-major has no common run");
+  using Dyn = decltype(make_tensor(std::declval<F*>(), make_shape(Int<8>{}, 4), make_stride(Int<1>{}, 8)));
+  static_assert(detail::static_vector_width<Dyn, Dyn>() == 4, "static leading mode, dynamic rest: 128-bit");
+}
+
+TEST(TensorCopy, RandomValuesManyLayouts) {
+  auto src_buf = random_floats(4096, 1);
+  std::vector<float> dst_buf(4096);
+  auto run = [&](auto const& src, auto&& dst) {
+    std::fill(dst_buf.begin(), dst_buf.end(), 1e30f);
+    copy(src, dst);
+    for (int i = 0; i < int(size(src)); ++i) ASSERT_EQ(dst(i), src(i)) << "i=" << i;
+  };
+  float* s = src_buf.data();
+  float* d = dst_buf.data();
+  run(make_tensor(s, Layout<Shape<_16, _8>>{}), make_tensor(d, Layout<Shape<_16, _8>>{}));           // vectorised
+  run(make_tensor(s, Layout<Shape<_16, _8>>{}), make_tensor(d, Layout<Shape<_16, _8>, Stride<_8, _1>>{}));  // transpose
+  run(make_tensor(s + 1, Layout<Shape<_16, _8>>{}), make_tensor(d, Layout<Shape<_16, _8>>{}));       // misaligned src
+  run(make_tensor(s, Layout<Shape<_16, _8>, Stride<_8, _1>>{}),                                      // both row-major
+      make_tensor(d, Layout<Shape<_16, _8>, Stride<_8, _1>>{}));
+  run(make_tensor(s, make_shape(Int<8>{}, 9), make_stride(Int<1>{}, 10)),                            // odd ld: fallback
+      make_tensor(d, make_shape(Int<8>{}, 9)));
+  run(make_tensor(s, make_shape(12, 7), make_stride(1, 13)), make_tensor(d, make_shape(12, 7)));      // dynamic
+  run(make_tensor(make_gmem_ptr(s), Layout<Shape<_8, _8>, Stride<_1, _9>>{}),                        // padded rows
+      make_tensor(make_smem_ptr(d), Layout<Shape<_8, _8>>{}));
+  // Untouched elements stay poisoned: only the view is written.
+  std::fill(dst_buf.begin(), dst_buf.end(), 1e30f);
+  copy(make_tensor(s, Layout<_4>{}), make_tensor(d, Layout<_4, _2>{}));
+  EXPECT_EQ(d[1], 1e30f);
+  EXPECT_EQ(d[6], s[3]);
+  // Into and out of a register fragment (recast-able: 16-byte aligned storage).
+  auto frag = make_tensor<float>(Layout<Shape<_4, _4>>{});
+  copy(make_tensor(s, Layout<Shape<_4, _4>>{}), frag);
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(frag(i), s[i]);
+  // Converting copy (float -> double) goes element-wise.
+  auto fd = make_tensor<double>(Layout<Shape<_4, _4>>{});
+  copy(frag, fd);
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(fd(i), double(s[i]));
+}
+
+TEST(TensorCopy, CopyIfWithMask) {
+  auto src_buf = random_floats(256, 3);
+  std::vector<float> dst_buf(256, -7.0f);
+  auto src = make_tensor(src_buf.data(), make_shape(Int<16>{}, Int<16>{}));
+  auto dst = make_tensor(dst_buf.data(), make_shape(Int<16>{}, Int<16>{}));
+  auto mask = make_tensor<bool>(make_shape(Int<16>{}, Int<16>{}));
+  std::mt19937 rng(5);
+  for (int i = 0; i < 256; ++i) mask(i) = (rng() % 3) != 0;
+  copy_if(mask, src, dst);
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(dst(i), mask(i) ? src(i) : -7.0f) << i;
+  // A predicate from an identity tensor: rows < 11 only.
+  std::fill(dst_buf.begin(), dst_buf.end(), -7.0f);
+  auto cS = make_identity_tensor(make_shape(Int<16>{}, Int<16>{}));
+  copy_if([&](int i) { return bool(elem_less(cS(i), make_shape(11, 16))); }, src, dst);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) ASSERT_EQ(dst(m, n), m < 11 ? src(m, n) : -7.0f);
+}
+
+TEST(TensorCopy, WithAtomLoopsOverRestModes) {
+  auto src_buf = random_floats(64, 11);
+  std::vector<float> dst_buf(64, 0.0f);
+  auto src = make_tensor(src_buf.data(), Layout<Shape<_4, _2, _8>>{});  // (V,REST_M,REST_K)
+  auto dst = make_tensor(dst_buf.data(), Layout<Shape<_4, _2, _8>>{});
+  int calls = 0;
+  copy(CountingCopyAtom{&calls}, src, dst);
+  EXPECT_EQ(calls, 16);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(dst(i), src(i) + 1000.0f);
+  // Predicated on the rest coordinate.
+  std::fill(dst_buf.begin(), dst_buf.end(), 0.0f);
+  calls = 0;
+  copy_if(CountingCopyAtom{&calls}, [](int r) { return r % 2 == 0; }, src, dst);
+  EXPECT_EQ(calls, 8);
+  for (int r = 0; r < 16; ++r)
+    for (int v = 0; v < 4; ++v) ASSERT_EQ(dst_buf[4 * r + v], r % 2 == 0 ? src_buf[4 * r + v] + 1000.0f : 0.0f);
+}
+
+TEST(TensorElementwise, FillClearTransformAxpby) {
+  auto x_buf = random_floats(96, 21);
+  auto y_buf = random_floats(96, 22);
+  auto y0 = y_buf;
+  auto x = make_tensor(x_buf.data(), make_shape(8, 12));
+  auto y = make_tensor(y_buf.data(), make_shape(8, 12));
+  axpby(2.5f, x, -0.5f, y);
+  for (int i = 0; i < 96; ++i) ASSERT_FLOAT_EQ(y_buf[i], 2.5f * x_buf[i] - 0.5f * y0[i]);
+  // beta == 0 never reads y (NaN in y must not leak).
+  std::fill(y_buf.begin(), y_buf.end(), std::numeric_limits<float>::quiet_NaN());
+  axpby(3.0f, x, 0.0f, y);
+  for (int i = 0; i < 96; ++i) ASSERT_FLOAT_EQ(y_buf[i], 3.0f * x_buf[i]);
+  fill(y(_, 3), 4.0f);
+  for (int m = 0; m < 8; ++m) ASSERT_EQ(y(m, 3), 4.0f);
+  ASSERT_FLOAT_EQ(y(0, 2), 3.0f * x(0, 2));
+  auto r = make_tensor<float>(Layout<Shape<_4, _4>>{});
+  fill(r, 9.0f);
+  clear(r);
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(r(i), 0.0f);
+  transform(x, y, [](float v) { return v * v; });
+  for (int i = 0; i < 96; ++i) ASSERT_FLOAT_EQ(y(i), x(i) * x(i));
+  transform(y, [](float v) { return -v; });
+  for (int i = 0; i < 96; ++i) ASSERT_FLOAT_EQ(y(i), -x(i) * x(i));
+  transform(x, x, y, [](float a, float b) { return a + b; });
+  for (int i = 0; i < 96; ++i) ASSERT_FLOAT_EQ(y(i), 2 * x(i));
+}
+
+TEST(TensorGemm, AllDispatchFormsAgainstReference) {
+  constexpr int M = 6, N = 5, K = 7;
+  auto a_buf = random_floats(M * K, 31);
+  auto b_buf = random_floats(N * K, 32);
+  auto c_buf = random_floats(M * N, 33);
+  auto A = make_tensor(a_buf.data(), make_shape(Int<M>{}, Int<K>{}), make_stride(Int<K>{}, Int<1>{}));  // (M,K) K-major
+  auto B = make_tensor(b_buf.data(), make_shape(Int<N>{}, Int<K>{}));                                  // (N,K)
+  auto ref = [&](int m, int n, bool with_k) {
+    double acc = c_buf[m + M * n];
+    if (with_k)
+      for (int k = 0; k < K; ++k) acc += double(A(m, k)) * double(B(n, k));
+    else
+      acc += double(A(m, 0)) * double(B(n, 0));
+    return acc;
+  };
+  // (M,K) x (N,K) => (M,N)
+  {
+    auto C = make_tensor<float>(make_shape(Int<M>{}, Int<N>{}));
+    for (int i = 0; i < M * N; ++i) C(i) = c_buf[i];
+    gemm(A, B, C);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) ASSERT_NEAR(C(m, n), ref(m, n, true), 1e-5) << m << "," << n;
+  }
+  // (M) x (N) => (M,N)
+  {
+    auto C = make_tensor<float>(make_shape(Int<M>{}, Int<N>{}));
+    for (int i = 0; i < M * N; ++i) C(i) = c_buf[i];
+    gemm(A(_, 0), B(_, 0), C);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) ASSERT_NEAR(C(m, n), ref(m, n, false), 1e-5);
+  }
+  // (V,M,K) x (V,N,K) => (V,M,N) with a V mode of 1, through an explicit atom; D != C.
+  {
+    auto A3 = make_tensor(a_buf.data(), make_shape(Int<1>{}, Int<M>{}, Int<K>{}), make_stride(Int<0>{}, Int<K>{}, Int<1>{}));
+    auto B3 = make_tensor(b_buf.data(), make_shape(Int<1>{}, Int<N>{}, Int<K>{}), make_stride(Int<0>{}, Int<1>{}, Int<N>{}));
+    auto C3 = make_tensor(c_buf.data(), make_shape(Int<1>{}, Int<M>{}, Int<N>{}));
+    auto D3 = make_tensor<float>(make_shape(Int<1>{}, Int<M>{}, Int<N>{}));
+    fill(D3, 1e30f);
+    int calls = 0;
+    gemm(CountingFMA{&calls}, D3, A3, B3, C3);
+    EXPECT_EQ(calls, M * N * K);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) ASSERT_NEAR(D3(0, m, n), ref(m, n, true), 1e-5);
+  }
+  // (V) x (V) => (V): one call with the whole value mode.
+  {
+    auto a = make_tensor<float>(Layout<_4>{});
+    auto b = make_tensor<float>(Layout<_4>{});
+    auto c = make_tensor<float>(Layout<_4>{});
+    for (int i = 0; i < 4; ++i) a(i) = a_buf[i], b(i) = b_buf[i], c(i) = c_buf[i];
+    int calls = 0;
+    gemm(CountingFMA{&calls}, a, b, c);
+    EXPECT_EQ(calls, 1);
+    for (int i = 0; i < 4; ++i) ASSERT_FLOAT_EQ(c(i), a_buf[i] * b_buf[i] + c_buf[i]);
+  }
+  // (V,M) x (V,N) => (V,M,N) with V = 2 (element-wise in V, like a 1x1x1 atom applied twice).
+  {
+    auto a = make_tensor<float>(Layout<Shape<_2, _3>>{});
+    auto b = make_tensor<float>(Layout<Shape<_2, _4>>{});
+    auto c = make_tensor<float>(Layout<Shape<_2, _3, _4>>{});
+    for (int i = 0; i < 6; ++i) a(i) = a_buf[i];
+    for (int i = 0; i < 8; ++i) b(i) = b_buf[i];
+    for (int i = 0; i < 24; ++i) c(i) = c_buf[i];
+    int calls = 0;
+    gemm(CountingFMA{&calls}, a, b, c);
+    EXPECT_EQ(calls, 12);
+    for (int v = 0; v < 2; ++v)
+      for (int m = 0; m < 3; ++m)
+        for (int n = 0; n < 4; ++n) ASSERT_FLOAT_EQ(c(v, m, n), a(v, m) * b(v, n) + c_buf[v + 2 * m + 6 * n]);
+  }
+}
+
+TEST(TensorPrint, PrintTensorTable) {
+  std::vector<float> buf = {0, 1, 2, 3, 4, 5};
+  auto t = make_tensor(buf.data(), make_shape(Int<2>{}, Int<3>{}));
+  testing::internal::CaptureStdout();
+  print_tensor(t);
+  std::string out = testing::internal::GetCapturedStdout();
+  // Header "ptr[32b](0x...) o (_2,_3):(_1,_2):" then rows m = 0, 1.
+  EXPECT_NE(out.find(" o (_2,_3):(_1,_2):\n"), std::string::npos) << out;
+  auto nl = out.find('\n');
+  std::string rows = out.substr(nl + 1);
+  EXPECT_EQ(rows, "  0.000e+00  2.000e+00  4.000e+00\n  1.000e+00  3.000e+00  5.000e+00\n");
+}
