@@ -253,3 +253,30 @@ TEST(TensorPrint, PrintTensorTable) {
   std::string rows = out.substr(nl + 1);
   EXPECT_EQ(rows, "  0.000e+00  2.000e+00  4.000e+00\n  1.000e+00  3.000e+00  5.000e+00\n");
 }
+
+namespace {
+// An atom that takes exactly two values per call, like Copy_Atom's NumValSrc.
+struct PairCopyAtom {
+  static constexpr int NumValSrc = 2;
+  int* calls;
+  template <class S, class D>
+  void call(S const& src, D&& dst) const {
+    ASSERT_EQ(int(size(src)), 2);
+    ++*calls;
+    dst(0) = src(0);
+    dst(1) = src(1);
+  }
+};
+}  // namespace
+
+// A value mode holding several atoms' values, ((2,3),4): split into 3 calls per rest index.
+TEST(TensorCopy, WithAtomSplitsAValueModeOfSeveralAtoms) {
+  auto src_buf = random_floats(24, 41);
+  std::vector<float> dst_buf(24, 0.0f);
+  auto src = make_tensor(src_buf.data(), Layout<Shape<Shape<_2, _3>, _4>>{});
+  auto dst = make_tensor(dst_buf.data(), Layout<Shape<Shape<_2, _3>, _4>>{});
+  int calls = 0;
+  copy(PairCopyAtom{&calls}, src, dst);
+  EXPECT_EQ(calls, 12);
+  for (int i = 0; i < 24; ++i) ASSERT_EQ(dst_buf[i], src_buf[i]);
+}

@@ -242,6 +242,25 @@ template <class Atom, class S, class D>
 concept copy_atom_for = requires(Atom const& a, S const& s, D& d) { a.call(s, d); };
 }  // namespace detail
 
+namespace detail {
+// A rank-1 (V) tensor whose V mode holds several atoms' values, e.g. (_8,_2) for
+// an 8-value atom: split the mode so that copy() loops over the atoms.
+template <class Atom, class L>
+constexpr bool needs_value_split() {
+  if constexpr (requires { Atom::NumValSrc; }) {
+    using Sz = decltype(size(std::declval<L const&>()));
+    using S0 = std::remove_cvref_t<decltype(shape<0>(std::declval<L const&>()))>;
+    if constexpr (is_static_int_v<Sz> && is_tuple_v<S0>) {
+      return int(Sz::value) != int(Atom::NumValSrc) && tuple_size_v<S0> > 1;
+    } else {
+      return false;
+    }
+  } else {
+    return false;
+  }
+}
+}  // namespace detail
+
 // Copy with an atom (Copy_Atom or TiledCopy): mode 0 of src/dst is the atom's value mode.
 template <class Atom, class SE, class SL, class DstTensor>
   requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
@@ -249,7 +268,11 @@ TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTe
   constexpr int R = SL::rank;
   static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy(atom): src and dst have different ranks [partition both with the same TiledCopy]");
   if constexpr (R <= 1) {
-    atom.call(src, dst);
+    if constexpr (detail::needs_value_split<Atom, SL>()) {
+      copy(atom, make_tensor(src.data(), layout<0>(src.layout())), make_tensor(dst.data(), layout<0>(dst.layout())));
+    } else {
+      atom.call(src, dst);
+    }
   } else {
     auto src_v = group_modes<1, R>(src);  // (V,REST)
     auto dst_v = group_modes<1, R>(dst);  // (V,REST)
@@ -257,7 +280,7 @@ TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTe
     TESSERA_UNROLL
     for (int r = 0; r < n; ++r) {
       auto d = dst_v(Underscore{}, r);
-      atom.call(src_v(Underscore{}, r), d);
+      copy(atom, src_v(Underscore{}, r), d);
     }
   }
 }
@@ -268,7 +291,7 @@ TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, 
   constexpr int R = SL::rank;
   static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy_if(atom): src and dst have different ranks");
   if constexpr (R <= 1) {
-    if (pred(0)) atom.call(src, dst);
+    if (pred(0)) copy(atom, src, dst);
   } else {
     auto src_v = group_modes<1, R>(src);  // (V,REST)
     auto dst_v = group_modes<1, R>(dst);  // (V,REST)
@@ -277,7 +300,7 @@ TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, 
     for (int r = 0; r < n; ++r) {
       if (pred(r)) {
         auto d = dst_v(Underscore{}, r);
-        atom.call(src_v(Underscore{}, r), d);
+        copy(atom, src_v(Underscore{}, r), d);
       }
     }
   }
