@@ -151,7 +151,7 @@ struct TiledCopy : CopyAtom {
     auto V = size<0>(frg);
     // (m,n) -> index of the V-sized value block
     auto frg_layout_mn =
-        upcast<TiledNumThr::value * decltype(V)::value>(right_inverse(TiledLayout_TV{}).with_shape(shape(Tiler_MN{})));
+        upcast<TiledNumThr::value * decltype(V)::value>(right_inverse(TiledLayout_TV{}).with_shape(Tiler_MN{}));
     // (atom_vals, rest_vals) -> (v, m, n)
     auto frg_layout_v =
         zipped_divide(logical_product(make_layout(V), right_inverse(frg_layout_mn)), make_layout(AtomNumVal{}));
@@ -163,15 +163,16 @@ struct TiledCopy : CopyAtom {
   }
 
   // (thr_idx, val_idx) -> (m,n) coordinate of the tile, column-major index.
+  // ref ((M,N),1) already has the ((TileM,TileN),(Rest)) form tile2thrfrg takes.
   TESSERA_HOST_DEVICE static constexpr auto get_layoutS_TV() {
-    auto ref_S = make_layout(make_shape(shape(Tiler_MN{}), _1{}));
-    return tile2thrfrg(zipped_divide(ref_S, Tiler_MN{}),
-                       composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}))(Underscore{}, Underscore{}, _0{});
+    auto ref_S = make_layout(make_shape(product_each(Tiler_MN{}), _1{}));
+    return tile2thrfrg(ref_S, composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}))(Underscore{}, Underscore{},
+                                                                                          _0{});
   }
   TESSERA_HOST_DEVICE static constexpr auto get_layoutD_TV() {
-    auto ref_D = make_layout(make_shape(shape(Tiler_MN{}), _1{}));
-    return tile2thrfrg(zipped_divide(ref_D, Tiler_MN{}),
-                       composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}))(Underscore{}, Underscore{}, _0{});
+    auto ref_D = make_layout(make_shape(product_each(Tiler_MN{}), _1{}));
+    return tile2thrfrg(ref_D, composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}))(Underscore{}, Underscore{},
+                                                                                          _0{});
   }
 
   template <class ThrIdx>

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// Every MMA atom through MMA_Atom::call against an fp64 reference. Each lane
+// loads its fragments from row-major A (M x K), B (N x K), C (M x N) at the
+// coordinates its traits' ALayout/BLayout/CLayout claim and stores D the same
+// way, so a wrong entry in any TV layout shows up as a wrong product.
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <tessera/atom.hpp>
+#include <tessera/tensor.hpp>
+
+namespace {
+
+using namespace tessera;
+
+#define TESSERA_TEST_CUDA(call)                                                              \
+  do {                                                                                       \
+    cudaError_t err_ = (call);                                                               \
+    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_);               \
+  } while (0)
+
+// Compute capability as 10*major+minor, 0 without a device.
+int device_cc() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, 0);
+  return 10 * p.major + p.minor;
+}
+
+template <class Op>
+__global__ void mma_atom_kernel(typename MMA_Traits<Op>::ValTypeA const* A, typename MMA_Traits<Op>::ValTypeB const* B,
+                                typename MMA_Traits<Op>::ValTypeC const* C, typename MMA_Traits<Op>::ValTypeD* D) {
+  using Atom = MMA_Atom<Op>;
+  using Traits = MMA_Traits<Op>;
+  constexpr int M = decltype(size<0>(typename Traits::Shape_MNK{}))::value;
+  constexpr int N = decltype(size<1>(typename Traits::Shape_MNK{}))::value;
+  constexpr int K = decltype(size<2>(typename Traits::Shape_MNK{}))::value;
+  using LA = typename Traits::ALayout;
+  using LB = typename Traits::BLayout;
+  using LC = typename Traits::CLayout;
+  constexpr int VA = decltype(size<1>(LA{}))::value;
+  constexpr int VB = decltype(size<1>(LB{}))::value;
+  constexpr int VC = decltype(size<1>(LC{}))::value;
+
+  int const t = int(threadIdx.x);
+  auto a = make_tensor<typename Traits::ValTypeA>(Shape<Int<VA>>{});
+  auto b = make_tensor<typename Traits::ValTypeB>(Shape<Int<VB>>{});
+  auto c = make_tensor<typename Traits::ValTypeC>(Shape<Int<VC>>{});
+  auto d = make_tensor<typename Traits::ValTypeD>(Shape<Int<VC>>{});
+  for (int v = 0; v < VA; ++v) {
+    int const idx = int(LA{}(t, v));  // m + M*k
+    a(v) = A[(idx % M) * K + idx / M];
+  }
+  for (int v = 0; v < VB; ++v) {
+    int const idx = int(LB{}(t, v));  // n + N*k
+    b(v) = B[(idx % N) * K + idx / N];
+  }
+  for (int v = 0; v < VC; ++v) {
+    int const idx = int(LC{}(t, v));  // m + M*n
+    c(v) = C[(idx % M) * N + idx / M];
+  }
+  Atom{}.call(d, a, b, c);
+  for (int v = 0; v < VC; ++v) {
+    int const idx = int(LC{}(t, v));
+    D[(idx % M) * N + idx / M] = d(v);
+  }
+}
+
+template <class T>
+T random_value(std::mt19937& gen) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  return T(dist(gen));
+}
+
+template <class Op>
+void check_atom(double tolerance, int min_cc) {
+  int const cc = device_cc();
+  if (cc < min_cc) GTEST_SKIP() << "needs sm_" << min_cc << ", found " << (cc ? "sm_" + std::to_string(cc) : "no GPU");
+  using Traits = MMA_Traits<Op>;
+  using TA = typename Traits::ValTypeA;
+  using TB = typename Traits::ValTypeB;
+  using TC = typename Traits::ValTypeC;
+  using TD = typename Traits::ValTypeD;
+  constexpr int M = decltype(size<0>(typename Traits::Shape_MNK{}))::value;
+  constexpr int N = decltype(size<1>(typename Traits::Shape_MNK{}))::value;
+  constexpr int K = decltype(size<2>(typename Traits::Shape_MNK{}))::value;
+  static_assert(decltype(size(typename Traits::ThrID{}))::value == 32, "test: SM80 atoms are warp-wide");
+
+  std::mt19937 gen(1234 + M * 100 + K);
+  std::vector<TA> hA(M * K);
+  std::vector<TB> hB(N * K);
+  std::vector<TC> hC(M * N);
+  for (auto& x : hA) x = random_value<TA>(gen);
+  for (auto& x : hB) x = random_value<TB>(gen);
+  for (auto& x : hC) x = random_value<TC>(gen);
+
+  TA* dA;
+  TB* dB;
+  TC* dC;
+  TD* dD;
+  TESSERA_TEST_CUDA(cudaMalloc(&dA, sizeof(TA) * M * K));
+  TESSERA_TEST_CUDA(cudaMalloc(&dB, sizeof(TB) * N * K));
+  TESSERA_TEST_CUDA(cudaMalloc(&dC, sizeof(TC) * M * N));
+  TESSERA_TEST_CUDA(cudaMalloc(&dD, sizeof(TD) * M * N));
+  TESSERA_TEST_CUDA(cudaMemcpy(dA, hA.data(), sizeof(TA) * M * K, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dB, hB.data(), sizeof(TB) * N * K, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dC, hC.data(), sizeof(TC) * M * N, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dD, 0xff, sizeof(TD) * M * N));  // poison: NaN in every float type
+
+  mma_atom_kernel<Op><<<1, 32>>>(dA, dB, dC, dD);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+
+  std::vector<TD> hD(M * N);
+  TESSERA_TEST_CUDA(cudaMemcpy(hD.data(), dD, sizeof(TD) * M * N, cudaMemcpyDeviceToHost));
+  double err2 = 0, ref2 = 0;
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) {
+      double ref = double(hC[m * N + n]);
+      for (int k = 0; k < K; ++k) ref += double(hA[m * K + k]) * double(hB[n * K + k]);
+      double const got = double(hD[m * N + n]);
+      ASSERT_TRUE(std::isfinite(got)) << "D(" << m << "," << n << ") never written (poison survived)";
+      err2 += (got - ref) * (got - ref);
+      ref2 += ref * ref;
+    }
+  }
+  double const rel = std::sqrt(err2 / ref2);
+  EXPECT_LT(rel, tolerance) << "relative norm error " << rel;
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+  cudaFree(dD);
+}
+
+// f16 accumulators round every partial sum to 11 bits; f32 ones only the products' sum.
+TEST(AtomMma, SM80_16x8x8_F16F16F16F16_TN) { check_atom<SM80_16x8x8_F16F16F16F16_TN>(2e-3, 80); }
+TEST(AtomMma, SM80_16x8x16_F16F16F16F16_TN) { check_atom<SM80_16x8x16_F16F16F16F16_TN>(2e-3, 80); }
+TEST(AtomMma, SM80_16x8x8_F32F16F16F32_TN) { check_atom<SM80_16x8x8_F32F16F16F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_16x8x16_F32F16F16F32_TN) { check_atom<SM80_16x8x16_F32F16F16F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_16x8x8_F32BF16BF16F32_TN) { check_atom<SM80_16x8x8_F32BF16BF16F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_16x8x16_F32BF16BF16F32_TN) { check_atom<SM80_16x8x16_F32BF16BF16F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_16x8x4_F32TF32TF32F32_TN) { check_atom<SM80_16x8x4_F32TF32TF32F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_16x8x8_F32TF32TF32F32_TN) { check_atom<SM80_16x8x8_F32TF32TF32F32_TN>(1e-5, 80); }
+TEST(AtomMma, SM80_8x8x4_F64F64F64F64_TN) { check_atom<SM80_8x8x4_F64F64F64F64_TN>(1e-13, 80); }
+
+// UniversalFMA: one thread, one multiply-add.
+__global__ void universal_fma_kernel(float const* a, float const* b, float const* c, float* d, int n) {
+  int const i = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n) return;
+  auto fa = make_tensor<float>(Shape<_1>{});
+  auto fb = make_tensor<float>(Shape<_1>{});
+  auto fc = make_tensor<float>(Shape<_1>{});
+  auto fd = make_tensor<float>(Shape<_1>{});
+  fa(0) = a[i];
+  fb(0) = b[i];
+  fc(0) = c[i];
+  MMA_Atom<UniversalFMA<float, float, float, float>>{}.call(fd, fa, fb, fc);
+  d[i] = fd(0);
+}
+
+TEST(AtomMma, UniversalFMA) {
+  int const cc = device_cc();
+  if (cc == 0) GTEST_SKIP() << "needs a GPU, found none";
+  constexpr int n = 1000;
+  std::mt19937 gen(7);
+  std::vector<float> a(n), b(n), c(n), d(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = random_value<float>(gen);
+    b[i] = random_value<float>(gen);
+    c[i] = random_value<float>(gen);
+  }
+  float *da, *db, *dc, *dd;
+  TESSERA_TEST_CUDA(cudaMalloc(&da, n * sizeof(float)));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, n * sizeof(float)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dc, n * sizeof(float)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, n * sizeof(float)));
+  TESSERA_TEST_CUDA(cudaMemcpy(da, a.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db, b.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dc, c.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, n * sizeof(float)));
+  universal_fma_kernel<<<(n + 127) / 128, 128>>>(da, db, dc, dd, n);
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaMemcpy(d.data(), dd, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(d[i], double(a[i]) * b[i] + c[i], 1e-6) << i;
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  cudaFree(dd);
+}
+
+}  // namespace
