@@ -202,3 +202,32 @@ TEST(TensorView, GroupFlattenCoalesceDomainOffset) {
     for (int j = 0; j < 1; ++j) ASSERT_EQ(&d(0, 0, 0), &t(1, 2, 3));
   ASSERT_EQ(&d(1, 0, 0) - &d(0, 0, 0), 1);
 }
+
+TEST(TensorIdentity, CoordinatesAndSlices) {
+  auto cA = make_identity_tensor(make_shape(Int<4>{}, 6));
+  EXPECT_EQ(str(cA.layout()), "(_4,6):(_1@0,_1@1)");
+  for (int m = 0; m < 4; ++m)
+    for (int n = 0; n < 6; ++n) {
+      auto c = cA(m, n);
+      ASSERT_EQ(int(get<0>(c)), m);
+      ASSERT_EQ(int(get<1>(c)), n);
+    }
+  // A slice of an identity tensor still yields full coordinates.
+  auto col = cA(_, 5);
+  for (int m = 0; m < 4; ++m) {
+    ASSERT_EQ(int(get<0>(col(m))), m);
+    ASSERT_EQ(int(get<1>(col(m))), 5);
+  }
+  // make_coord_tensor over an identity layout is the same function.
+  auto cB = make_coord_tensor(make_identity_layout(make_shape(Int<4>{}, 6)));
+  for (int i = 0; i < 24; ++i) {
+    ASSERT_EQ(int(get<0>(cB(i))), int(get<0>(cA(i))));
+    ASSERT_EQ(int(get<1>(cB(i))), int(get<1>(cA(i))));
+  }
+  // Hierarchical shapes give hierarchical coordinates.
+  auto cH = make_identity_tensor(make_shape(Int<2>{}, make_shape(Int<3>{}, Int<2>{})));
+  auto h = cH(1, make_coord(2, 1));
+  EXPECT_EQ(int(get<0>(h)), 1);
+  EXPECT_EQ(int(get<1, 0>(h)), 2);
+  EXPECT_EQ(int(get<1, 1>(h)), 1);
+}
