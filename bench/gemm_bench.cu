@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#include "gemm_bench.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "reference/check.hpp"
+
+namespace tessera::bench {
+namespace {
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (ptr != nullptr) cudaFree(ptr);
+  }
+  Status allocate(std::int64_t bytes) {
+    cudaError_t const err = cudaMalloc(&ptr, static_cast<size_t>(bytes < 1 ? 1 : bytes));
+    if (err == cudaSuccess) return {};
+    ptr = nullptr;
+    cudaGetLastError();
+    return {StatusCode::cuda_error, std::string("cudaMalloc(") + std::to_string(bytes) +
+                                        " bytes): " + cudaGetErrorString(err)};
+  }
+};
+
+Status cuda_check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return {};
+  return {StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(err)};
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t const n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Times `run(i)` (i = run index, selects the rotating input set) with one
+// event pair per run, after warm-up; the number of runs adapts to the speed.
+Status time_runs(const std::function<Status(int)>& run, const Config& config,
+                 cudaStream_t stream, Measurement* m) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  Status s;
+  float estimate_ms = 0;
+  for (int i = 0; i < config.warmup_runs && s.ok(); ++i) {
+    cudaEventRecord(e0, stream);
+    s = run(i);
+    cudaEventRecord(e1, stream);
+    if (s.ok()) s = cuda_check(cudaEventSynchronize(e1), "warm-up");
+    if (s.ok()) cudaEventElapsedTime(&estimate_ms, e0, e1);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  if (!s.ok()) return s;
+
+  double const est_s = std::max(1e-7, estimate_ms * 1e-3);
+  int runs = config.min_runs;
+  if (est_s * config.min_runs > config.slow_seconds_per_kernel) {
+    runs = std::max(config.slow_min_runs, static_cast<int>(config.slow_seconds_per_kernel / est_s));
+    m->note = std::to_string(runs) + " runs only (slow: " + std::to_string(est_s * 1e3) + " ms/run)";
+  } else {
+    runs = std::clamp(static_cast<int>(config.seconds_per_kernel / est_s), config.min_runs,
+                      config.max_runs);
+  }
+
+  std::vector<cudaEvent_t> events(2 * static_cast<size_t>(runs));
+  for (auto& e : events) cudaEventCreate(&e);
+  for (int i = 0; i < runs && s.ok(); ++i) {
+    cudaEventRecord(events[2 * i], stream);
+    s = run(config.warmup_runs + i);
+    cudaEventRecord(events[2 * i + 1], stream);
+  }
+  if (s.ok()) s = cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  if (s.ok()) s = cuda_check(cudaGetLastError(), "timed runs");
+  std::vector<double> ms;
+  if (s.ok())
+    for (int i = 0; i < runs; ++i) {
+      float t = 0;
+      cudaEventElapsedTime(&t, events[2 * i], events[2 * i + 1]);
+      ms.push_back(t);
+    }
+  for (auto& e : events) cudaEventDestroy(e);
+  if (!s.ok()) return s;
+  m->runs = runs;
+  m->median_ms = median_of(ms);
+  m->min_ms = *std::min_element(ms.begin(), ms.end());
+  m->max_ms = *std::max_element(ms.begin(), ms.end());
+  return {};
+}
+
+void fill_resources(const GemmKernel& kernel, const GemmArgs& args, const DeviceInfo& device,
+                    Measurement* m) {
+  if (kernel.launch_shape == nullptr) return;
+  GemmKernel::LaunchShape const shape = kernel.launch_shape(args);
+  if (shape.function == nullptr) return;
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, shape.function) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  m->registers = attr.numRegs;
+  m->static_smem = static_cast<int>(attr.sharedSizeBytes);
+  m->dynamic_smem = shape.dynamic_smem_bytes;
+  m->threads = shape.threads;
+  int blocks = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shape.function, shape.threads,
+                                                    shape.dynamic_smem_bytes) == cudaSuccess) {
+    m->blocks_per_sm = blocks;
+    if (device.max_threads_per_sm > 0)
+      m->occupancy = static_cast<double>(blocks) * shape.threads / device.max_threads_per_sm;
+  } else {
+    cudaGetLastError();
+  }
+}
+
+}  // namespace
+
+std::vector<Shape> suite_shapes(std::string_view suite, bool quick) {
+  std::vector<Shape> square = {{1024, 1024, 1024, "square"}, {2048, 2048, 2048, "square"},
+                               {4096, 4096, 4096, "square"}, {8192, 8192, 8192, "square"},
+                               {16384, 16384, 16384, "square"}};
+  std::vector<Shape> seed = {{5120, 5120, 4096, "seed"}};
+  std::vector<Shape> llm = {{4096, 6144, 4096, "llm"}, {4096, 28672, 4096, "llm"},
+                            {4096, 4096, 14336, "llm"}, {16384, 8192, 1024, "llm"}};
+  std::vector<Shape> skinny = {{128, 8192, 8192, "skinny"}, {64, 28672, 4096, "skinny"},
+                               {16, 4096, 14336, "skinny"}};
+  std::vector<Shape> odd = {{4095, 4097, 4093, "odd"}, {1000, 1000, 1000, "odd"}};
+  if (quick) {
+    square = {{1024, 1024, 1024, "square"}, {4096, 4096, 4096, "square"}};
+    llm = {{4096, 6144, 4096, "llm"}};
+    skinny = {{128, 8192, 8192, "skinny"}};
+    odd = {{1000, 1000, 1000, "odd"}};
+  }
+  std::vector<Shape> out;
+  auto add = [&out](const std::vector<Shape>& v) { out.insert(out.end(), v.begin(), v.end()); };
+  if (suite == "default" || suite == "all") {
+    add(square);
+    add(seed);
+    add(llm);
+    add(skinny);
+    add(odd);
+  } else if (suite == "square") {
+    add(square);
+  } else if (suite == "seed") {
+    add(seed);
+  } else if (suite == "llm") {
+    add(llm);
+  } else if (suite == "skinny") {
+    add(skinny);
+  } else if (suite == "odd") {
+    add(odd);
+  }
+  return out;
+}
+
+bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b) {
+  if (layout.size() != 2) return false;
+  auto letter = [](char c, MatrixOrder t_order, MatrixOrder n_order, MatrixOrder* out) {
+    if (c == 't' || c == 'T') *out = t_order;
+    else if (c == 'n' || c == 'N') *out = n_order;
+    else return false;
+    return true;
+  };
+  // op(A) = T: A stored K-contiguous (row-major M x K); op(B) = T: B stored
+  // N-contiguous (row-major K x N).
+  return letter(layout[0], MatrixOrder::row_major, MatrixOrder::col_major, a) &&
+         letter(layout[1], MatrixOrder::row_major, MatrixOrder::col_major, b);
+}
+
+bool parse_type(std::string_view name, DataType* out) {
+  if (name == "f32" || name == "fp32" || name == "float") *out = DataType::f32;
+  else if (name == "tf32") *out = DataType::tf32;
+  else if (name == "f16" || name == "fp16" || name == "half") *out = DataType::f16;
+  else if (name == "bf16") *out = DataType::bf16;
+  else return false;
+  return true;
+}
+
+Status run_problem(const Problem& problem, const DeviceInfo& device, const Config& config,
+                   CublasReference& cublas, std::string_view only_kernel, ProblemResult* out) {
+  out->problem = problem;
+  out->rows.clear();
+  Shape const& sh = problem.shape;
+  GemmArgs base;
+  base.m = sh.m;
+  base.n = sh.n;
+  base.k = sh.k;
+  base.batch_count = problem.batch_count;
+  base.input = problem.type;
+  base.alpha = 1.0f;
+  base.beta = 0.0f;
+  if (!parse_layout(problem.layout, &base.a.order, &base.b.order))
+    return {StatusCode::invalid_size, "unknown layout '" + problem.layout + "' (tn, nn, nt, tt)"};
+  base.a.ld = base.a.order == MatrixOrder::row_major ? sh.k : sh.m;
+  base.b.ld = base.b.order == MatrixOrder::row_major ? sh.n : sh.k;
+  base.d.order = MatrixOrder::row_major;
+  base.d.ld = sh.n;
+  base.a.batch_stride = sh.m * sh.k;
+  base.b.batch_stride = sh.k * sh.n;
+  base.d.batch_stride = sh.m * sh.n;
+  DataType const out_type = resolved_output(base);
+  std::int64_t const in_bytes = size_of(problem.type), out_bytes = size_of(out_type);
+  std::int64_t const a_elems = sh.m * sh.k * problem.batch_count;
+  std::int64_t const b_elems = sh.k * sh.n * problem.batch_count;
+  std::int64_t const d_elems = sh.m * sh.n * problem.batch_count;
+  std::int64_t const set_bytes = (a_elems + b_elems) * in_bytes;
+
+  // NOTE: enough input sets that one pass over them is twice the L2, so each
+  // timed run reads A and B from DRAM as a cold GEMM would.
+  std::int64_t sets = std::clamp<std::int64_t>((2 * device.l2_bytes + set_bytes - 1) / set_bytes, 1, 64);
+  std::vector<DeviceBuffer> a(sets), b(sets);
+  DeviceBuffer d;
+  for (std::int64_t i = 0; i < sets; ++i) {
+    if (Status s = a[i].allocate(a_elems * in_bytes); !s.ok()) return s;
+    if (Status s = b[i].allocate(b_elems * in_bytes); !s.ok()) return s;
+    if (Status s = fill_random(a[i].ptr, a_elems, problem.type, 1000 + 2 * i); !s.ok()) return s;
+    if (Status s = fill_random(b[i].ptr, b_elems, problem.type, 1001 + 2 * i); !s.ok()) return s;
+  }
+  if (Status s = d.allocate(d_elems * out_bytes); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceSynchronize(), "fill inputs"); !s.ok()) return s;
+
+  auto args_for = [&](int set) {
+    GemmArgs g = base;
+    g.a.data = a[set % sets].ptr;
+    g.b.data = b[set % sets].ptr;
+    g.d.data = d.ptr;
+    return g;
+  };
+  cudaStream_t const stream = nullptr;
+  double const flop = 2.0 * sh.m * sh.n * sh.k * problem.batch_count;
+  std::vector<std::int64_t> const rows = sample_rows(sh.m, config.check_rows);
+
+  // Verify on set 0 (poisoned D), then time. Both cuBLAS and Tessera.
+  auto measure = [&](const std::string& impl, const std::function<Status(const GemmArgs&)>& launch,
+                     Measurement* m) {
+    m->impl = impl;
+    m->error_bound = error_bound(base);
+    GemmArgs const g0 = args_for(0);
+    Status s = poison(d.ptr, d_elems * out_bytes, stream);
+    if (s.ok()) s = launch(g0);
+    if (s.ok()) s = cuda_check(cudaStreamSynchronize(stream), impl.c_str());
+    ErrorStats stats;
+    if (s.ok()) s = check_against_fp64(g0, rows, &stats, stream);
+    if (!s.ok()) {
+      m->note = s.message;
+      return;
+    }
+    m->error = stats.error();
+    s = time_runs([&](int i) { return launch(args_for(i)); }, config, stream, m);
+    if (!s.ok()) {
+      m->note = s.message;
+      return;
+    }
+    m->tflops = flop / (m->median_ms * 1e-3) / 1e12;
+    double const peak = device.peak_tflops(problem.type);
+    m->pct_of_peak = peak > 0 ? 100.0 * m->tflops / peak : 0;
+    if (!(m->error <= m->error_bound)) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "error %.3g above bound %.0e", m->error, m->error_bound);
+      m->note = buf + (m->note.empty() ? "" : "; " + m->note);
+      return;
+    }
+    m->ok = true;
+  };
+
+  auto progress = [&](const Measurement& m) {
+    if (!config.verbose) return;
+    std::fprintf(stderr, "[bench] %lldx%lldx%lld %s %s %-24s %8.2f TFLOP/s %s%s\n",
+                 static_cast<long long>(sh.m), static_cast<long long>(sh.n),
+                 static_cast<long long>(sh.k), std::string(to_string(problem.type)).c_str(),
+                 problem.layout.c_str(), m.impl.c_str(), m.tflops, m.ok ? "ok" : "FAIL",
+                 m.note.empty() ? "" : (" (" + m.note + ")").c_str());
+  };
+
+  Measurement cub;
+  measure("cublas", [&](const GemmArgs& g) { return cublas.run(g, stream); }, &cub);
+  cub.ratio_to_cublas = cub.tflops > 0 ? 1.0 : 0.0;
+  progress(cub);
+  out->rows.push_back(cub);
+
+  if (only_kernel == "none") return {};
+  for (const GemmKernel& kernel : gemm_kernels()) {
+    if (!only_kernel.empty() && kernel.info.name != only_kernel) continue;
+    GemmArgs const g0 = args_for(0);
+    if (!validate_kernel_architecture(kernel.info, device.sm).ok() || !kernel.can_implement(g0)) {
+      if (!only_kernel.empty()) {
+        Measurement m;
+        m.impl = std::string(kernel.info.name);
+        m.note = !validate_kernel_architecture(kernel.info, device.sm).ok()
+                     ? validate_kernel_architecture(kernel.info, device.sm).message
+                     : "cannot implement this problem";
+        out->rows.push_back(m);
+      }
+      continue;
+    }
+    Measurement m;
+    fill_resources(kernel, g0, device, &m);
+    GemmOptions opts;
+    opts.kernel = kernel.info.name;
+    bool first = true;
+    // The first (verified) launch goes through tessera::gemm with all its
+    // checks; timed launches call the kernel's launch directly.
+    measure(std::string(kernel.info.name),
+            [&](const GemmArgs& g) {
+              if (first) {
+                first = false;
+                return gemm(g, stream, opts);
+              }
+              return kernel.launch(g, stream);
+            },
+            &m);
+    m.ratio_to_cublas = cub.tflops > 0 ? m.tflops / cub.tflops : 0;
+    progress(m);
+    out->rows.push_back(m);
+  }
+  if (!only_kernel.empty() && out->rows.size() == 1)
+    return {StatusCode::unknown_kernel, "no kernel named '" + std::string(only_kernel) + "'"};
+  return {};
+}
+
+double measure_copy_bandwidth_gbps(std::int64_t bytes) {
+  DeviceBuffer src, dst;
+  if (!src.allocate(bytes).ok() || !dst.allocate(bytes).ok()) return 0;
+  cudaMemset(src.ptr, 1, static_cast<size_t>(bytes));
+  Config config;
+  config.verbose = false;
+  Measurement m;
+  Status const s = time_runs(
+      [&](int) {
+        return cuda_check(cudaMemcpyAsync(dst.ptr, src.ptr, static_cast<size_t>(bytes),
+                                          cudaMemcpyDeviceToDevice, nullptr),
+                          "cudaMemcpyAsync");
+      },
+      config, nullptr, &m);
+  if (!s.ok() || m.median_ms <= 0) return 0;
+  return 2.0 * static_cast<double>(bytes) / (m.median_ms * 1e-3) / 1e9;
+}
+
+double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
+                             CublasReference& cublas) {
+  Problem p;
+  p.shape = {size, size, size, "ceiling"};
+  p.type = type;
+  p.layout = "tn";
+  Config config;
+  config.verbose = false;
+  ProblemResult r;
+  if (!run_problem(p, device, config, cublas, "none", &r).ok() || r.rows.empty()) return 0;
+  return r.rows.front().tflops;
+}
+
+}  // namespace tessera::bench

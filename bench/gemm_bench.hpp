@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The GEMM benchmark behind `tessera bench` and `tessera gemm`: every
+// applicable Tessera kernel and cuBLAS on the same data, layout and run.
+// Method (docs/performance.md, "Benchmark method"): random inputs, rotating
+// input sets larger than twice the L2, warm-up, per-run CUDA events, median.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "device/device_query.hpp"
+#include "reference/cublas_reference.hpp"
+#include "tessera/gemm/api.hpp"
+
+namespace tessera::bench {
+
+struct Shape {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string group;  // square, seed, llm, skinny, odd
+};
+
+// Shapes of a suite: default (= all groups), square, seed, llm, skinny, odd,
+// all. `quick` keeps a small subset. Unknown suite: empty.
+std::vector<Shape> suite_shapes(std::string_view suite, bool quick);
+
+// "tn" -> A row-major, B column-major, and so on (api.hpp). False if unknown.
+bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b);
+bool parse_type(std::string_view name, DataType* out);
+
+struct Problem {
+  Shape shape;
+  DataType type = DataType::bf16;   // input; output = default for the input
+  std::string layout = "tn";
+  std::int64_t batch_count = 1;
+};
+
+struct Config {
+  int warmup_runs = 3;
+  int min_runs = 20;
+  int max_runs = 200;
+  double seconds_per_kernel = 2.0;   // stop after this much timed work...
+  double slow_seconds_per_kernel = 4.0;  // ...unless 20 runs would exceed it
+  int slow_min_runs = 5;
+  std::int64_t check_rows = 64;      // sampled rows of D for the fp64 check
+  bool verbose = true;               // progress lines on stderr
+};
+
+struct Measurement {
+  std::string impl;          // kernel name or "cublas"
+  bool ok = false;           // ran and passed the precision bound
+  std::string note;          // failure text, or "N runs only (slow)"
+  int runs = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  double tflops = 0;
+  double ratio_to_cublas = 0;  // tflops / cuBLAS tflops (cuBLAS row: 1)
+  double pct_of_peak = 0;      // of DeviceInfo::peak_tflops(type)
+  double error = 0;            // ||D - ref|| / ||ref|| over sampled rows
+  double error_bound = 0;
+  // Kernel resources (cudaFuncGetAttributes / occupancy); -1 for cuBLAS.
+  int registers = -1, static_smem = -1, dynamic_smem = -1, threads = -1;
+  int blocks_per_sm = -1;
+  double occupancy = -1;       // resident threads / max threads per SM
+};
+
+struct ProblemResult {
+  Problem problem;
+  std::vector<Measurement> rows;  // cuBLAS first, then Tessera kernels
+};
+
+// Runs one problem: cuBLAS, then `only_kernel` if non-empty, else every
+// registered kernel that supports the device and can implement the problem.
+Status run_problem(const Problem& problem, const DeviceInfo& device, const Config& config,
+                   CublasReference& cublas, std::string_view only_kernel, ProblemResult* out);
+
+// Measured ceilings for `tessera info`.
+double measure_copy_bandwidth_gbps(std::int64_t bytes);  // (read + write) / time
+double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
+                             CublasReference& cublas);
+
+// Output.
+void print_header(const DeviceInfo& device, double measured_clock_mhz);
+void print_table(const std::vector<ProblemResult>& results);
+bool write_csv(const std::string& path, const DeviceInfo& device,
+               const std::vector<ProblemResult>& results);
+bool write_json(const std::string& path, const DeviceInfo& device, double measured_clock_mhz,
+                const std::vector<ProblemResult>& results);
+bool write_svg(const std::string& path, const DeviceInfo& device,
+               const std::vector<ProblemResult>& results);
+
+// Exit code of the tool commands when there is no CUDA device.
+inline constexpr int kExitNoDevice = 3;
+
+}  // namespace tessera::bench

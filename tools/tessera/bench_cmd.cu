@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// `tessera bench`: every applicable Tessera kernel beside cuBLAS over a suite
+// of shapes, types and layouts; table on stdout, progress on stderr, optional
+// CSV / JSON / SVG.
+#include <chrono>
+#include <cstdio>
+
+#include "cli.hpp"
+#include "command.hpp"
+#include "device/device_query.hpp"
+#include "gemm_bench.hpp"
+#include "reference/cublas_reference.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick]\n"
+    "                     [--types bf16,f16,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
+    "                     [--csv FILE] [--json FILE] [--svg FILE]\n"
+    "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n";
+
+int run_bench(int argc, char** argv) {
+  using namespace tessera;
+  bench::Options opts({"suite", "types", "layouts", "kernel", "csv", "json", "svg"},
+                      {"quick", "help"});
+  if (!opts.parse(argc, argv) || opts.has("help")) {
+    if (!opts.has("help")) std::fprintf(stderr, "tessera bench: %s\n", opts.error().c_str());
+    std::fprintf(stderr, "%s", kUsage);
+    return opts.has("help") ? 0 : 2;
+  }
+  std::string const suite = opts.get("suite", "default");
+  std::vector<bench::Shape> const shapes = bench::suite_shapes(suite, opts.has("quick"));
+  if (shapes.empty()) {
+    std::fprintf(stderr, "tessera bench: unknown suite '%s'\n%s", suite.c_str(), kUsage);
+    return 2;
+  }
+  std::vector<DataType> types;
+  for (const std::string& t : bench::split_list(opts.get("types", "bf16"))) {
+    DataType dt;
+    if (!bench::parse_type(t, &dt)) {
+      std::fprintf(stderr, "tessera bench: unknown type '%s'\n%s", t.c_str(), kUsage);
+      return 2;
+    }
+    types.push_back(dt);
+  }
+  std::vector<std::string> layouts = bench::split_list(opts.get("layouts", "tn"));
+  for (const std::string& l : layouts) {
+    MatrixOrder a, b;
+    if (!bench::parse_layout(l, &a, &b)) {
+      std::fprintf(stderr, "tessera bench: unknown layout '%s'\n%s", l.c_str(), kUsage);
+      return 2;
+    }
+  }
+  std::string const kernel = opts.get("kernel");
+  if (!kernel.empty() && find_gemm_kernel(kernel) == nullptr) {
+    std::fprintf(stderr, "tessera bench: no kernel named '%s'\n", kernel.c_str());
+    return 2;
+  }
+
+  DeviceInfo d;
+  if (Status s = query_device(&d); !s.ok()) {
+    std::fprintf(stderr, "%s\n", s.message.c_str());
+    return bench::kExitNoDevice;
+  }
+  double const clock = measure_sm_clock_mhz();
+  bench::print_header(d, clock);
+  CublasReference cublas;
+  if (!cublas.status().ok()) {
+    std::fprintf(stderr, "tessera bench: %s\n", cublas.status().message.c_str());
+    return 1;
+  }
+
+  auto const t0 = std::chrono::steady_clock::now();
+  bench::Config config;
+  std::vector<bench::ProblemResult> results;
+  int failures = 0;
+  size_t const total = shapes.size() * types.size() * layouts.size();
+  size_t done = 0;
+  for (const bench::Shape& shape : shapes)
+    for (DataType type : types)
+      for (const std::string& layout : layouts) {
+        bench::Problem p;
+        p.shape = shape;
+        p.type = type;
+        p.layout = layout;
+        std::fprintf(stderr, "[bench] problem %zu/%zu: %lldx%lldx%lld %s %s\n", ++done, total,
+                     static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                     static_cast<long long>(shape.k), std::string(to_string(type)).c_str(),
+                     layout.c_str());
+        bench::ProblemResult r;
+        if (Status s = bench::run_problem(p, d, config, cublas, kernel, &r); !s.ok()) {
+          std::fprintf(stderr, "[bench] skipped: %s\n", s.message.c_str());
+          ++failures;
+          continue;
+        }
+        for (const bench::Measurement& m : r.rows) failures += m.ok ? 0 : 1;
+        results.push_back(std::move(r));
+      }
+  double const seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  bench::print_table(results);
+  std::printf("%zu problems in %.0f s; %d failed checks. Ratios are Tessera / cuBLAS median TFLOP/s "
+              "on the same data; %%peak is of the datasheet-style estimate above.\n",
+              results.size(), seconds, failures);
+  int rc = failures > 0 ? 1 : 0;
+  auto write = [&](const char* what, const std::string& path, bool ok) {
+    if (ok) {
+      std::fprintf(stderr, "[bench] wrote %s %s\n", what, path.c_str());
+    } else {
+      std::fprintf(stderr, "tessera bench: cannot write %s '%s'\n", what, path.c_str());
+      rc = 1;
+    }
+  };
+  if (opts.has("csv")) write("CSV", opts.get("csv"), bench::write_csv(opts.get("csv"), d, results));
+  if (opts.has("json"))
+    write("JSON", opts.get("json"), bench::write_json(opts.get("json"), d, clock, results));
+  if (opts.has("svg")) write("SVG", opts.get("svg"), bench::write_svg(opts.get("svg"), d, results));
+  return rc;
+}
+
+}  // namespace
+
+TESSERA_TOOL_COMMAND(bench, "GEMM benchmark suite: Tessera kernels beside cuBLAS", run_bench)
