@@ -6,7 +6,9 @@
 # memcheck and racecheck on small ragged shapes, then the benchmark, and prints a compact
 # table (TFLOP/s per rung and size) last. Logs go to $OUT (default
 # /tmp/tessera-out/sgemm_ladder). Extra arguments go to the benchmark run.
-# Exit status: that of the first failing step.
+# Exit status: that of the first failing step. Sanitizer steps are bounded
+# (150 s + 120 s); the whole script is expected to take a few minutes on an
+# H100 (not measured yet).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-out/sgemm_ladder}
@@ -23,17 +25,17 @@ echo "== build ($NVCC)"
 grep -E "registers|spill" "$OUT/ptxas.log" | grep -v "0 bytes spill stores, 0 bytes spill loads" | head -n 20
 
 echo "== compute-sanitizer memcheck (check suite + 257x129x65)"
-"$SANITIZER" --tool memcheck --error-exitcode 3 "$BUILD/sgemm_ladder" --sizes 257x129x65 --reps 2 \
+timeout 150 "$SANITIZER" --tool memcheck --error-exitcode 3 "$BUILD/sgemm_ladder" --sizes 257x129x65 --reps 2 \
   > "$OUT/memcheck.log" 2>&1
 mc=$?
 tail -n 3 "$OUT/memcheck.log"
 grep -m 5 -E "Invalid|ERROR SUMMARY" "$OUT/memcheck.log"
-[ $mc -ne 0 ] && { echo "memcheck: rc=$mc"; rc=$mc; }
+[ $mc -ne 0 ] && { echo "memcheck: rc=$mc (124 = timed out)"; rc=$mc; }
 
 # The double-buffered rungs (7, 8) rely on one barrier per k tile: racecheck
 # looks for shared-memory hazards in our kernels (not cuBLAS). Bounded: slow.
 echo "== compute-sanitizer racecheck (257x129x65, rungs 2-8)"
-timeout 150 "$SANITIZER" --tool racecheck --error-exitcode 3 "$BUILD/sgemm_ladder" --no-suite \
+timeout 120 "$SANITIZER" --tool racecheck --error-exitcode 3 "$BUILD/sgemm_ladder" --no-suite \
   --sizes 257x129x65 --reps 1 \
   --rungs k2_smem,k3_thread_tile_1d,k4_thread_tile_2d,k5_vectorized,k6_warp_tile,k7_double_buffer,k8_wmma \
   > "$OUT/racecheck.log" 2>&1
