@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The Ampere tensor-core GEMM (sm80_tensorop) against an fp64 reference:
+// every input/output/accumulate combination x the four operand orders x
+// shapes with residues, padded and odd leading dimensions, misaligned
+// pointers, batches, alpha/beta, beta == 0 with C null, and each mainloop
+// variant. D is poisoned (all bytes 0xFF = NaN) before every run; the padding
+// between D's rows/columns must still be poison afterwards.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tessera/gemm/sm80_tensorop.hpp>
+
+namespace {
+
+using tessera::DataType;
+using tessera::GemmArgs;
+using tessera::MatrixOrder;
+using tessera::kernels::Sm80Variant;
+
+constexpr MatrixOrder R = MatrixOrder::row_major;
+constexpr MatrixOrder C = MatrixOrder::col_major;
+
+int device_sm() {
+  int dev = 0, n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM80()                                                                          \
+  do {                                                                                                  \
+    int const cc_ = device_sm();                                                                        \
+    if (cc_ < 80)                                                                                       \
+      GTEST_SKIP() << "needs sm_80, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
+  } while (0)
+
+#define TESSERA_TEST_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+// ---- host element conversion --------------------------------------------
+
+void store_elem(DataType t, void* base, std::int64_t i, double v) {
+  switch (t) {
+    case DataType::f16: static_cast<__half*>(base)[i] = __double2half(v); break;
+    case DataType::bf16: static_cast<__nv_bfloat16*>(base)[i] = __double2bfloat16(v); break;
+    default: static_cast<float*>(base)[i] = float(v); break;
+  }
+}
+double load_elem(DataType t, const void* base, std::int64_t i) {
+  switch (t) {
+    case DataType::f16: return double(__half2float(static_cast<const __half*>(base)[i]));
+    case DataType::bf16: return double(__bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]));
+    default: return double(static_cast<const float*>(base)[i]);
+  }
+}
+
+// Offset of logical (r, c) in an operand stored with `order` and `ld`.
+std::int64_t at(MatrixOrder order, std::int64_t ld, std::int64_t r, std::int64_t c) {
+  return order == MatrixOrder::row_major ? r * ld + c : c * ld + r;
+}
+
+// ---- fp64 reference on the device ---------------------------------------
+// D(b,i,j) = alpha * sum_k A(b,i,k) B(b,k,j) + beta * C(b,i,j), all dense
+// row-major doubles.
+__global__ void reference_gemm(int m, int n, int k, int batch, const double* a, const double* b,
+                               const double* c, double alpha, double beta, double* d) {
+  int const j = int(blockIdx.x * blockDim.x + threadIdx.x);
+  int const i = int(blockIdx.y);
+  int const z = int(blockIdx.z);
+  if (j >= n || i >= m || z >= batch) return;
+  const double* ar = a + (std::int64_t(z) * m + i) * k;
+  const double* bz = b + std::int64_t(z) * k * n;
+  double s = 0.0;
+  for (int kk = 0; kk < k; ++kk) s = fma(ar[kk], bz[std::int64_t(kk) * n + j], s);
+  std::int64_t const o = (std::int64_t(z) * m + i) * n + j;
+  d[o] = alpha * s + (c != nullptr ? beta * c[o] : 0.0);
+}
+
+// ---- one test case --------------------------------------------------------
+
+struct Case {
+  std::string name;
+  DataType in, out, acc;
+  MatrixOrder a_order, b_order, d_order, c_order;
+  std::int64_t m, n, k;
+  std::int64_t pad = 0;     // extra elements on every leading dimension
+  std::int64_t offset = 0;  // elements added to every base pointer (misalignment)
+  float alpha = 1.0f, beta = 0.0f;
+  int batch = 1;
+  Sm80Variant variant = Sm80Variant::automatic;
+};
+
+// Relative Frobenius-norm error bound for the precision of a case.
+double tolerance(const Case& c) {
+  if (c.in == DataType::tf32) return 4e-3;                          // tf32 operands (2^-11 rounding)
+  if (c.acc == DataType::f16) return 2e-2;                          // f16 partial sums over K
+  if (c.out == DataType::f16) return 2e-3;                          // f16 output rounding 2^-11
+  if (c.out == DataType::bf16) return 1e-2;                         // bf16 output rounding 2^-8
+  return 1e-4;                                                      // f32 out, exact 16-bit products
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  ~DeviceBuffer() {
+    if (p) cudaFree(p);
+  }
+};
+
+void run_case(const Case& cs) {
+  std::int64_t const in_b = tessera::size_of(cs.in);
+  std::int64_t const out_b = tessera::size_of(cs.out);
+  std::int64_t const m = cs.m, n = cs.n, k = cs.k;
+  // Stored shapes: A is m x k, B is k x n, C/D m x n.
+  auto ld_of = [&](MatrixOrder o, std::int64_t rows, std::int64_t cols) {
+    return (o == R ? cols : rows) + cs.pad;
+  };
+  auto outer_of = [&](MatrixOrder o, std::int64_t rows, std::int64_t cols) { return o == R ? rows : cols; };
+  std::int64_t const lda = ld_of(cs.a_order, m, k), ldb = ld_of(cs.b_order, k, n);
+  std::int64_t const ldc = ld_of(cs.c_order, m, n), ldd = ld_of(cs.d_order, m, n);
+  std::int64_t const sa = lda * outer_of(cs.a_order, m, k), sb = ldb * outer_of(cs.b_order, k, n);
+  std::int64_t const sc = ldc * outer_of(cs.c_order, m, n), sd = ldd * outer_of(cs.d_order, m, n);
+  std::int64_t const na = sa * cs.batch + cs.offset, nb = sb * cs.batch + cs.offset;
+  std::int64_t const nc = sc * cs.batch + cs.offset, nd = sd * cs.batch + cs.offset;
+
+  std::mt19937 rng(12345u + unsigned(m * 7 + n * 13 + k * 17));
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<unsigned char> ha(std::size_t(na * in_b)), hb(std::size_t(nb * in_b)), hc(std::size_t(nc * out_b));
+  for (std::int64_t i = 0; i < na; ++i) store_elem(cs.in, ha.data(), i, dist(rng));
+  for (std::int64_t i = 0; i < nb; ++i) store_elem(cs.in, hb.data(), i, dist(rng));
+  for (std::int64_t i = 0; i < nc; ++i) store_elem(cs.out, hc.data(), i, dist(rng));
+
+  // Logical dense fp64 copies of exactly what the kernel reads.
+  bool const use_c = cs.beta != 0.0f;
+  std::vector<double> ra(std::size_t(cs.batch * m * k)), rb(std::size_t(cs.batch * k * n)),
+      rc(std::size_t(cs.batch * m * n));
+  for (int z = 0; z < cs.batch; ++z) {
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t kk = 0; kk < k; ++kk)
+        ra[std::size_t((z * m + i) * k + kk)] = load_elem(cs.in, ha.data(), cs.offset + z * sa + at(cs.a_order, lda, i, kk));
+    for (std::int64_t kk = 0; kk < k; ++kk)
+      for (std::int64_t j = 0; j < n; ++j)
+        rb[std::size_t((z * k + kk) * n + j)] = load_elem(cs.in, hb.data(), cs.offset + z * sb + at(cs.b_order, ldb, kk, j));
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        rc[std::size_t((z * m + i) * n + j)] = load_elem(cs.out, hc.data(), cs.offset + z * sc + at(cs.c_order, ldc, i, j));
+  }
+
+  DeviceBuffer da, db, dc, dd, gra, grb, grc, grd;
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&da.p, ha.size()));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&db.p, hb.size()));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&dc.p, hc.size()));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&dd.p, std::size_t(nd * out_b)));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(da.p, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(db.p, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(dc.p, hc.data(), hc.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemset(dd.p, 0xFF, std::size_t(nd * out_b)));  // poison: NaN in every type
+
+  GemmArgs args;
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.batch_count = cs.batch;
+  args.input = cs.in;
+  args.output = cs.out;
+  args.accumulate = cs.acc;
+  args.alpha = cs.alpha;
+  args.beta = cs.beta;
+  args.a = {static_cast<char*>(da.p) + cs.offset * in_b, cs.a_order, lda, sa};
+  args.b = {static_cast<char*>(db.p) + cs.offset * in_b, cs.b_order, ldb, sb};
+  // beta == 0: C is never read; pass null to prove it.
+  args.c = {use_c ? static_cast<char*>(dc.p) + cs.offset * out_b : nullptr, cs.c_order, ldc, sc};
+  args.d = {static_cast<char*>(dd.p) + cs.offset * out_b, cs.d_order, ldd, sd};
+
+  ASSERT_TRUE(tessera::validate_arguments(args).ok()) << tessera::validate_arguments(args).message;
+  ASSERT_TRUE(tessera::kernels::sm80_tensorop_can_implement(args));
+  tessera::Status const st = tessera::kernels::sm80_tensorop_launch_variant(args, cs.variant, nullptr);
+  ASSERT_TRUE(st.ok()) << st.message;
+  TESSERA_TEST_CUDA_OK(cudaGetLastError());
+  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+
+  // Reference.
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&gra.p, ra.size() * sizeof(double)));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&grb.p, rb.size() * sizeof(double)));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&grc.p, rc.size() * sizeof(double)));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&grd.p, rc.size() * sizeof(double)));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(gra.p, ra.data(), ra.size() * sizeof(double), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(grb.p, rb.data(), rb.size() * sizeof(double), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(grc.p, rc.data(), rc.size() * sizeof(double), cudaMemcpyHostToDevice));
+  dim3 const grid(unsigned((n + 127) / 128), unsigned(m), unsigned(cs.batch));
+  reference_gemm<<<grid, 128>>>(int(m), int(n), int(k), cs.batch, static_cast<double*>(gra.p),
+                                static_cast<double*>(grb.p), use_c ? static_cast<double*>(grc.p) : nullptr,
+                                cs.alpha, cs.beta, static_cast<double*>(grd.p));
+  TESSERA_TEST_CUDA_OK(cudaGetLastError());
+  std::vector<double> ref(rc.size());
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(ref.data(), grd.p, ref.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  std::vector<unsigned char> hd(std::size_t(nd * out_b));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(hd.data(), dd.p, hd.size(), cudaMemcpyDeviceToHost));
+
+  // Compare, and mark which stored elements D owns.
+  std::vector<char> owned(std::size_t(nd), 0);
+  double err2 = 0.0, ref2 = 0.0;
+  std::int64_t nonfinite = 0;
+  for (int z = 0; z < cs.batch; ++z)
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        std::int64_t const o = cs.offset + z * sd + at(cs.d_order, ldd, i, j);
+        owned[std::size_t(o)] = 1;
+        double const got = load_elem(cs.out, hd.data(), o);
+        double const want = ref[std::size_t((z * m + i) * n + j)];
+        if (!std::isfinite(got)) ++nonfinite;
+        err2 += (got - want) * (got - want);
+        ref2 += want * want;
+      }
+  EXPECT_EQ(nonfinite, 0) << "elements of D left unwritten (poison) or not finite";
+  double const rel = std::sqrt(err2 / (ref2 > 0 ? ref2 : 1.0));
+  EXPECT_LT(rel, tolerance(cs)) << "relative norm error";
+  std::int64_t clobbered = 0;
+  for (std::int64_t o = 0; o < nd; ++o) {
+    if (owned[std::size_t(o)]) continue;
+    for (std::int64_t b = 0; b < out_b; ++b)
+      if (hd[std::size_t(o * out_b + b)] != 0xFF) {
+        ++clobbered;
+        break;
+      }
+  }
+  EXPECT_EQ(clobbered, 0) << "elements outside D (padding / before the offset) were written";
+  std::printf("[ sm80 ] %-44s rel_err %.3e (bound %.0e)\n", cs.name.c_str(), rel, tolerance(cs));
+}
+
+// ---- the case list ----------------------------------------------------------
+
+struct TypeCombo {
+  const char* name;
+  DataType in, out, acc;
+};
+constexpr TypeCombo kTypes[] = {
+    {"f16_f16", DataType::f16, DataType::f16, DataType::f32},
+    {"f16_f32", DataType::f16, DataType::f32, DataType::f32},
+    {"bf16_bf16", DataType::bf16, DataType::bf16, DataType::f32},
+    {"bf16_f32", DataType::bf16, DataType::f32, DataType::f32},
+    {"f16_f16acc16", DataType::f16, DataType::f16, DataType::f16},
+    {"tf32_f32", DataType::tf32, DataType::f32, DataType::f32},
+};
+struct LayoutCombo {
+  const char* name;  // cuBLAS op letters for column-major storage
+  MatrixOrder a, b;
+};
+constexpr LayoutCombo kLayouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> v;
+  struct Shape {
+    const char* name;
+    std::int64_t m, n, k, pad, offset;
+    float alpha, beta;
+    MatrixOrder d, c;
+  };
+  const Shape shapes[] = {
+      {"128cube", 128, 128, 128, 0, 0, 1.0f, 0.0f, R, R},
+      {"odd257x129x77", 257, 129, 77, 0, 0, 1.25f, 0.5f, C, C},
+      {"big1000", 1000, 1000, 1000, 0, 0, 1.0f, 0.0f, C, C},
+      {"ldpad200x136x72", 200, 136, 72, 8, 0, -0.75f, 1.5f, R, C},
+      {"ldodd77x45x99", 77, 45, 99, 3, 0, 1.0f, 0.25f, C, R},
+      {"ptroff130x70x90", 130, 70, 90, 0, 1, 2.0f, 0.0f, R, R},
+  };
+  for (const TypeCombo& t : kTypes)
+    for (const LayoutCombo& l : kLayouts)
+      for (const Shape& s : shapes) {
+        Case c;
+        c.name = std::string(t.name) + "_" + l.name + "_" + s.name;
+        c.in = t.in;
+        c.out = t.out;
+        c.acc = t.acc;
+        c.a_order = l.a;
+        c.b_order = l.b;
+        c.d_order = s.d;
+        c.c_order = s.c;
+        c.m = s.m;
+        c.n = s.n;
+        c.k = s.k;
+        c.pad = s.pad;
+        c.offset = s.offset;
+        c.alpha = s.alpha;
+        c.beta = s.beta;
+        v.push_back(c);
+      }
+  // Each variant explicitly, f16 -> f32 accumulate (the kind that has them all),
+  // on a shape with residues in M, N and K and several k-tiles.
+  const Sm80Variant variants[] = {Sm80Variant::tile128x256, Sm80Variant::tile128x128, Sm80Variant::scalar,
+                                  Sm80Variant::pipelined, Sm80Variant::single_stage};
+  for (Sm80Variant var : variants)
+    for (const LayoutCombo& l : kLayouts) {
+      Case c;
+      c.name = std::string("variant_") + tessera::kernels::to_string(var) + "_" + l.name;
+      c.in = DataType::f16;
+      c.out = DataType::f16;
+      c.acc = DataType::f32;
+      c.a_order = l.a;
+      c.b_order = l.b;
+      c.d_order = R;
+      c.c_order = R;
+      c.m = 296;  // 16-byte aligned leading dimensions in every order
+      c.n = 520;
+      c.k = 264;
+      c.alpha = 0.5f;
+      c.beta = -1.0f;
+      c.variant = var;
+      v.push_back(c);
+    }
+  // Other kinds through the explicit 128x256 / scalar variants.
+  for (const TypeCombo& t : kTypes) {
+    Case c;
+    c.name = std::string("variant_scalar_") + t.name + "_nt";
+    c.in = t.in;
+    c.out = t.out;
+    c.acc = t.acc;
+    c.a_order = C;
+    c.b_order = R;
+    c.d_order = C;
+    c.c_order = C;
+    c.m = 190;
+    c.n = 260;
+    c.k = 152;
+    c.variant = Sm80Variant::scalar;
+    v.push_back(c);
+    if (t.in != DataType::tf32) {
+      c.name = std::string("variant_tile128x256_") + t.name + "_tn";
+      c.a_order = R;
+      c.b_order = C;
+      c.variant = Sm80Variant::tile128x256;
+      v.push_back(c);
+    }
+  }
+  // Strided batches (grid.y), one per input kind.
+  for (const TypeCombo& t : kTypes) {
+    Case c;
+    c.name = std::string("batch3_") + t.name + "_tn";
+    c.in = t.in;
+    c.out = t.out;
+    c.acc = t.acc;
+    c.a_order = R;
+    c.b_order = C;
+    c.d_order = C;
+    c.c_order = C;
+    c.m = 136;
+    c.n = 200;
+    c.k = 96;
+    c.beta = 0.5f;
+    c.batch = 3;
+    v.push_back(c);
+  }
+  // The seed's problem, scaled down 4x in each of M, N (TN, f16, f16 accumulate).
+  {
+    Case c;
+    c.name = "seed_tn_hgemm_1280x1280x4096";
+    c.in = DataType::f16;
+    c.out = DataType::f16;
+    c.acc = DataType::f16;
+    c.a_order = R;
+    c.b_order = C;
+    c.d_order = C;
+    c.c_order = C;
+    c.m = 1280;
+    c.n = 1280;
+    c.k = 4096;
+    v.push_back(c);
+  }
+  return v;
+}
+
+class Sm80Gemm : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm80Gemm, MatchesFp64Reference) {
+  TESSERA_REQUIRE_SM80();
+  run_case(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Sm80Gemm, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+// A 16-byte variant asked to run misaligned operands refuses instead of
+// reading out of bounds or faulting.
+TEST(Sm80GemmErrors, AlignedVariantRejectsMisalignedOperands) {
+  TESSERA_REQUIRE_SM80();
+  DeviceBuffer a, b, d;
+  ASSERT_EQ(cudaMalloc(&a.p, 64 * 64 * 2 + 16), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b.p, 64 * 64 * 2 + 16), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d.p, 64 * 64 * 2), cudaSuccess);
+  GemmArgs args;
+  args.m = args.n = args.k = 64;
+  args.input = DataType::f16;
+  args.a = {static_cast<char*>(a.p) + 2, R, 64, 0};
+  args.b = {b.p, C, 64, 0};
+  args.d = {d.p, R, 64, 0};
+  tessera::Status const st =
+      tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::tile128x128, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement) << st.message;
+  EXPECT_TRUE(tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::scalar, nullptr).ok());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// Full-precision f32 is not a tensor-core kind: the kernel declines it so the
+// registry falls back to the SIMT kernel.
+TEST(Sm80GemmErrors, DeclinesFullPrecisionF32) {
+  GemmArgs args;
+  args.m = args.n = args.k = 64;
+  args.input = DataType::f32;
+  EXPECT_FALSE(tessera::kernels::sm80_tensorop_can_implement(args));
+  args.input = DataType::tf32;
+  EXPECT_TRUE(tessera::kernels::sm80_tensorop_can_implement(args));
+}
+
+}  // namespace
