@@ -231,3 +231,18 @@ TEST(TensorIdentity, CoordinatesAndSlices) {
   EXPECT_EQ(int(get<1, 0>(h)), 2);
   EXPECT_EQ(int(get<1, 1>(h)), 1);
 }
+
+TEST(TensorView, RecastKeepsBytes) {
+  auto f = make_tensor<std::uint16_t>(Layout<Shape<_8, _2>>{});
+  for (int i = 0; i < 16; ++i) f(i) = std::uint16_t(0x100 * i + i);
+  auto w = recast<std::uint32_t>(f);  // 2 halves per word
+  EXPECT_EQ(int(size(w)), 8);
+  for (int i = 0; i < 8; ++i) {
+    std::uint32_t expect = std::uint32_t(f(2 * i)) | (std::uint32_t(f(2 * i + 1)) << 16);
+    ASSERT_EQ(w(i), expect);
+  }
+  auto h = make_tensor(make_smem_ptr(&f(0)), f.layout());
+  auto hw = recast<std::uint64_t>(h);
+  static_assert(is_smem_v<decltype(hw.data())>, "recast keeps the memory tag");
+  EXPECT_EQ(int(size(hw)), 4);
+}
