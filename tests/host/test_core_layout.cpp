@@ -94,7 +94,8 @@ TEST(CoreLayout, SlicingAndDicing) {
       EXPECT_EQ(t(i, _)(j) + t(i, 0), t(i, j));
       EXPECT_EQ(t(_, j)(i) + t(0, j), t(i, j));
     }
-  EXPECT_EQ(str(t(_, make_coord(1, _))), "(_4,(3)):(_1,(8))");
+  EXPECT_EQ(str(t(_, make_coord(1, _))), "(_4,3):(_1,8)");
+  EXPECT_EQ(str(slice(make_coord(_, make_coord(1, _)), make_shape(make_shape(2, 3), make_shape(4, 5)))), "((2,3),5)");
   auto [s, off] = slice_and_offset(make_coord(_, make_coord(1, 2)), t);
   EXPECT_EQ(str(s), "(_4):(_1)");
   EXPECT_EQ(off, 4 + 16);

@@ -360,10 +360,11 @@ TESSERA_HOST_DEVICE constexpr auto group(T const& t) {
   return tuple_cat(take<0, B>(t), make_tuple(take<B, EE>(t)), take<EE, R>(t));
 }
 
-// N copies of x.
+// N copies of x in a tuple; for N == 1, x itself.
 template <int N, class X>
 TESSERA_HOST_DEVICE constexpr auto repeat(X const& x) {
-  return [&]<int... I>(seq<I...>) { return make_tuple(((void)I, x)...); }(make_seq<N>{});
+  if constexpr (N == 1) return x;
+  else return [&]<int... I>(seq<I...>) { return make_tuple(((void)I, x)...); }(make_seq<N>{});
 }
 
 // x in the shape of t: a tuple of x with t's nesting, or x for a non-tuple t.

@@ -45,8 +45,8 @@ template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto lift_dice(A const& a, B const& b);
 }  // namespace detail
 
-// The parts of b at the `_` positions of coordinate a. A nested coordinate
-// that holds a `_` keeps its own level of nesting.
+// The parts of b at the `_` positions of coordinate a, gathered into one flat
+// level: slice((_,(1,_)), ((2,3),(4,5))) == ((2,3),5).
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto slice(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
@@ -59,7 +59,8 @@ TESSERA_HOST_DEVICE constexpr auto slice(A const& a, B const& b) {
   }
 }
 
-// The parts of b at the non-`_` positions of a (the complement of slice).
+// The parts of b at the non-`_` positions of a (the complement of slice),
+// gathered into one flat level.
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto dice(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
@@ -76,8 +77,8 @@ namespace detail {
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto lift_slice(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
-    if constexpr (has_underscore_v<A>) return make_tuple(slice(a, b));
-    else return tuple<>{};
+    static_assert(is_tuple_v<B> && tuple_size_v<A> == tuple_size_v<B>, "slice: coordinate and shape ranks differ");
+    return [&]<int... I>(seq<I...>) { return tuple_cat(lift_slice(get<I>(a), get<I>(b))...); }(tuple_seq<A>{});
   } else if constexpr (is_underscore_v<A>) {
     return make_tuple(b);
   } else {
@@ -86,8 +87,10 @@ TESSERA_HOST_DEVICE constexpr auto lift_slice(A const& a, B const& b) {
 }
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto lift_dice(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A>) return make_tuple(dice(a, b));
-  else if constexpr (is_underscore_v<A>) return tuple<>{};
+  if constexpr (is_tuple_v<A>) {
+    static_assert(is_tuple_v<B> && tuple_size_v<A> == tuple_size_v<B>, "dice: coordinate and shape ranks differ");
+    return [&]<int... I>(seq<I...>) { return tuple_cat(lift_dice(get<I>(a), get<I>(b))...); }(tuple_seq<A>{});
+  } else if constexpr (is_underscore_v<A>) return tuple<>{};
   else return make_tuple(b);
 }
 }  // namespace detail
