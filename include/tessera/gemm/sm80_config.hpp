@@ -9,6 +9,7 @@
 // compute grid, block and shared-memory sizes without nvcc.
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tessera::kernels {
 
@@ -140,6 +141,32 @@ struct Params {
   std::int64_t batch_c, batch_d;  // elements
   EpilogueParams epi;
 };
+
+// The configurations behind each Sm80Variant for an element of kE bytes.
+template <int kE>
+inline constexpr int kBlockKFor = 128 / kE;
+
+template <int kE, bool kA, bool kB>
+using ConfigTile128x256 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                         MainloopMultistage<4>, kA, kB, 16>;
+// NOTE: tf32 uses 8 warps of 64x32: with 4 warps of 64x64 the M/N-major tf32
+// path (scalar shared loads, cvt.rna per element) spilled up to 168 bytes.
+template <int kE>
+using Warp128x128 = std::conditional_t<kE == 4, GemmShape<64, 32, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>>;
+template <int kE, bool kA, bool kB>
+using ConfigTile128x128 =
+    Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, Warp128x128<kE>, MainloopMultistage<3>, kA, kB, 16>;
+// NOTE: the element-wide variant moves 8x more units per thread; 8 warps of
+// 64x32 halve both the units and the accumulators per thread (no spills).
+template <int kE, bool kA, bool kB>
+using ConfigScalar = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
+                                    MainloopMultistage<3>, kA, kB, kE>;
+template <int kE, bool kA, bool kB>
+using ConfigPipelined = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
+                                       MainloopPipelined, kA, kB, 16>;
+template <int kE, bool kA, bool kB>
+using ConfigSingleStage = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
+                                         MainloopSingleStage, kA, kB, 16>;
 
 }  // namespace sm80
 

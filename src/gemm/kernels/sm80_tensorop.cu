@@ -109,21 +109,43 @@ Launch select(const GemmArgs& args, const Prepared& r, Sm80Variant v) {
   }
 }
 
-int sm_count() {
-  int dev = 0, count = 0;
+int device_attribute(cudaDeviceAttr attr) {
+  int dev = 0, value = 0;
   if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
-  return count;
+  if (cudaDeviceGetAttribute(&value, attr, dev) != cudaSuccess) return 0;
+  return value;
+}
+
+// Dynamic shared memory of a variant (layout does not change it).
+template <int kE>
+int smem_bytes_of(Sm80Variant v) {
+  using namespace sm80;
+  switch (v) {
+    case Sm80Variant::tile128x256: return ConfigTile128x256<kE, true, true>::kSmemBytes;
+    case Sm80Variant::tile128x128: return ConfigTile128x128<kE, true, true>::kSmemBytes;
+    case Sm80Variant::scalar: return ConfigScalar<kE, true, true>::kSmemBytes;
+    case Sm80Variant::pipelined: return ConfigPipelined<kE, true, true>::kSmemBytes;
+    case Sm80Variant::single_stage: return ConfigSingleStage<kE, true, true>::kSmemBytes;
+    case Sm80Variant::automatic: return 0;
+  }
+  return 0;
+}
+int smem_bytes_of(int elem_bytes, Sm80Variant v) {
+  return elem_bytes == 2 ? smem_bytes_of<2>(v) : smem_bytes_of<4>(v);
 }
 
 // NOTE: 128x256 (8 warps, 4 stages) for 16-bit inputs once it still fills
 // every SM with at least one CTA; below that the 128x128 tile (2 CTAs/SM)
-// keeps more SMs busy. Misaligned operands take the element-wide variant.
+// keeps more SMs busy. The 128x256 tile needs 192 KiB of shared memory: an
+// H100 (227 KiB per block) has it, an A100 (163 KiB) does not.
+// Misaligned operands take the element-wide variant.
 Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
   if (!r.operands_aligned16) return Sm80Variant::scalar;
   if (r.elem_bytes == 2) {
     std::int64_t const wide_tiles = ((r.p.m + 127) / 128) * ((r.p.n + 255) / 256) * args.batch_count;
-    if (wide_tiles >= sm_count()) return Sm80Variant::tile128x256;
+    if (wide_tiles >= device_attribute(cudaDevAttrMultiProcessorCount) &&
+        smem_bytes_of(2, Sm80Variant::tile128x256) <= device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))
+      return Sm80Variant::tile128x256;
   }
   return Sm80Variant::tile128x128;
 }
@@ -139,6 +161,12 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) +
                     " needs 16-byte aligned A/B pointers, leading dimensions and batch strides");
+  int const smem = smem_bytes_of(r.elem_bytes, v);
+  int const smem_limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  if (smem > smem_limit)
+    return fail(StatusCode::cannot_implement,
+                std::string("variant ") + to_string(v) + " needs " + std::to_string(smem) +
+                    " bytes of shared memory per block, the device allows " + std::to_string(smem_limit));
   Launch const l = select(args, r, v);
   if (l.function == nullptr)
     return fail(StatusCode::cannot_implement,
