@@ -75,8 +75,12 @@ struct swizzle_ptr {
   TESSERA_HOST_DEVICE element_type* apply() const {
     using Sp = detail::swizzle_params<SwizzleT>;
     constexpr int L = detail::log2_size<value_type>();
-    auto a = reinterpret_cast<std::uintptr_t>(raw_pointer_cast(ptr_));
-    return reinterpret_cast<element_type*>(detail::swizzle_bytes<Sp::bits, Sp::base, Sp::shift, L>(a));
+    element_type* p = raw_pointer_cast(ptr_);
+    auto a = reinterpret_cast<std::uintptr_t>(p);
+    auto b = detail::swizzle_bytes<Sp::bits, Sp::base, Sp::shift, L>(a);
+    // NOTE: applied as an offset from p rather than by casting b back to a
+    // pointer, so the compiler keeps p's address space (st.shared, not generic st).
+    return p + ((std::ptrdiff_t(b) - std::ptrdiff_t(a)) >> L);
   }
 
   TESSERA_HOST_DEVICE reference operator*() const { return *apply(); }
