@@ -246,3 +246,21 @@ TEST(TensorView, RecastKeepsBytes) {
   static_assert(is_smem_v<decltype(hw.data())>, "recast keeps the memory tag");
   EXPECT_EQ(int(size(hw)), 4);
 }
+
+TEST(TensorView, SubTensorsTakeSelect) {
+  std::vector<int> buf(512);
+  int* p = buf.data();
+  auto t = make_tensor(p, make_shape(Int<2>{}, make_shape(Int<3>{}, 4), Int<5>{}),
+                       make_stride(Int<1>{}, make_stride(Int<2>{}, 6), Int<24>{}));
+  auto t1 = tensor<1>(t);  // (3,4):(2,6)
+  EXPECT_EQ(str(t1.layout()), "(_3,4):(_2,6)");
+  EXPECT_EQ(str(tensor<1, 1>(t).layout()), "4:6");
+  auto tk = take<1, 3>(t);  // ((3,4),5)
+  auto ts = select<2, 0>(t);  // (5,2)
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 12; ++j)
+      for (int k = 0; k < 5; ++k) {
+        ASSERT_EQ(&tk(j, k), &t(i, j, k) - i);
+        ASSERT_EQ(&ts(k, i), &t(i, 0, k));
+      }
+}

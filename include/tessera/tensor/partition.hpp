@@ -85,6 +85,24 @@ TESSERA_HOST_DEVICE constexpr auto coalesce(Tensor<E, L> const& t, Profile const
   return detail::view(t.data(), coalesce(t.layout(), p));
 }
 
+// The sub-tensor of mode I (nested: tensor<I, J>(t)): same data, layout<I...>(t.layout()).
+template <int... Is, class E, class L>
+  requires(sizeof...(Is) > 0)
+TESSERA_HOST_DEVICE constexpr auto tensor(Tensor<E, L> const& t) {
+  return detail::view(t.data(), layout<Is...>(t.layout()));
+}
+
+// Modes [B,E) of t (take), or the listed modes (select), as a view.
+template <int B, int E_, class E, class L>
+TESSERA_HOST_DEVICE constexpr auto take(Tensor<E, L> const& t) {
+  return detail::view(t.data(), take<B, E_>(t.layout()));
+}
+template <int... Is, class E, class L>
+  requires(sizeof...(Is) > 0)
+TESSERA_HOST_DEVICE constexpr auto select(Tensor<E, L> const& t) {
+  return detail::view(t.data(), select<Is...>(t.layout()));
+}
+
 // Modes [B,E) of t folded into one mode.
 template <int B, int E_, class E, class L>
 TESSERA_HOST_DEVICE constexpr auto group_modes(Tensor<E, L> const& t) {
