@@ -206,13 +206,15 @@ TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
     auto const sl = detail::plan_layout<PlanHolder, N>(src.layout());
     auto const dl = detail::plan_layout<PlanHolder, N>(dst.layout());
     int const n = int(size(dst.layout()));
-    // NOTE: checked once up front: base addresses and every chunk start aligned
-    // to V elements; a misaligned view (e.g. a column offset by one) falls back.
-    bool aligned = (n % V) == 0;
+    // NOTE: checked once up front: both base addresses aligned to a vector and
+    // every chunk offset a multiple of V (folds away for static layouts; a swizzle
+    // keeps 2^M >= V elements together, so it cannot break the alignment). A
+    // misaligned view (e.g. a column offset by one) falls back to element-wise.
+    bool aligned = (n % V) == 0 && detail::address_aligned(raw_pointer_cast(src.data()), sizeof(VecT)) &&
+                   detail::address_aligned(raw_pointer_cast(dst.data()), sizeof(VecT));
     TESSERA_UNROLL
-    for (int j = 0; aligned && j < n; j += V) {
-      aligned = detail::address_aligned(raw_pointer_cast(src.data() + sl(j)), sizeof(VecT)) &&
-                detail::address_aligned(raw_pointer_cast(dst.data() + dl(j)), sizeof(VecT));
+    for (int j = 0; j < n; j += V) {
+      aligned = aligned && (int(sl(j)) % V) == 0 && (int(dl(j)) % V) == 0;
     }
     if (aligned) {
       TESSERA_UNROLL
