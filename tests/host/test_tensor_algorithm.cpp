@@ -301,3 +301,40 @@ TEST(TensorCopy, WithAtomSplitsAValueModeOfSeveralAtoms) {
   EXPECT_EQ(calls, 12);
   for (int i = 0; i < 24; ++i) ASSERT_EQ(dst_buf[i], src_buf[i]);
 }
+
+TEST(TensorPrint, PrintTensorRank1And3) {
+  std::vector<int> buf = {0, 1, 2, 3, 4, 5, 6, 7};
+  testing::internal::CaptureStdout();
+  print_tensor(make_tensor(buf.data(), make_shape(Int<3>{})));
+  std::string out1 = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out1.substr(out1.find('\n') + 1), "      0\n      1\n      2\n");
+  testing::internal::CaptureStdout();
+  print_tensor(make_tensor(buf.data(), make_shape(Int<2>{}, Int<2>{}, Int<2>{})));
+  std::string out3 = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out3.substr(out3.find('\n') + 1), "      0      2\n      1      3\n----------\n      4      6\n      5      7\n");
+}
+
+// Copy laws over a generated corpus: random static tiles, both orders, random offsets.
+TEST(TensorCopy, RandomCorpus) {
+  auto src_buf = random_floats(4096, 99);
+  std::vector<float> dst_buf(4096);
+  std::mt19937 rng(98);
+  auto check = [&](auto const& s, auto const& d) {
+    std::fill(dst_buf.begin(), dst_buf.end(), 1e30f);
+    copy(s, d);
+    for (int i = 0; i < int(size(s)); ++i) ASSERT_EQ(d(i), s(i)) << i;
+  };
+  for (int trial = 0; trial < 50; ++trial) {
+    int const so = int(rng() % 4) * 4 + int(rng() % 2);  // sometimes misaligned
+    int const dof = int(rng() % 4) * 4;
+    float* s = src_buf.data() + so;
+    float* d = dst_buf.data() + dof;
+    check(make_tensor(s, Layout<Shape<_8, _16>, Stride<_16, _1>>{}), make_tensor(d, Layout<Shape<_8, _16>, Stride<_16, _1>>{}));
+    check(make_tensor(s, Layout<Shape<_8, _16>, Stride<_16, _1>>{}), make_tensor(d, Layout<Shape<_8, _16>>{}));
+    check(make_tensor(s, Layout<Shape<Shape<_2, _4>, _16>, Stride<Stride<_1, _32>, _2>>{}),
+          make_tensor(d, Layout<Shape<Shape<_2, _4>, _16>, Stride<Stride<_1, _32>, _2>>{}));
+    int const n = 1 + int(rng() % 9);
+    check(make_tensor(s, make_shape(Int<4>{}, n), make_stride(Int<1>{}, 4 + 4 * int(rng() % 3))),
+          make_tensor(d, make_shape(Int<4>{}, n)));
+  }
+}

@@ -6,6 +6,7 @@
 // Swizzle<3,3,3> smem atom): the printed gA, gB, gC, mA, mC and sA.
 
 #include <cstdint>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -208,4 +209,39 @@ TEST(TensorIdentity, PredicatesForResidueTiles) {
       inside += bool(elem_less(c, make_shape(M, N)));
     }
   EXPECT_EQ(inside, 4 * 5);
+}
+
+// Laws over a generated corpus of dynamic shapes, strides, tilers and thread layouts.
+TEST(TensorPartition, RandomCorpusLaws) {
+  std::mt19937 rng(777);
+  std::vector<int> buf(1);
+  int* p = buf.data();  // never dereferenced: the laws compare addresses
+  for (int trial = 0; trial < 300; ++trial) {
+    int const tm = 1 + int(rng() % 4), tn = 1 + int(rng() % 4);  // tile
+    int const rm = 1 + int(rng() % 5), rn = 1 + int(rng() % 5);  // repeats
+    int const M = tm * rm, N = tn * rn;
+    int const dm = 1 + int(rng() % 3), dn = M * dm + int(rng() % 7);
+    auto t = make_tensor(p, make_shape(M, N), make_stride(dm, dn));
+    auto tiler = make_shape(tm, tn);
+    int const bm = int(rng() % rm), bn = int(rng() % rn);
+    // local_tile: tile (bm,bn) is the block of t at (bm*tm, bn*tn).
+    auto tile = local_tile(t, tiler, make_coord(bm, bn));
+    ASSERT_EQ(int(size(tile)), tm * tn);
+    for (int i = 0; i < tm; ++i)
+      for (int j = 0; j < tn; ++j) ASSERT_EQ(&tile(i, j), &t(bm * tm + i, bn * tn + j));
+    // local_tile with a _ keeps the rest mode: (tm, tn, rn) for row bm.
+    auto row = local_tile(t, tiler, make_coord(bm, _));
+    for (int j = 0; j < tn; ++j)
+      for (int k = 0; k < rn; ++k) ASSERT_EQ(&row(0, j, k), &t(bm * tm, k * tn + j));
+    // local_partition with a column-major (tm,tn) thread layout: thread (a,b)
+    // owns (a + tm*i, b + tn*j).
+    auto thr = make_layout(make_shape(tm, tn));
+    for (int tid = 0; tid < tm * tn; ++tid) {
+      auto part = local_partition(t, thr, tid);
+      int const a = tid % tm, b = tid / tm;
+      ASSERT_EQ(int(size(part)), rm * rn);
+      for (int i = 0; i < rm; ++i)
+        for (int j = 0; j < rn; ++j) ASSERT_EQ(&part(i, j), &t(a + tm * i, b + tn * j));
+    }
+  }
 }
