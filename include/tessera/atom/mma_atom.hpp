@@ -109,7 +109,11 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
     call(C, A, B, C);
   }
 
-  // Register tensors shaped like an already partitioned tensor (V, REST...).
+  // Register tensors shaped like an already partitioned tensor (V, REST...),
+  // compact column-major: the values of one atom call are adjacent and the
+  // repeats follow in (M, N|K) order whatever the source's strides were (so
+  // fragments of a swizzled smem partition are laid out as in seed 000:
+  // tCrA ((_2,_2),_4,K):((_1,_2),_4,_16)).
   template <class CTensor>
   TESSERA_HOST_DEVICE static auto make_fragment_C(CTensor&& ctensor) {
     static_assert(decltype(rank(ctensor))::value >= 3, "MMA_Atom::make_fragment_C: expected a (V,M,N) tensor");
@@ -122,14 +126,14 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
     static_assert(decltype(rank(atensor))::value >= 3, "MMA_Atom::make_fragment_A: expected a (V,M,K) tensor");
     static_assert(decltype(size<0>(atensor))::value == decltype(size<1>(LayoutA_TV{}))::value,
                   "MMA_Atom::make_fragment_A: mode 0 is not the atom's A values [partition with partition_A]");
-    return make_fragment_like<FrgTypeA>(atensor);
+    return make_tensor<FrgTypeA>(shape(atensor));
   }
   template <class BTensor>
   TESSERA_HOST_DEVICE static auto make_fragment_B(BTensor&& btensor) {
     static_assert(decltype(rank(btensor))::value >= 3, "MMA_Atom::make_fragment_B: expected a (V,N,K) tensor");
     static_assert(decltype(size<0>(btensor))::value == decltype(size<1>(LayoutB_TV{}))::value,
                   "MMA_Atom::make_fragment_B: mode 0 is not the atom's B values [partition with partition_B]");
-    return make_fragment_like<FrgTypeB>(btensor);
+    return make_tensor<FrgTypeB>(shape(btensor));
   }
 };
 
