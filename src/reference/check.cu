@@ -87,28 +87,43 @@ __global__ void reference_kernel(RefParams p) {
 }
 
 // stats: [0] sum (d-ref)^2, [1] sum ref^2, [2] max |d-ref| bits, [3] max |ref| bits,
-// [4] non-finite count (as double)
+// [4] non-finite count (as double). Each warp reduces before its atomics.
 __global__ void compare_kernel(RefParams p, const void* d, Strides sd, double* stats) {
   std::int64_t const j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   std::int64_t const r = blockIdx.y;
-  if (j >= p.n) return;
-  for (std::int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+  double err2 = 0, ref2 = 0, max_err = 0, max_ref = 0, bad = 0;
+  if (j < p.n) {
     std::int64_t const i = p.rows[r];
-    double const ref = p.ref[(batch * p.nrows + r) * p.n + j];
-    double const got = load_as_double(d, p.out, batch * sd.batch + i * sd.row + j * sd.col);
-    if (!isfinite(got)) {
-      atomicAdd(&stats[4], 1.0);
-      continue;
+    for (std::int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+      double const ref = p.ref[(batch * p.nrows + r) * p.n + j];
+      double const got = load_as_double(d, p.out, batch * sd.batch + i * sd.row + j * sd.col);
+      if (!isfinite(got)) {
+        bad += 1;
+        continue;
+      }
+      double const e = fabs(got - ref);
+      err2 += e * e;
+      ref2 += ref * ref;
+      max_err = fmax(max_err, e);
+      max_ref = fmax(max_ref, fabs(ref));
     }
-    double const e = fabs(got - ref);
-    atomicAdd(&stats[0], e * e);
-    atomicAdd(&stats[1], ref * ref);
-    // Non-negative doubles order like their bit patterns.
-    atomicMax(reinterpret_cast<unsigned long long*>(&stats[2]),
-              static_cast<unsigned long long>(__double_as_longlong(e)));
-    atomicMax(reinterpret_cast<unsigned long long*>(&stats[3]),
-              static_cast<unsigned long long>(__double_as_longlong(fabs(ref))));
   }
+  for (int off = 16; off > 0; off >>= 1) {
+    err2 += __shfl_down_sync(0xffffffffu, err2, off);
+    ref2 += __shfl_down_sync(0xffffffffu, ref2, off);
+    bad += __shfl_down_sync(0xffffffffu, bad, off);
+    max_err = fmax(max_err, __shfl_down_sync(0xffffffffu, max_err, off));
+    max_ref = fmax(max_ref, __shfl_down_sync(0xffffffffu, max_ref, off));
+  }
+  if ((threadIdx.x & 31) != 0) return;
+  atomicAdd(&stats[0], err2);
+  atomicAdd(&stats[1], ref2);
+  atomicAdd(&stats[4], bad);
+  // Non-negative doubles order like their bit patterns.
+  atomicMax(reinterpret_cast<unsigned long long*>(&stats[2]),
+            static_cast<unsigned long long>(__double_as_longlong(max_err)));
+  atomicMax(reinterpret_cast<unsigned long long*>(&stats[3]),
+            static_cast<unsigned long long>(__double_as_longlong(max_ref)));
 }
 
 template <class T>
@@ -171,6 +186,10 @@ Status check_against_fp64(const GemmArgs& args, const std::vector<std::int64_t>&
   *stats = ErrorStats{};
   if (args.m == 0 || args.n == 0 || args.batch_count == 0 || rows.empty()) return {};
   std::int64_t const nrows = static_cast<std::int64_t>(rows.size());
+  if (nrows > 65535)
+    return {StatusCode::invalid_size, "check_against_fp64: at most 65535 rows per check"};
+  for (std::int64_t r : rows)
+    if (r < 0 || r >= args.m) return {StatusCode::invalid_size, "check_against_fp64: row out of range"};
   std::int64_t* d_rows = nullptr;
   double* d_ref = nullptr;
   double* d_stats = nullptr;
