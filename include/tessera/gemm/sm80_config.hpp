@@ -149,18 +149,31 @@ inline constexpr int kBlockKFor = 128 / kE;
 template <int kE, bool kA, bool kB>
 using ConfigTile128x256 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
                                          MainloopMultistage<4>, kA, kB, 16>;
-// NOTE: tf32 uses 8 warps of 64x32: with 4 warps of 64x64 the M/N-major tf32
-// path (scalar shared loads, cvt.rna per element) spilled up to 168 bytes.
-template <int kE>
-using Warp128x128 = std::conditional_t<kE == 4, GemmShape<64, 32, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>>;
+// NOTE: the seed's 4 warps (2x2) of 64x64 for the 16-bit TN case; 8 warps
+// (2x4) of 64x32 for tf32 and for layouts with an M/N-major operand, whose
+// extra address registers (ldmatrix.trans rows, scalar tf32 loads) made the
+// 64x64 warp tile spill 12-168 bytes under the 255-register cap.
+template <int kE, bool kA, bool kB>
+using Warp128x128 = std::conditional_t<kE == 2 && kA && kB, GemmShape<64, 64, kBlockKFor<kE>>,
+                                       GemmShape<64, 32, kBlockKFor<kE>>>;
 template <int kE, bool kA, bool kB>
 using ConfigTile128x128 =
-    Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, Warp128x128<kE>, MainloopMultistage<3>, kA, kB, 16>;
+    Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, Warp128x128<kE, kA, kB>, MainloopMultistage<3>, kA, kB, 16>;
 // NOTE: the element-wide variant moves 8x more units per thread; 8 warps of
-// 64x32 halve both the units and the accumulators per thread (no spills).
+// 64x32 halve both the units and the accumulators per thread. 16-bit data
+// has no cp.async of 2 bytes, so its element-wide loads are synchronous: for
+// the TN case (both operands K-major) the Pipelined policy keeps the next
+// k-tile's loads in registers while the current one is multiplied, hiding
+// the global latency that a synchronous copy in the multistage ring would
+// expose once per k-tile. (M/N-major 2-byte staging spilled 148 bytes, so
+// those layouts keep the multistage ring.) tf32 uses 4-byte cp.async.
 template <int kE, bool kA, bool kB>
-using ConfigScalar = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
-                                    MainloopMultistage<3>, kA, kB, kE>;
+using ConfigScalar = std::conditional_t<
+    kE == 2 && kA && kB,
+    Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>, MainloopPipelined, kA,
+                   kB, kE>,
+    Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>, MainloopMultistage<3>,
+                   kA, kB, kE>>;
 template <int kE, bool kA, bool kB>
 using ConfigPipelined = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
                                        MainloopPipelined, kA, kB, 16>;

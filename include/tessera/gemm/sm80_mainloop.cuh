@@ -137,8 +137,10 @@ struct GmemTileLoader {
   static constexpr int kUnits = kRows * kUnitsPerRow;
   static constexpr int kPerThread = kUnits / kThreads;
   static constexpr int kRowStep = kThreads / kUnitsPerRow;
-  // Fully unroll the 16-byte paths; keep the element-wide paths compact.
-  static constexpr int kUnroll = kPerThread <= 16 ? kPerThread : 8;
+  // Fully unroll the 16-byte paths; keep the element-wide cp.async/store loop
+  // compact. (Register staging always unrolls fully: `staged` must stay in
+  // registers.)
+  static constexpr int kUnroll = kPerThread <= 8 ? kPerThread : 4;
   using Smem = SwizzledSmemTile<kRows, kRowBytes>;
   using Vec = typename AccessVec<kAccessBytes>::type;
 
@@ -240,7 +242,7 @@ struct GmemTileLoader {
   __device__ __forceinline__ void load_registers(int kt) {
     int const kcol = k_column_valid(kt);
     const char* p = tile_pointer(kt);
-#pragma unroll kUnroll
+#pragma unroll
     for (int i = 0; i < kPerThread; ++i) {
       int const valid = unit_valid(i, kt, kcol);
       if (valid == kAccessBytes) {
@@ -262,7 +264,7 @@ struct GmemTileLoader {
   }
 
   __device__ __forceinline__ void store_registers(char* smem_stage) const {
-#pragma unroll kUnroll
+#pragma unroll
     for (int i = 0; i < kPerThread; ++i)
       *reinterpret_cast<Vec*>(smem_stage + smem_offset(i)) = staged[i];
   }
