@@ -43,7 +43,7 @@ constexpr bool values_contiguous() {
   if constexpr (requires { coalesce(L{}); }) {
     using C = decltype(coalesce(L{}));
     if constexpr (requires { C::rank; } && decltype(rank(C{}))::value == 1 && is_static<C>::value) {
-      return decltype(size(C{}))::value == 1 || decltype(stride(C{}))::value == 1;
+      return std::remove_cvref_t<decltype(size(C{}))>::value == 1 || std::remove_cvref_t<decltype(stride(C{}))>::value == 1;
     } else {
       return false;
     }

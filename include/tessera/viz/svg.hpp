@@ -185,6 +185,10 @@ void svg_mma(std::ostream& os, TiledMMA<Args...> const& mma, std::string const& 
   SvgGrid a = tv_grid("A " + name + " (M x K)", mma.get_layoutA_TV(), M, K);
   SvgGrid b = tv_grid("B (K x N)", mma.get_layoutB_TV(), N, K, /*transpose=*/true);
   SvgGrid c = tv_grid("C (M x N)", mma.get_layoutC_TV(), M, N);
+  // Warps that differ only in N (M) read the same A (B) values: sharing is
+  // expected there, so only C marks doubly covered cells.
+  for (int& h : a.hits) h = h > 1 ? 1 : h;
+  for (int& h : b.hits) h = h > 1 ? 1 : h;
   int const left = detail::grid_width(a);
   int const top = detail::grid_height(b);
   detail::begin_svg(os, left + detail::grid_width(c), top + detail::grid_height(c));
