@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// mbarrier: 64-bit shared-memory barriers with an arrival count and a
+// transaction (byte) count; the completion mechanism of TMA. Minimum
+// architecture: sm_90 for everything here (expect_tx, try_wait and the
+// shared::cta forms; init/arrive exist since sm_80 but Tessera uses them only
+// with TMA).
+//
+// A phase completes when its pending arrival count reaches 0 and its
+// transaction count is 0; the barrier then flips its phase parity. Waiting on
+// parity P returns once the phase with parity P has completed: on a freshly
+// initialised barrier (phase 0 in progress) a wait on parity 1 returns at
+// once, which is how a producer starts on "empty" barriers.
+
+#include <cstdint>
+
+#include <tessera/arch/arch.cuh>
+
+namespace tessera::arch {
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// mbarrier.init.shared::cta.b64 [bar], count; sm_90.
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, uint32_t arrive_count) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(arrive_count) : "memory");
+#else
+  (void)bar;
+  (void)arrive_count;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// mbarrier.inval.shared::cta.b64 [bar]; sm_90. Needed before the memory is
+// reused for anything but an mbarrier.
+__device__ __forceinline__ void mbarrier_inval(uint64_t* bar) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+#else
+  (void)bar;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// mbarrier.arrive.shared::cta.b64 _, [bar]; (release, CTA scope) sm_90.
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+#else
+  (void)bar;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Arrive on the barrier at the same offset in CTA `cta_rank` of the cluster:
+// mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote]; sm_90.
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
+#if TESSERA_SM90_ENABLED
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_u32(bar)), "r"(cta_rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+#else
+  (void)bar;
+  (void)cta_rank;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Arrive and add `tx_bytes` to the expected transaction count:
+// mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], tx; sm_90.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t tx_bytes) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(tx_bytes)
+               : "memory");
+#else
+  (void)bar;
+  (void)tx_bytes;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Expect more bytes without arriving: mbarrier.expect_tx.shared::cta.b64 [bar], tx; sm_90.
+__device__ __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t tx_bytes) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(tx_bytes) : "memory");
+#else
+  (void)bar;
+  (void)tx_bytes;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// One probe: mbarrier.try_wait.parity.shared::cta.b64 p, [bar], parity; sm_90.
+// True once the phase with `parity` has completed (acquire, CTA scope).
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  uint32_t done;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_u32(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+  return false;
+#endif
+}
+
+// Blocks until the phase with `parity` has completed (try_wait loop; the
+// instruction itself suspends for a hardware-chosen time). sm_90.
+__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "TESSERA_WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra TESSERA_WAIT_%=;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity)
+      : "memory");
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+}  // namespace tessera::arch

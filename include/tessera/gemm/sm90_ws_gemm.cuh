@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// sm90_ws_gemm: warp-specialised persistent GEMM for Hopper (sm_90a).
+//
+// Kernel orientation (the launcher maps every supported GemmArgs onto it):
+//   D'(i, j) = alpha * sum_k A'(i, k) * B'(j, k) + beta * C'(i, j)
+// with A' (M, K) and B' (N, K) both K-major (K contiguous, "TN"), 16-bit
+// inputs (bf16 or f16), f32 accumulation, D' row-major f32/f16/bf16.
+//
+// One CTA = 384 threads = 3 warpgroups, one CTA per SM, persistent over
+// 128x256 output tiles (grouped rasterisation, kGroupM tile rows per group so
+// CTAs running at the same time share B tiles in L2):
+//   warpgroup 0  producer: one elected thread issues the TMA loads of the
+//                A (128x64) and B (256x64) K-blocks into a ring of kStages
+//                stages; full[s] completes on the bytes, empty[s] on the 8
+//                consumer warps releasing the stage. setmaxnreg.dec 40.
+//   warpgroup 1,2 consumers: rows 0-63 and 64-127 of the tile; per K-block
+//                4 x wgmma.m64n256k16 (SS, 128B-swizzled K-major operands),
+//                one group kept in flight; then the epilogue (alpha/beta in
+//                registers, predicated stores to global). setmaxnreg.inc 232.
+// Tails in M, N and K come from TMA zero fill (loads) and the predicated
+// epilogue (stores).
+
+#include <cuda.h>  // CUtensorMap (a plain 128-byte struct; no driver library is linked)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include <tessera/arch/arch.cuh>
+#include <tessera/arch/sm90/cluster.cuh>
+#include <tessera/arch/sm90/fence.cuh>
+#include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/tma.cuh>
+#include <tessera/arch/sm90/wgmma.cuh>
+#include <tessera/gemm/api.hpp>
+
+namespace tessera::kernels::sm90 {
+
+struct WsGemmParams {
+  int m = 0, n = 0, k = 0;  // kernel orientation
+  int tiles_m = 0, tiles_n = 0, k_blocks = 0;
+  void* d = nullptr;
+  std::int64_t ldd = 0;
+  bool d_pair_ok = false;  // D'(i, j..j+1) can be stored as one 2-element vector
+  const void* c = nullptr;  // read only when beta != 0
+  std::int64_t c_row = 0, c_col = 0;
+  float alpha = 1.0f, beta = 0.0f;
+};
+
+struct WsGemmConfig {
+  static constexpr int kBlockM = 128, kBlockN = 256, kBlockK = 64;
+  static constexpr int kConsumers = 2;             // warpgroups
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr int kConsumerWarps = 4 * kConsumers;
+  // NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
+  // opt-in limit with the alignment slack; the DeepGEMM/CUTLASS experience is
+  // that 4 stages hide the TMA latency for a 128x256x64 tile.
+  static constexpr int kStages = 4;
+  static constexpr int kElemBytes = 2;
+  static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;  // 16 KiB
+  static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;  // 32 KiB
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr int kAlignSlack = 1024;  // dynamic smem is only 16-byte aligned by contract
+  static constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + kAlignSlack;
+  static constexpr int kGroupM = 8;         // tile rows per rasterisation group
+  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+
+  static_assert(kBlockK * kElemBytes == 128,
+                "WsGemmConfig: a K-block row must be exactly one 128-byte swizzle row [kBlockK = 64 for 16-bit]");
+  static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
+                "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
+};
+
+template <class T>
+struct WsFamily;
+template <>
+struct WsFamily<__nv_bfloat16> {
+  using type = arch::F32BF16BF16;
+};
+template <>
+struct WsFamily<__half> {
+  using type = arch::F32F16F16;
+};
+
+__device__ __forceinline__ void ws_tile_coords(int tile, const WsGemmParams& p, int& tm, int& tn) {
+  int const group_tiles = WsGemmConfig::kGroupM * p.tiles_n;
+  int const group = tile / group_tiles;
+  int const first_m = group * WsGemmConfig::kGroupM;
+  int const rows = min(p.tiles_m - first_m, WsGemmConfig::kGroupM);
+  int const in_group = tile - group * group_tiles;
+  tm = first_m + in_group % rows;
+  tn = in_group / rows;
+}
+
+template <class TOut>
+__device__ __forceinline__ float ws_load(const void* base, std::int64_t off) {
+  if constexpr (sizeof(TOut) == 4) {
+    return static_cast<const float*>(base)[off];
+  } else if constexpr (std::is_same_v<TOut, __half>) {
+    return __half2float(static_cast<const __half*>(base)[off]);
+  } else {
+    return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[off]);
+  }
+}
+
+template <class TOut>
+__device__ __forceinline__ void ws_store1(void* base, std::int64_t off, float v) {
+  if constexpr (sizeof(TOut) == 4) {
+    static_cast<float*>(base)[off] = v;
+  } else if constexpr (std::is_same_v<TOut, __half>) {
+    static_cast<__half*>(base)[off] = __float2half_rn(v);
+  } else {
+    static_cast<__nv_bfloat16*>(base)[off] = __float2bfloat16_rn(v);
+  }
+}
+
+template <class TOut>
+__device__ __forceinline__ void ws_store2(void* base, std::int64_t off, float v0, float v1) {
+  if constexpr (sizeof(TOut) == 4) {
+    *reinterpret_cast<float2*>(static_cast<float*>(base) + off) = make_float2(v0, v1);
+  } else if constexpr (std::is_same_v<TOut, __half>) {
+    *reinterpret_cast<__half2*>(static_cast<__half*>(base) + off) = __floats2half2_rn(v0, v1);
+  } else {
+    *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(base) + off) = __floats2bfloat162_rn(v0, v1);
+  }
+}
+
+// The 64x256 f32 accumulator of one consumer warpgroup -> global memory.
+// Fragment map (wgmma.cuh): acc[4j + 2h + e] is row 16w + g + 8h, column
+// 8j + 2q + e of the warpgroup's 64x256 block.
+template <class TOut>
+__device__ __forceinline__ void ws_epilogue(const float (&acc)[128], const WsGemmParams& p, int row0, int col0) {
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  bool const read_c = p.beta != 0.0f;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    int const row = row0 + 16 * w + g + 8 * h;
+    if (row >= p.m) continue;
+    std::int64_t const drow = std::int64_t(row) * p.ldd;
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+      int const col = col0 + 8 * j + 2 * q;
+      float v0 = p.alpha * acc[4 * j + 2 * h];
+      float v1 = p.alpha * acc[4 * j + 2 * h + 1];
+      bool const in0 = col < p.n, in1 = col + 1 < p.n;
+      if (read_c) {
+        std::int64_t const coff = std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col;
+        if (in0) v0 += p.beta * ws_load<TOut>(p.c, coff);
+        if (in1) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+      }
+      if (in1 && p.d_pair_ok) {
+        ws_store2<TOut>(p.d, drow + col, v0, v1);
+      } else {
+        if (in0) ws_store1<TOut>(p.d, drow + col, v0);
+        if (in1) ws_store1<TOut>(p.d, drow + col + 1, v1);
+      }
+    }
+  }
+}
+
+template <class TIn, class TOut>
+__global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
+    ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+                   const WsGemmParams p) {
+#if TESSERA_SM90A_ENABLED
+  using Cfg = WsGemmConfig;
+  using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
+  static_assert(sizeof(TIn) == Cfg::kElemBytes, "ws_gemm_kernel: inputs must be 16-bit (bf16 or f16)");
+  static_assert(Mma::kRegsD == 128, "ws_gemm_kernel: a consumer holds 64x256 f32 = 128 registers per thread");
+
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  // The 128B swizzle pattern and the wgmma descriptor both work on absolute
+  // address bits: every stage must start 1024-byte aligned.
+  uint32_t const raw_addr = arch::smem_u32(smem_raw);
+  uint8_t* const smem = smem_raw + ((1024u - (raw_addr & 1023u)) & 1023u);
+  uint8_t* const sA = smem;                                 // kStages x (128 rows x 128 B)
+  uint8_t* const sB = smem + Cfg::kStages * Cfg::kABytes;   // kStages x (256 rows x 128 B)
+  uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kStages * Cfg::kStageBytes);
+  uint64_t* const empty = full + Cfg::kStages;
+
+  int const wg = int(threadIdx.x) / 128;
+  int const warp = int(threadIdx.x) / 32;
+  int const lane = int(threadIdx.x) % 32;
+
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < Cfg::kStages; ++s) {
+      arch::mbarrier_init(&full[s], 1);
+      arch::mbarrier_init(&empty[s], Cfg::kConsumerWarps);
+    }
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  int const num_tiles = p.tiles_m * p.tiles_n;
+
+  if (wg == 0) {
+    // ---------------- producer warpgroup ----------------
+    arch::setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (warp == 0 && arch::elect_one_sync()) {
+      arch::tma_prefetch_descriptor(&tmap_a);
+      arch::tma_prefetch_descriptor(&tmap_b);
+      int stage = 0;
+      uint32_t phase = 0;
+      for (int tile = int(blockIdx.x); tile < num_tiles; tile += int(gridDim.x)) {
+        int tm, tn;
+        ws_tile_coords(tile, p, tm, tn);
+        for (int kb = 0; kb < p.k_blocks; ++kb) {
+          arch::mbarrier_wait(&empty[stage], phase ^ 1u);
+          arch::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
+          arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * Cfg::kBlockK, tm * Cfg::kBlockM);
+          arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * Cfg::kBlockK, tn * Cfg::kBlockN);
+          if (++stage == Cfg::kStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+      }
+    }
+  } else {
+    // ---------------- consumer warpgroups ----------------
+    arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    int const cw = wg - 1;  // rows 64*cw .. 64*cw+63 of the tile
+    float acc[128];
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int tile = int(blockIdx.x); tile < num_tiles; tile += int(gridDim.x)) {
+      int tm, tn;
+      ws_tile_coords(tile, p, tm, tn);
+#pragma unroll
+      for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
+      int prev_stage = 0;
+      for (int kb = 0; kb < p.k_blocks; ++kb) {
+        arch::mbarrier_wait(&full[stage], phase);
+        uint32_t const a_addr = arch::smem_u32(sA + stage * Cfg::kABytes + cw * 64 * 128);
+        uint32_t const b_addr = arch::smem_u32(sB + stage * Cfg::kBBytes);
+        arch::GmmaDescriptor const da = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(a_addr);
+        arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(b_addr);
+        arch::wgmma_fence_operand(acc);
+        arch::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk) {
+          // K step of 16 elements = 32 bytes inside the 128-byte swizzled row.
+          Mma::template ss<0, 0>(acc, da.advanced(32u * kk).desc, db.advanced(32u * kk).desc, 1);
+        }
+        arch::wgmma_commit_group();
+        arch::wgmma_fence_operand(acc);
+        // Keep this K-block's group in flight; the previous one is done, so
+        // its stage goes back to the producer.
+        arch::wgmma_wait_group<1>();
+        if (kb > 0 && lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
+        prev_stage = stage;
+        if (++stage == Cfg::kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+      arch::wgmma_wait_group<0>();
+      arch::wgmma_fence_operand(acc);
+      if (lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
+      ws_epilogue<TOut>(acc, p, tm * Cfg::kBlockM + cw * 64, tn * Cfg::kBlockN);
+    }
+  }
+#else
+  // Compiled for another target in a multi-architecture build: never launched
+  // there (the registry limits the kernel to sm_90 devices).
+  (void)tmap_a;
+  (void)tmap_b;
+  (void)p;
+  __trap();
+#endif
+}
+
+}  // namespace tessera::kernels::sm90
+
+namespace tessera::detail {
+
+// Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
+// with f32 accumulation, both operands K-major in kernel orientation, 16-byte
+// aligned A/B base pointers and leading dimensions, batch_count 1, k > 0.
+// Does not query the device.
+bool can_implement_sm90_ws_gemm(const GemmArgs& args);
+
+// Encodes the tensor maps and launches on `stream`. Returns cannot_implement
+// (with the rule broken) when can_implement_sm90_ws_gemm is false, so that
+// dispatch can fall back to another kernel.
+Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
+
+}  // namespace tessera::detail

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// sm90_ws_gemm: the registry face of the Hopper warp-specialised GEMM
+// (include/tessera/gemm/sm90_ws_gemm.cuh). Maps GemmArgs onto the kernel's
+// orientation (a column-major D is computed as D^T = B^T A^T), encodes the two
+// TMA tensor maps and launches min(tiles, SMs) persistent CTAs.
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+
+#include "gemm/kernel_entry.hpp"
+#include "tma/tensor_map.hpp"
+
+namespace tessera {
+namespace {
+
+using kernels::sm90::WsGemmConfig;
+using kernels::sm90::WsGemmParams;
+
+Status ws_fail(StatusCode code, std::string message) {
+  return Status{code, "sm90_ws_gemm: " + std::move(message)};
+}
+
+// The rule `args` breaks, or empty when the kernel can run it.
+std::string unsupported_reason(const GemmArgs& args) {
+  if (args.input != DataType::bf16 && args.input != DataType::f16) return "needs bf16 or f16 inputs";
+  DataType const out = resolved_output(args);
+  if (args.accumulate != DataType::f32) return "needs f32 accumulation";
+  if (out != args.input && out != DataType::f32) return "output must be the input type or f32";
+  if (args.k <= 0) return "needs k > 0";
+  if (args.batch_count != 1) return "batched problems are not implemented yet (batch_count must be 1)";
+  if (args.m > INT_MAX - 256 || args.n > INT_MAX - 256 || args.k > INT_MAX - 256) return "sizes must be below 2^31 - 256";
+  // Both kernel operands K-major: A row-major and B column-major, whatever
+  // D's order (the swap for a column-major D exchanges the roles and the
+  // orders together).
+  if (args.a.order != MatrixOrder::row_major || args.b.order != MatrixOrder::col_major)
+    return "needs K-major operands (A row-major, B column-major: the \"tn\" case); MN-major is not implemented yet";
+  auto mis16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
+  if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
+  if ((args.a.ld * 2) % 16 != 0 || (args.b.ld * 2) % 16 != 0)
+    return "TMA needs leading dimensions of A and B that are multiples of 8 elements (16 bytes)";
+  return {};
+}
+
+template <class TIn, class TOut>
+const void* kernel_fn() {
+  return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut>);
+}
+
+const void* function_for(const GemmArgs& args) {
+  DataType const out = resolved_output(args);
+  if (args.input == DataType::bf16)
+    return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float>() : kernel_fn<__nv_bfloat16, __nv_bfloat16>();
+  if (args.input == DataType::f16) return out == DataType::f32 ? kernel_fn<__half, float>() : kernel_fn<__half, __half>();
+  return nullptr;
+}
+
+int device_attribute(cudaDeviceAttr attr) {
+  int dev = 0, value = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+  if (cudaDeviceGetAttribute(&value, attr, dev) != cudaSuccess) return 0;
+  return value;
+}
+
+bool can_implement(const GemmArgs& args) { return detail::can_implement_sm90_ws_gemm(args); }
+
+Status launch(const GemmArgs& args, gemm_stream_t stream) { return detail::launch_sm90_ws_gemm(args, stream); }
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
+  if (!can_implement(args)) return {};
+  return {function_for(args), WsGemmConfig::kThreads, WsGemmConfig::kSmemBytes};
+}
+
+}  // namespace
+
+namespace detail {
+
+bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
+
+Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
+  if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
+  if (args.m == 0 || args.n == 0) return {};
+  using Cfg = WsGemmConfig;
+
+  bool const swap = args.d.order == MatrixOrder::col_major;
+  const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K), K-major
+  const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K), K-major
+  std::int64_t const m = swap ? args.n : args.m;
+  std::int64_t const n = swap ? args.m : args.n;
+  DataType const out = resolved_output(args);
+  std::int64_t const out_bytes = size_of(out);
+
+  int const smem_limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  if (smem_limit < Cfg::kSmemBytes)
+    return ws_fail(StatusCode::cannot_implement, "needs " + std::to_string(Cfg::kSmemBytes) +
+                                                  " bytes of shared memory per block, the device allows " +
+                                                  std::to_string(smem_limit));
+  int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
+  if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
+
+  tma::TiledDesc ta;
+  ta.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  ta.elem_bytes = 2;
+  ta.rank = 2;
+  ta.swizzle = tma::Swizzle::b128;
+  tma::TiledDesc tb = ta;
+  ta.base = ka.data;
+  ta.dims[0] = std::uint64_t(args.k);
+  ta.dims[1] = std::uint64_t(m);
+  ta.strides[0] = std::uint64_t(ka.ld) * 2;
+  ta.box[0] = Cfg::kBlockK;
+  ta.box[1] = Cfg::kBlockM;
+  tb.base = kb.data;
+  tb.dims[0] = std::uint64_t(args.k);
+  tb.dims[1] = std::uint64_t(n);
+  tb.strides[0] = std::uint64_t(kb.ld) * 2;
+  tb.box[0] = Cfg::kBlockK;
+  tb.box[1] = Cfg::kBlockN;
+  CUtensorMap tmap_a, tmap_b;
+  if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
+  if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
+
+  WsGemmParams p;
+  p.m = int(m);
+  p.n = int(n);
+  p.k = int(args.k);
+  p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
+  p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
+  p.k_blocks = int((args.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
+  p.d = args.d.data;
+  p.ldd = args.d.ld;
+  p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 && args.d.ld % 2 == 0;
+  p.alpha = args.alpha;
+  p.beta = args.beta;
+  if (args.beta != 0.0f) {
+    p.c = args.c.data;
+    bool const c_like_d = args.c.order == args.d.order;
+    p.c_row = c_like_d ? args.c.ld : 1;
+    p.c_col = c_like_d ? 1 : args.c.ld;
+  }
+  std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
+  if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
+
+  const void* fn = function_for(args);
+  if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
+  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  if (err != cudaSuccess)
+    return ws_fail(StatusCode::cuda_error, std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(err));
+  unsigned const grid = unsigned(tiles < sms ? tiles : sms);
+  void* kargs[] = {&tmap_a, &tmap_b, &p};
+  err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
+  if (err != cudaSuccess) return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+  return {};
+}
+
+}  // namespace detail
+
+namespace kernels {
+
+GemmKernel gemm_kernel_sm90_ws_gemm() {
+  GemmKernel k;
+  k.info = {"sm90_ws_gemm", 90, 90,
+            "TMA + wgmma m64n256k16, warp-specialised persistent 128x256x64 4-stage, 2 consumer warpgroups; "
+            "bf16/f16 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B and ld, batch 1"};
+  k.can_implement = &can_implement;
+  k.launch = &launch;
+  k.launch_shape = &launch_shape;
+  return k;
+}
+
+}  // namespace kernels
+}  // namespace tessera
