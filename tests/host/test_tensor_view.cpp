@@ -264,3 +264,21 @@ TEST(TensorView, SubTensorsTakeSelect) {
         ASSERT_EQ(&ts(k, i), &t(i, 0, k));
       }
 }
+
+// Without an smem pointer the swizzle stays in the layout; slices keep the
+// offset inside the composed layout (Sw(o + x) != Sw(o) + x).
+TEST(TensorView, ComposedLayoutOnPlainPointer) {
+  static int buf[256];
+  auto cl = composition(Swizzle<2, 2, 3>{}, Layout<Shape<_8, _16>, Stride<_16, _1>>{});
+  auto t = make_tensor(buf, cl);
+  EXPECT_NE(str(t).find(" o Sw<2,2,3> o _0 o (_8,_16):(_16,_1)"), std::string::npos) << str(t);
+  for (int i = 0; i < 128; ++i) ASSERT_EQ(&t(i), &buf[cl(i)]);
+  for (int n = 0; n < 16; ++n) {
+    auto col = t(_, n);
+    for (int m = 0; m < 8; ++m) ASSERT_EQ(&col(m), &buf[cl(m, n)]) << m << "," << n;
+  }
+  for (int m = 0; m < 8; ++m) {
+    auto row = t(m, _);
+    for (int n = 0; n < 16; ++n) ASSERT_EQ(&row(n), &buf[cl(m, n)]) << m << "," << n;
+  }
+}

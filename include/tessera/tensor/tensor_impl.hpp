@@ -40,6 +40,19 @@ inline constexpr bool is_any_layout_v = is_plain_layout<T>::value || is_composed
 
 }  // namespace detail
 
+namespace detail {
+// (sub-layout, pointer offset) of a slice. A composed layout keeps the offset
+// inside (Sw(o + x) != Sw(o) + x for a swizzle), so the pointer does not move.
+template <class Coord, class L>
+TESSERA_HOST_DEVICE constexpr auto slice_for_tensor(Coord const& c, L const& l) {
+  if constexpr (is_composed<L>::value) {
+    return make_tuple(slice(c, l), Int<0>{});
+  } else {
+    return slice_and_offset(c, l);
+  }
+}
+}  // namespace detail
+
 template <class Engine, class LayoutT>
 struct Tensor {
   using engine_type = Engine;
@@ -79,7 +92,7 @@ struct Tensor {
   template <class Coord>
   TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(Coord const& c) {
     if constexpr (has_underscore_v<Coord>) {
-      auto [sliced, offset] = slice_and_offset(c, layout_);
+      auto [sliced, offset] = detail::slice_for_tensor(c, layout_);
       return Tensor<ViewEngine<decltype(data() + offset)>, decltype(sliced)>{
           ViewEngine<decltype(data() + offset)>{data() + offset}, sliced};
     } else {
@@ -89,7 +102,7 @@ struct Tensor {
   template <class Coord>
   TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(Coord const& c) const {
     if constexpr (has_underscore_v<Coord>) {
-      auto [sliced, offset] = slice_and_offset(c, layout_);
+      auto [sliced, offset] = detail::slice_for_tensor(c, layout_);
       return Tensor<ViewEngine<decltype(data() + offset)>, decltype(sliced)>{
           ViewEngine<decltype(data() + offset)>{data() + offset}, sliced};
     } else {
