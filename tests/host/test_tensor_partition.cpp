@@ -245,3 +245,19 @@ TEST(TensorPartition, RandomCorpusLaws) {
     }
   }
 }
+
+// recast of a swizzled smem tensor: the swizzle is re-expressed in the wider
+// unit, so word j of a K-row sits where its two halves sat.
+TEST(TensorSeed000, RecastSwizzledShared) {
+  auto swizzle_atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Shape<_8, _8>>, Stride<_8, Stride<_1, _64>>>{});
+  auto sL = tile_to_shape(swizzle_atom, make_shape(Int<16>{}, Int<64>{}));
+  alignas(1024) static half_bits smem[16 * 64];
+  Tensor sA = make_tensor(make_smem_ptr(smem), sL);  // (16,64) halves
+  Tensor sW = recast<std::uint32_t>(sA);             // (16,32) words
+  std::string const printed = str(sW);
+  EXPECT_EQ(printed.rfind("Sw<3,2,3>_smem_ptr[32b](", 0), 0u) << printed;
+  EXPECT_EQ(int(size(sW)), 16 * 32);
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 32; ++k)
+      ASSERT_EQ(static_cast<void const*>(&sW(m, k)), static_cast<void const*>(&sA(m, 2 * k))) << m << "," << k;
+}
