@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// simt_sgemm: the library's full-precision fp32 GEMM on the CUDA cores
+// (FFMA), D = alpha * op(A) * op(B) + beta * C, sm_80+.
+//
+// Kernel orientation: the kernel computes Dk(i,j) = sum_k Ak(i,k) Bk(k,j)
+// with Dk contiguous along j. A row-major D is Dk = D; a column-major D is
+// computed as D^T = B^T A^T (Ak = B^T, Bk = A^T), so D is always written
+// along its contiguous direction.
+//
+// Mainloop: a kStages-deep cp.async ring of (BLK_K, BLK_M) and (BLK_K, BLK_N)
+// shared-memory tiles, both M/N-contiguous so that the inner product reads
+// each thread's A and B fragments with 128-bit shared loads (LDS.128). How a
+// tile gets there depends on how the operand is stored (OperandMode):
+//   vec16  M/N-contiguous, 16-byte aligned: cp.async 16 B, no transposition;
+//   elem_k K-contiguous: cp.async 4 B per element, scattered into the
+//          transposed tile (the transpose happens in the copy, no registers);
+//   elem_mn M/N-contiguous but not 16-byte aligned: cp.async 4 B.
+// Every copy is predicated (zero fill), so any M, N, K, ld and element-aligned
+// pointer is handled by the same mainloop.
+//
+// Thread tile: each thread owns (4*kRepM) x (4*kRepN) outputs as kRepM x kRepN
+// blocks of 4x4; the lanes of a warp form a kLanesM x kLanesN grid whose 4x4
+// blocks are adjacent, so one LDS.128 of a warp touches kLanesM (A) or
+// kLanesN (B) distinct 16-byte chunks in distinct banks, each broadcast to
+// the lanes sharing it: no bank conflict, and kRepM + kRepN loads feed
+// 16 * kRepM * kRepN FFMAs per k step (8x8: 64 FFMA per 4 LDS.128).
+//
+// Written with the Tessera algebra for every index map (shared-memory tiles,
+// the thread-tile offsets); the copies call the arch cp.async wrappers
+// directly: the UniversalFMA TiledMMA / cp.async TiledCopy path would need a
+// transposing 4-byte cp.async atom and 128-bit fragment reads that the atom
+// layer does not yet offer.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include <tessera/arch/sm80/cp_async.cuh>
+#include <tessera/gemm/api.hpp>
+#include <tessera/layout.hpp>
+
+namespace tessera::kernels::simt {
+
+// How one operand tile travels from global to shared memory (see above).
+enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k };
+
+// The tile configuration. kBlockM x kBlockN outputs per CTA, kBlockK per
+// k tile, kStages tiles in flight, kWarpsM x kWarpsN warps, each thread
+// (4*kRepM) x (4*kRepN) outputs, lanes kLanesM x (32/kLanesM) per warp,
+// kMinBlocks CTAs per SM asked of the register allocator.
+template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
+          int kRepN_, int kLanesM_, int kMinBlocks_>
+struct SgemmConfig {
+  static constexpr int kBlockM = kBlockM_;
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kBlockK = kBlockK_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kWarpsM = kWarpsM_;
+  static constexpr int kWarpsN = kWarpsN_;
+  static constexpr int kRepM = kRepM_;
+  static constexpr int kRepN = kRepN_;
+  static constexpr int kLanesM = kLanesM_;
+  static constexpr int kLanesN = 32 / kLanesM_;
+  static constexpr int kMinBlocks = kMinBlocks_;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kThrM = 4 * kRepM;  // outputs per thread along M
+  static constexpr int kThrN = 4 * kRepN;
+  static constexpr int kWarpTileM = kLanesM * kThrM;
+  static constexpr int kWarpTileN = kLanesN * kThrN;
+  // NOTE: +4 floats per shared row: rows stay 16-byte aligned for LDS.128
+  // and cp.async 16, and the elem_k scatter (8 k x 4 rows per warp) lands
+  // in 32 distinct banks (bank = 4*k + row).
+  static constexpr int kLdA = kBlockM + 4;
+  static constexpr int kLdB = kBlockN + 4;
+  static constexpr int kSmemFloats = kStages * kBlockK * (kLdA + kLdB);
+  static constexpr int kSmemBytes = kSmemFloats * 4;
+  // Tiles rasterised in groups of kGroupM tile rows (L2 reuse of B panels).
+  static constexpr int kGroupM = 8;
+
+  static_assert(kLanesM == 4 || kLanesM == 8, "SgemmConfig: kLanesM must be 4 or 8 (a warp is 4x8 or 8x4 lanes)");
+  static_assert(kWarpsM * kWarpTileM == kBlockM, "SgemmConfig: kWarpsM * kLanesM * 4 * kRepM must equal kBlockM");
+  static_assert(kWarpsN * kWarpTileN == kBlockN, "SgemmConfig: kWarpsN * kLanesN * 4 * kRepN must equal kBlockN");
+  static_assert(kBlockK % 8 == 0, "SgemmConfig: kBlockK must be a multiple of 8 [the elem_k copy maps 8 k per warp row]");
+  static_assert(kStages >= 2, "SgemmConfig: the cp.async ring needs at least 2 stages");
+  static_assert(kThreads % kBlockM == 0 && kThreads % kBlockN == 0,
+                "SgemmConfig: the thread count must be a multiple of kBlockM and kBlockN [elem_mn copy]");
+  static_assert((kBlockM * kBlockK) % kThreads == 0 && (kBlockN * kBlockK) % kThreads == 0,
+                "SgemmConfig: a tile must split evenly over the threads");
+  static_assert((kBlockM / 4 * kBlockK) % kThreads == 0 && (kBlockN / 4 * kBlockK) % kThreads == 0,
+                "SgemmConfig: the 16-byte chunks of a tile must split evenly over the threads");
+  static_assert(kThreads % (kBlockM / 4) == 0 && kThreads % (kBlockN / 4) == 0,
+                "SgemmConfig: the thread count must be a multiple of the chunks per tile row [vec16 copy]");
+
+  // (BLK_K,BLK_M,PIPE) -> float offset in the A region; likewise B.
+  static constexpr auto smem_layout_a() {
+    return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockM>{}, Int<kStages>{}),
+                       make_stride(Int<kLdA>{}, _1{}, Int<kBlockK * kLdA>{}));
+  }
+  static constexpr auto smem_layout_b() {
+    return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockN>{}, Int<kStages>{}),
+                       make_stride(Int<kLdB>{}, _1{}, Int<kBlockK * kLdB>{}));
+  }
+  // (V4,REP_M) -> row of a thread's value inside its warp tile, relative to
+  // the lane's first row; likewise columns.
+  static constexpr auto thr_rows() {
+    return make_layout(make_shape(_4{}, Int<kRepM>{}), make_stride(_1{}, Int<kLanesM * 4>{}));
+  }
+  static constexpr auto thr_cols() {
+    return make_layout(make_shape(_4{}, Int<kRepN>{}), make_stride(_1{}, Int<kLanesN * 4>{}));
+  }
+};
+
+// The shipped configuration and the ones the benchmark compares.
+// 128x128x8, 4 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
+// (<= 128 registers), 33 KB shared memory.
+using Sgemm128x128x8 = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2>;
+// The same tile with 16-deep k tiles (half the barriers), 3 stages, 50 KB.
+using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
+// 4x8 lanes: warps of 32x64 (4x2 warps).
+using Sgemm128x128x8W = SgemmConfig<128, 128, 8, 4, 4, 2, 2, 2, 4, 2>;
+// 128x256x8, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
+using Sgemm128x256x8 = SgemmConfig<128, 256, 8, 4, 2, 4, 2, 4, 8, 1>;
+using SgemmDefault = Sgemm128x128x8;
+
+// The problem in kernel orientation. Element (i,k) of Ak is
+// a[i*a_m + k*a_k]; (k,j) of Bk is b[k*b_k + j*b_n]; Ck(i,j) is
+// c[i*c_m + j*c_n]; Dk(i,j) is d[i*d_m + j].
+struct SgemmParams {
+  int m = 0, n = 0, k = 0, batch_count = 1;
+  int tiles_m = 0, tiles_n = 0;
+  const float* a = nullptr;
+  std::int64_t a_m = 0, a_k = 0, a_batch = 0;
+  const float* b = nullptr;
+  std::int64_t b_k = 0, b_n = 0, b_batch = 0;
+  const float* c = nullptr;  // null when beta == 0 (never read then)
+  std::int64_t c_m = 0, c_n = 0, c_batch = 0;
+  float* d = nullptr;
+  std::int64_t d_m = 0, d_batch = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  bool c_vec = false;  // Ck contiguous along j and 16-byte aligned rows
+  bool d_vec = false;  // Dk rows 16-byte aligned
+};
+
+namespace detail {
+
+// One operand's global -> shared copy for one thread. kExtent is BLK_M (A) or
+// BLK_N (B). Pass p of a k tile copies the element (or 16-byte chunk) at
+// (mn0 + dmn(p), kk0 + dk(p)) of the (BLK_MN,BLK_K) tile; the pass offsets
+// are compile-time, so only the thread's base and `ld` live in registers.
+template <class Cfg, OperandMode kMode, int kExtent>
+struct TileCopy {
+  static constexpr int kThreads = Cfg::kThreads;
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kBK = Cfg::kBlockK;
+  static constexpr int kPasses = kMode == OperandMode::vec16 ? kExtent / 4 * kBK / kThreads : kExtent * kBK / kThreads;
+  static_assert(kPasses >= 1 && kPasses <= 32, "TileCopy: between 1 and 32 copies per thread per tile");
+  static_assert(kMode != OperandMode::elem_mn || (kBK % kWarps == 0 && kExtent % 32 == 0),
+                "TileCopy: the element-wide M/N copy needs kBlockK to be a multiple of the warp count");
+
+  // vec16: 16-byte chunks, consecutive threads along M/N, passes along K.
+  // elem_mn: one warp = 32 consecutive M/N elements of one k (128 B), warps
+  //   along K, passes along K then M/N.
+  // elem_k: one warp = 8 consecutive k x 4 rows (32-byte row segments in
+  //   global memory, banks 4*k + row in shared memory: conflict-free), warps
+  //   along K then rows, passes along rows.
+  static constexpr int dmn(int p) {
+    if (kMode == OperandMode::vec16) return 0;
+    if (kMode == OperandMode::elem_mn) return (kWarps * p) / kBK * 32;
+    return p * (kThreads / kBK);
+  }
+  static constexpr int dk(int p) {
+    if (kMode == OperandMode::vec16) return p * (kThreads / (kExtent / 4));
+    if (kMode == OperandMode::elem_mn) return (kWarps * p) % kBK;
+    return 0;
+  }
+
+  const float* src;      // element (mn0, kk0) of the current k tile
+  std::int64_t ld;       // the operand's stride along its non-contiguous dimension
+  std::uint32_t mn_ok;   // elem_*: bit p is set when pass p's row/column is inside
+  int kk0;               // k of pass 0 inside the tile
+  int mn_bytes;          // vec16: bytes of the chunk inside the matrix (0..16)
+  int smem0;             // float offset of pass 0 inside a stage
+
+  // `mn_base`: the tile's first M/N index; `mn_size`: M or N; `ld_smem`: the
+  // shared tile's row pitch.
+  __device__ __forceinline__ void init(const float* base, std::int64_t ld_, int mn_base, int mn_size, int ld_smem) {
+    int const t = static_cast<int>(threadIdx.x);
+    int mn = 0;
+    ld = ld_;
+    mn_ok = 0;
+    mn_bytes = 0;
+    if constexpr (kMode == OperandMode::vec16) {
+      mn = (t % (kExtent / 4)) * 4;
+      kk0 = t / (kExtent / 4);
+      int const left = mn_size - (mn_base + mn);
+      mn_bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
+    } else if constexpr (kMode == OperandMode::elem_mn) {
+      mn = t % 32;
+      kk0 = t / 32;
+    } else {
+      constexpr int kGroupsK = kBK / 8;
+      int const w = t / 32;
+      kk0 = (w % kGroupsK) * 8 + t % 8;
+      mn = (w / kGroupsK) * 4 + (t / 8) % 4;
+    }
+    if constexpr (kMode != OperandMode::vec16) {
+#pragma unroll
+      for (int p = 0; p < kPasses; ++p)
+        if (mn_base + mn + dmn(p) < mn_size) mn_ok |= 1u << p;
+    }
+    std::int64_t const i = mn_base + mn;
+    src = base + (kMode == OperandMode::elem_k ? i * ld + kk0 : i + kk0 * ld);
+    smem0 = kk0 * ld_smem + mn;
+  }
+
+  // Issue this thread's copies of the k tile starting at `k_begin` into
+  // `stage`; elements with k >= k_size (or outside M/N) are zero-filled.
+  __device__ __forceinline__ void issue(float* stage, int k_begin, int k_size, int ld_smem) const {
+    int const k_left = k_size - k_begin - kk0;  // pass p's k is inside iff dk(p) < k_left
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) {
+      float* dst = stage + smem0 + dk(p) * ld_smem + dmn(p);
+      bool const k_ok = dk(p) < k_left;
+      if constexpr (kMode == OperandMode::vec16) {
+        arch::cp_async_zfill<16, arch::CacheGlobal>(dst, src + dk(p) * ld,
+                                                    k_ok ? static_cast<std::uint32_t>(mn_bytes) : 0u);
+      } else if constexpr (kMode == OperandMode::elem_mn) {
+        arch::cp_async<4>(dst, src + dmn(p) + dk(p) * ld, k_ok && ((mn_ok >> p) & 1u));
+      } else {
+        arch::cp_async<4>(dst, src + dmn(p) * ld, k_ok && ((mn_ok >> p) & 1u));
+      }
+    }
+  }
+
+  // Advance to the next k tile.
+  __device__ __forceinline__ void next_tile() { src += kMode == OperandMode::elem_k ? kBK : kBK * ld; }
+};
+
+// Tile (tile_m, tile_n) of CTA `bid`: groups of kGroupM tile rows, walked
+// column by column, so the CTAs resident at one time share B panels in L2.
+template <int kGroupM>
+__device__ __forceinline__ void rasterize(int bid, int tiles_m, int tiles_n, int& tile_m, int& tile_n) {
+  int const per_group = kGroupM * tiles_n;
+  int const group = bid / per_group;
+  int const first_m = group * kGroupM;
+  int const rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+  int const in_group = bid - group * per_group;
+  tile_m = first_m + in_group % rows;
+  tile_n = in_group / rows;
+}
+
+}  // namespace detail
+
+// NOTE: the misaligned (elem_mn) copies keep a per-pass predicate mask and
+// the whole tile's addresses live; under the 128-register cap of 2 CTAs/SM
+// ptxas spilled 44-112 bytes for them, so those rare instantiations ask for
+// 1 CTA/SM and stay spill-free.
+template <class Cfg, OperandMode kModeA, OperandMode kModeB>
+inline constexpr int kSgemmMinBlocks =
+    kModeA == OperandMode::elem_mn || kModeB == OperandMode::elem_mn ? 1 : Cfg::kMinBlocks;
+
+template <class Cfg, OperandMode kModeA, OperandMode kModeB>
+__global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, kModeB>))
+    simt_sgemm_kernel(SgemmParams p) {
+  // Preconditions: Ak is M-contiguous unless kModeA == elem_k (then
+  // K-contiguous); Bk is N-contiguous unless kModeB == elem_k; vec16 operands
+  // have 16-byte aligned pointers and leading dimensions (host checks).
+  extern __shared__ __align__(16) float smem[];
+  constexpr auto sA_layout = Cfg::smem_layout_a();  // (BLK_K,BLK_M,PIPE)
+  constexpr auto sB_layout = Cfg::smem_layout_b();  // (BLK_K,BLK_N,PIPE)
+  float* sA = smem;
+  float* sB = smem + cosize(sA_layout);
+
+  int tile_m = 0, tile_n = 0;
+  detail::rasterize<Cfg::kGroupM>(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n, tile_m, tile_n);
+  int const m_base = tile_m * Cfg::kBlockM;
+  int const n_base = tile_n * Cfg::kBlockN;
+
+  int const warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  int const warp_m = warp / Cfg::kWarpsN, warp_n = warp % Cfg::kWarpsN;
+  int const lane_m = lane / Cfg::kLanesN, lane_n = lane % Cfg::kLanesN;
+  // First row/column of this thread's values inside the CTA tile.
+  int const thr_m = warp_m * Cfg::kWarpTileM + lane_m * 4;
+  int const thr_n = warp_n * Cfg::kWarpTileN + lane_n * 4;
+  constexpr auto rows = Cfg::thr_rows();  // (V4,REP_M) -> row offset
+  constexpr auto cols = Cfg::thr_cols();  // (V4,REP_N) -> column offset
+
+  // The non-unit stride of each operand.
+  std::int64_t const ld_a = kModeA == OperandMode::elem_k ? p.a_m : p.a_k;
+  std::int64_t const ld_b = kModeB == OperandMode::elem_k ? p.b_n : p.b_k;
+  int const num_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+
+  for (int batch = static_cast<int>(blockIdx.y); batch < p.batch_count; batch += static_cast<int>(gridDim.y)) {
+    detail::TileCopy<Cfg, kModeA, Cfg::kBlockM> copy_a;
+    detail::TileCopy<Cfg, kModeB, Cfg::kBlockN> copy_b;
+    copy_a.init(p.a + batch * p.a_batch, ld_a, m_base, p.m, Cfg::kLdA);
+    copy_b.init(p.b + batch * p.b_batch, ld_b, n_base, p.n, Cfg::kLdB);
+
+    // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each.
+#pragma unroll
+    for (int s = 0; s < Cfg::kStages - 1; ++s) {
+      if (s < num_k_tiles) {
+        copy_a.issue(sA + sA_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdA);
+        copy_b.issue(sB + sB_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdB);
+        copy_a.next_tile();
+        copy_b.next_tile();
+      }
+      arch::cp_async_fence();
+    }
+
+    float acc[Cfg::kThrM][Cfg::kThrN];
+#pragma unroll
+    for (int i = 0; i < Cfg::kThrM; ++i)
+#pragma unroll
+      for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = 0.0f;
+
+    int read_stage = 0;
+    int write_stage = Cfg::kStages - 1;
+    for (int t = 0; t < num_k_tiles; ++t) {
+      // Tile t has landed (at most kStages-2 younger groups pending), and
+      // every thread is done with tile t-1, whose stage is refilled below.
+      arch::cp_async_wait<Cfg::kStages - 2>();
+      __syncthreads();
+      int const k_next = t + Cfg::kStages - 1;
+      if (k_next < num_k_tiles) {
+        copy_a.issue(sA + sA_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdA);
+        copy_b.issue(sB + sB_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdB);
+        copy_a.next_tile();
+        copy_b.next_tile();
+      }
+      arch::cp_async_fence();
+
+      const float* tA = sA + sA_layout(0, thr_m, read_stage);  // this thread's column of sA
+      const float* tB = sB + sB_layout(0, thr_n, read_stage);
+      // NOTE: fragments double-buffered in registers: the LDS.128 of step
+      // kk+1 are issued before the FFMAs of step kk.
+      float frag_a[2][Cfg::kThrM];
+      float frag_b[2][Cfg::kThrN];
+      auto load_frags = [&](int kk, int buf) {
+#pragma unroll
+        for (int r = 0; r < Cfg::kRepM; ++r) {
+          float4 const v = *reinterpret_cast<const float4*>(tA + sA_layout(kk, rows(0, r), 0));
+          frag_a[buf][4 * r + 0] = v.x;
+          frag_a[buf][4 * r + 1] = v.y;
+          frag_a[buf][4 * r + 2] = v.z;
+          frag_a[buf][4 * r + 3] = v.w;
+        }
+#pragma unroll
+        for (int r = 0; r < Cfg::kRepN; ++r) {
+          float4 const v = *reinterpret_cast<const float4*>(tB + sB_layout(kk, cols(0, r), 0));
+          frag_b[buf][4 * r + 0] = v.x;
+          frag_b[buf][4 * r + 1] = v.y;
+          frag_b[buf][4 * r + 2] = v.z;
+          frag_b[buf][4 * r + 3] = v.w;
+        }
+      };
+      load_frags(0, 0);
+#pragma unroll
+      for (int kk = 0; kk < Cfg::kBlockK; ++kk) {
+        if (kk + 1 < Cfg::kBlockK) load_frags(kk + 1, (kk + 1) & 1);
+#pragma unroll
+        for (int i = 0; i < Cfg::kThrM; ++i)
+#pragma unroll
+          for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[kk & 1][i], frag_b[kk & 1][j], acc[i][j]);
+      }
+      read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
+    }
+    // Drain (only empty groups can be pending) and let every thread leave the
+    // last stage before a next batch refills the ring.
+    arch::cp_async_wait<0>();
+    __syncthreads();
+
+    // Epilogue straight from registers: 4 consecutive columns per store.
+    // beta == 0 never reads C.
+    float* d = p.d + batch * p.d_batch;
+    const float* c = p.beta != 0.0f ? p.c + batch * p.c_batch : nullptr;
+#pragma unroll
+    for (int rm = 0; rm < Cfg::kRepM; ++rm) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) {
+        int const i = m_base + thr_m + rows(v, rm);
+        if (i >= p.m) continue;
+#pragma unroll
+        for (int rn = 0; rn < Cfg::kRepN; ++rn) {
+          int const j = n_base + thr_n + cols(0, rn);
+          float out[4];
+#pragma unroll
+          for (int e = 0; e < 4; ++e) out[e] = p.alpha * acc[4 * rm + v][4 * rn + e];
+          float* drow = d + i * p.d_m;
+          if (j + 3 < p.n) {
+            if (c != nullptr) {
+              const float* crow = c + i * p.c_m;
+              if (p.c_vec) {
+                float4 const cv = *reinterpret_cast<const float4*>(crow + j);
+                out[0] += p.beta * cv.x;
+                out[1] += p.beta * cv.y;
+                out[2] += p.beta * cv.z;
+                out[3] += p.beta * cv.w;
+              } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) out[e] += p.beta * crow[(j + e) * p.c_n];
+              }
+            }
+            if (p.d_vec) {
+              *reinterpret_cast<float4*>(drow + j) = make_float4(out[0], out[1], out[2], out[3]);
+            } else {
+#pragma unroll
+              for (int e = 0; e < 4; ++e) drow[j + e] = out[e];
+            }
+          } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              if (j + e >= p.n) break;
+              if (c != nullptr) out[e] += p.beta * c[i * p.c_m + (j + e) * p.c_n];
+              drow[j + e] = out[e];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- host side ---------------------------------------------------------------
+
+// Whether simt_sgemm computes `args` (validated by validate_arguments):
+// f32 in, f32 out, f32 accumulation (not tf32), sizes and offsets within int.
+inline bool sgemm_can_implement(const GemmArgs& args) {
+  if (args.input != DataType::f32 || resolved_output(args) != DataType::f32 || args.accumulate != DataType::f32)
+    return false;
+  if (args.m > INT_MAX || args.n > INT_MAX || args.k > INT_MAX - 64 || args.batch_count > INT_MAX) return false;
+  return true;
+}
+
+namespace detail {
+
+inline bool aligned16(const void* ptr, std::int64_t ld, std::int64_t batch_stride, std::int64_t batch_count) {
+  if (reinterpret_cast<std::uintptr_t>(ptr) % 16 != 0) return false;
+  if (ld % 4 != 0) return false;
+  return batch_count <= 1 || batch_stride % 4 == 0;
+}
+
+// The kernel-orientation parameters and the two operand modes.
+struct SgemmPlan {
+  SgemmParams p;
+  OperandMode mode_a = OperandMode::elem_k;
+  OperandMode mode_b = OperandMode::elem_k;
+};
+
+inline SgemmPlan plan_sgemm(const GemmArgs& args) {
+  SgemmPlan r;
+  SgemmParams& p = r.p;
+  bool const swap = args.d.order == MatrixOrder::col_major;  // compute D^T = B^T A^T
+  const MatrixDesc& ka = swap ? args.b : args.a;
+  const MatrixDesc& kb = swap ? args.a : args.b;
+  bool const row_a = ka.order == MatrixOrder::row_major;
+  bool const row_b = kb.order == MatrixOrder::row_major;
+  p.m = static_cast<int>(swap ? args.n : args.m);
+  p.n = static_cast<int>(swap ? args.m : args.n);
+  p.k = static_cast<int>(args.k);
+  p.batch_count = static_cast<int>(args.batch_count);
+  // Ak(i,k): without swap A(i,k); with swap B(k,i). Row-major A: (ld, 1);
+  // row-major B read as B^T: (1, ld).
+  p.a = static_cast<const float*>(ka.data);
+  p.a_batch = ka.batch_stride;
+  bool const a_mn_contig = swap ? row_a : !row_a;
+  p.a_m = a_mn_contig ? 1 : ka.ld;
+  p.a_k = a_mn_contig ? ka.ld : 1;
+  // Bk(k,j): without swap B(k,j); with swap A(j,k).
+  p.b = static_cast<const float*>(kb.data);
+  p.b_batch = kb.batch_stride;
+  bool const b_mn_contig = swap ? !row_b : row_b;
+  p.b_n = b_mn_contig ? 1 : kb.ld;
+  p.b_k = b_mn_contig ? kb.ld : 1;
+  r.mode_a = !a_mn_contig ? OperandMode::elem_k
+             : aligned16(ka.data, ka.ld, ka.batch_stride, args.batch_count) ? OperandMode::vec16
+                                                                             : OperandMode::elem_mn;
+  r.mode_b = !b_mn_contig ? OperandMode::elem_k
+             : aligned16(kb.data, kb.ld, kb.batch_stride, args.batch_count) ? OperandMode::vec16
+                                                                             : OperandMode::elem_mn;
+  // Ck(i,j): C stored like D is contiguous along j.
+  bool const read_c = args.beta != 0.0f;
+  bool const c_like_d = args.c.order == args.d.order;
+  p.c = read_c ? static_cast<const float*>(args.c.data) : nullptr;
+  p.c_m = c_like_d ? args.c.ld : 1;
+  p.c_n = c_like_d ? 1 : args.c.ld;
+  p.c_batch = args.c.batch_stride;
+  p.c_vec = read_c && c_like_d && aligned16(args.c.data, args.c.ld, args.c.batch_stride, args.batch_count);
+  p.d = static_cast<float*>(args.d.data);
+  p.d_m = args.d.ld;
+  p.d_batch = args.d.batch_stride;
+  p.d_vec = aligned16(args.d.data, args.d.ld, args.d.batch_stride, args.batch_count);
+  p.alpha = args.alpha;
+  p.beta = args.beta;
+  return r;
+}
+
+template <class Cfg, OperandMode kA, OperandMode kB>
+const void* sgemm_function() {
+  return reinterpret_cast<const void*>(&simt_sgemm_kernel<Cfg, kA, kB>);
+}
+
+template <class Cfg, OperandMode kA>
+const void* sgemm_function(OperandMode b) {
+  switch (b) {
+    case OperandMode::vec16: return sgemm_function<Cfg, kA, OperandMode::vec16>();
+    case OperandMode::elem_mn: return sgemm_function<Cfg, kA, OperandMode::elem_mn>();
+    case OperandMode::elem_k: return sgemm_function<Cfg, kA, OperandMode::elem_k>();
+  }
+  return nullptr;
+}
+
+template <class Cfg>
+const void* sgemm_function(OperandMode a, OperandMode b) {
+  switch (a) {
+    case OperandMode::vec16: return sgemm_function<Cfg, OperandMode::vec16>(b);
+    case OperandMode::elem_mn: return sgemm_function<Cfg, OperandMode::elem_mn>(b);
+    case OperandMode::elem_k: return sgemm_function<Cfg, OperandMode::elem_k>(b);
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
+// The __global__ function, block size and dynamic shared memory for `args`.
+template <class Cfg>
+GemmKernel::LaunchShape sgemm_launch_shape(const GemmArgs& args) {
+  if (!sgemm_can_implement(args)) return {};
+  detail::SgemmPlan const r = detail::plan_sgemm(args);
+  return {detail::sgemm_function<Cfg>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
+}
+
+// Enqueue D = alpha*op(A)*op(B) + beta*C with configuration Cfg on `stream`.
+// `args` must have passed validate_arguments and sgemm_can_implement.
+template <class Cfg>
+Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
+  auto fail = [](StatusCode code, std::string msg) { return Status{code, "simt_sgemm: " + std::move(msg)}; };
+  if (!sgemm_can_implement(args))
+    return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
+  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
+  detail::SgemmPlan r = detail::plan_sgemm(args);
+  std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
+  std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  // Whole groups of kGroupM tile rows must fit the int block index.
+  if ((tiles_m + Cfg::kGroupM) * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles");
+  r.p.tiles_m = static_cast<int>(tiles_m);
+  r.p.tiles_n = static_cast<int>(tiles_n);
+  const void* fn = detail::sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  if constexpr (Cfg::kSmemBytes > 48 * 1024) {
+    cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+    if (e != cudaSuccess)
+      return fail(StatusCode::cannot_implement, std::to_string(Cfg::kSmemBytes) +
+                                                    " bytes of shared memory per block: " + cudaGetErrorString(e));
+  }
+  constexpr int kMaxGridY = 65535;
+  dim3 const grid(static_cast<unsigned>(tiles_m * tiles_n),
+                  static_cast<unsigned>(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
+  void* kernel_args[] = {&r.p};
+  cudaError_t const err = cudaLaunchKernel(fn, grid, dim3(Cfg::kThreads), kernel_args,
+                                           static_cast<size_t>(Cfg::kSmemBytes), stream);
+  if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+  return {};
+}
+
+}  // namespace tessera::kernels::simt

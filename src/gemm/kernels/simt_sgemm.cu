@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// simt_sgemm: the registry face of the fp32 SIMT GEMM
+// (include/tessera/gemm/simt_sgemm.cuh), instantiated with SgemmDefault
+// (128x128x8 tile, 4-stage cp.async ring, 8x8 outputs per thread).
+// Every order of A, B, C, D, any ld, element-aligned pointers, batches.
+#include <tessera/gemm/simt_sgemm.cuh>
+
+#include "gemm/kernel_entry.hpp"
+
+namespace tessera::kernels {
+namespace {
+
+using Config = simt::SgemmDefault;
+
+Status launch(const GemmArgs& args, gemm_stream_t stream) { return simt::sgemm_launch<Config>(args, stream); }
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) { return simt::sgemm_launch_shape<Config>(args); }
+
+}  // namespace
+
+GemmKernel gemm_kernel_simt_sgemm() {
+  GemmKernel k;
+  k.info = {"simt_sgemm", 80, 0,
+            "fp32 FFMA: 128x128x8 tile, 4-stage cp.async (16 B, or 4 B transposing/misaligned), 8x8 per "
+            "thread, 2 CTAs/SM; every order, ld and alignment"};
+  k.can_implement = &simt::sgemm_can_implement;
+  k.launch = &launch;
+  k.launch_shape = &launch_shape;
+  return k;
+}
+
+}  // namespace tessera::kernels

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// simt_sgemm (fp32 FFMA GEMM) against an fp64 host reference, for every tile
+// configuration the benchmark times: the four A/B orders x both D orders x
+// C stored like or unlike D, odd shapes and residues in M, N and K, K == 0,
+// ld > extent, pointers misaligned to 4 bytes (not 16), beta == 0 with
+// C == nullptr, in-place C == D, batches. Inputs are fresh random numbers
+// (the seed is printed on failure); D is poisoned with NaN bytes before every
+// run, and the padding between D's rows/columns must still be poison after.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tessera/gemm/simt_sgemm.cuh>
+
+namespace {
+
+using tessera::GemmArgs;
+using tessera::MatrixOrder;
+namespace simt = tessera::kernels::simt;
+
+constexpr MatrixOrder R = MatrixOrder::row_major;
+constexpr MatrixOrder C = MatrixOrder::col_major;
+
+int device_sm() {
+  int dev = 0, n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM80()                                                                      \
+  do {                                                                                              \
+    int const cc_ = device_sm();                                                                    \
+    if (cc_ < 80)                                                                                   \
+      GTEST_SKIP() << "needs sm_80, found "                                                         \
+                   << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_));     \
+  } while (0)
+
+#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+// One test problem. Leading dimensions are the minimum plus `pad_*`;
+// `off_*` shifts each pointer by that many floats (1..3: 4-byte aligned only).
+struct Case {
+  std::int64_t m, n, k;
+  MatrixOrder oa = R, ob = R, oc = R, od = R;
+  float alpha = 1.0f, beta = 0.0f;
+  std::int64_t pad_a = 0, pad_b = 0, pad_c = 0, pad_d = 0;
+  int off_a = 0, off_b = 0, off_c = 0, off_d = 0;
+  bool c_null = false;   // beta must be 0
+  bool in_place = false; // C is D
+  std::int64_t batch = 1;
+
+  std::string describe() const {
+    auto o = [](MatrixOrder x) { return x == R ? "R" : "C"; };
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " orders A" + o(oa) + " B" +
+           o(ob) + " C" + o(oc) + " D" + o(od) + " alpha=" + std::to_string(alpha) + " beta=" + std::to_string(beta) +
+           " pads " + std::to_string(pad_a) + "," + std::to_string(pad_b) + "," + std::to_string(pad_c) + "," +
+           std::to_string(pad_d) + " offsets " + std::to_string(off_a) + "," + std::to_string(off_b) + "," +
+           std::to_string(off_c) + "," + std::to_string(off_d) + (c_null ? " C=null" : "") +
+           (in_place ? " C=D" : "") + " batch " + std::to_string(batch);
+  }
+};
+
+// A host matrix as stored: rows x cols, `order`, leading dimension `ld`,
+// `batch` matrices `stride` apart.
+struct Stored {
+  std::int64_t rows, cols, ld, stride, batch;
+  MatrixOrder order;
+  std::int64_t index(std::int64_t b, std::int64_t r, std::int64_t c) const {
+    return b * stride + (order == R ? r * ld + c : c * ld + r);
+  }
+  std::int64_t elements() const {
+    std::int64_t const outer = order == R ? rows : cols;
+    return batch * stride + outer * ld;  // generous: covers the padding
+  }
+};
+
+Stored stored(std::int64_t rows, std::int64_t cols, MatrixOrder order, std::int64_t pad, std::int64_t batch) {
+  std::int64_t const inner = order == R ? cols : rows;
+  std::int64_t const outer = order == R ? rows : cols;
+  std::int64_t const ld = std::max<std::int64_t>(inner, 1) + pad;
+  return {rows, cols, ld, ld * std::max<std::int64_t>(outer, 1) + 5, batch, order};
+}
+
+std::uint32_t bits(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+
+template <class Cfg>
+void run_case(const Case& cs) {
+  SCOPED_TRACE(cs.describe());
+  std::uint32_t const seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+
+  Stored const sa = stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch);
+  Stored const sb = stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch);
+  Stored const sd = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
+  Stored const sc = cs.in_place ? sd : stored(cs.m, cs.n, cs.oc, cs.pad_c, cs.batch);
+
+  std::vector<float> ha(sa.elements()), hb(sb.elements()), hc(sc.elements());
+  for (float& x : ha) x = dist(rng);
+  for (float& x : hb) x = dist(rng);
+  for (float& x : hc) x = dist(rng);
+  float const poison = [] {
+    float f;
+    std::uint32_t const u = 0xFFFFFFFFu;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }();
+  // In place, D starts as C; otherwise D starts as NaN poison everywhere.
+  std::vector<float> hd0 = cs.in_place ? hc : std::vector<float>(sd.elements(), poison);
+
+  float *da = nullptr, *db = nullptr, *dc = nullptr, *dd = nullptr;
+  TESSERA_CUDA_OK(cudaMalloc(&da, (ha.size() + 4) * 4));
+  TESSERA_CUDA_OK(cudaMalloc(&db, (hb.size() + 4) * 4));
+  TESSERA_CUDA_OK(cudaMalloc(&dc, (hc.size() + 4) * 4));
+  TESSERA_CUDA_OK(cudaMalloc(&dd, (hd0.size() + 4) * 4));
+  TESSERA_CUDA_OK(cudaMemcpy(da + cs.off_a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(db + cs.off_b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(dc + cs.off_c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(dd + cs.off_d, hd0.data(), hd0.size() * 4, cudaMemcpyHostToDevice));
+
+  GemmArgs args;
+  args.m = cs.m;
+  args.n = cs.n;
+  args.k = cs.k;
+  args.batch_count = cs.batch;
+  args.alpha = cs.alpha;
+  args.beta = cs.beta;
+  args.a = {da + cs.off_a, cs.oa, sa.ld, cs.batch > 1 ? sa.stride : 0};
+  args.b = {db + cs.off_b, cs.ob, sb.ld, cs.batch > 1 ? sb.stride : 0};
+  args.d = {dd + cs.off_d, cs.od, sd.ld, cs.batch > 1 ? sd.stride : 0};
+  if (cs.in_place)
+    args.c = args.d.view();
+  else if (!cs.c_null)
+    args.c = {dc + cs.off_c, cs.oc, sc.ld, cs.batch > 1 ? sc.stride : 0};
+  else
+    args.c = {nullptr, cs.oc, sc.ld, 0};
+
+  tessera::Status const v = tessera::validate_arguments(args);
+  ASSERT_TRUE(v.ok()) << v.message;
+  ASSERT_TRUE(simt::sgemm_can_implement(args));
+  tessera::Status const s = simt::sgemm_launch<Cfg>(args, nullptr);
+  ASSERT_TRUE(s.ok()) << s.message;
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+
+  std::vector<float> hd(hd0.size());
+  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd + cs.off_d, hd.size() * 4, cudaMemcpyDeviceToHost));
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  cudaFree(dd);
+
+  // fp64 reference and relative Frobenius error; every non-output element of
+  // D's allocation must be untouched.
+  std::vector<char> is_out(hd.size(), 0);
+  double err2 = 0.0, ref2 = 0.0;
+  std::int64_t non_finite = 0;
+  for (std::int64_t b = 0; b < cs.batch; ++b)
+    for (std::int64_t i = 0; i < cs.m; ++i)
+      for (std::int64_t j = 0; j < cs.n; ++j) {
+        double acc = 0.0;
+        for (std::int64_t kk = 0; kk < cs.k; ++kk)
+          acc += double(ha[sa.index(b, i, kk)]) * double(hb[sb.index(b, kk, j)]);
+        double ref = double(cs.alpha) * acc;
+        if (cs.beta != 0.0f) ref += double(cs.beta) * double(hc[sc.index(b, i, j)]);
+        std::int64_t const di = sd.index(b, i, j);
+        is_out[di] = 1;
+        double const got = hd[di];
+        if (!std::isfinite(got)) ++non_finite;
+        err2 += (got - ref) * (got - ref);
+        ref2 += ref * ref;
+      }
+  ASSERT_EQ(non_finite, 0) << "non-finite outputs (poison left or C read when beta == 0)";
+  double const rel = std::sqrt(err2) / std::max(std::sqrt(ref2), 1e-30);
+  // fp32 accumulation of K products: the error grows like eps * sqrt(K).
+  double const bound = 4.0 * 1.2e-7 * std::sqrt(double(std::max<std::int64_t>(cs.k, 16)));
+  if (ref2 > 0.0) EXPECT_LE(rel, bound) << "relative Frobenius error";
+  std::int64_t touched = 0;
+  for (std::size_t e = 0; e < hd.size(); ++e)
+    if (!is_out[e] && bits(hd[e]) != bits(hd0[e])) ++touched;
+  EXPECT_EQ(touched, 0) << "elements outside D (padding, gaps between batches) were written";
+}
+
+template <class Cfg>
+class SimtSgemm : public ::testing::Test {};
+
+using Configs = ::testing::Types<simt::Sgemm128x128x8, simt::Sgemm128x128x16, simt::Sgemm128x128x8W,
+                                 simt::Sgemm128x256x8>;
+TYPED_TEST_SUITE(SimtSgemm, Configs);
+
+TYPED_TEST(SimtSgemm, EveryOrderWithResidues) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder oa : {R, C})
+    for (MatrixOrder ob : {R, C})
+      for (MatrixOrder od : {R, C})
+        for (MatrixOrder oc : {R, C}) {
+          Case cs{131, 77, 45, oa, ob, oc, od};
+          cs.alpha = 0.75f;
+          cs.beta = -0.5f;
+          run_case<TypeParam>(cs);
+        }
+}
+
+TYPED_TEST(SimtSgemm, OddShapes) {
+  TESSERA_REQUIRE_SM80();
+  const std::int64_t shapes[][3] = {{1, 1, 1},     {1, 257, 3},  {255, 1, 9},  {3, 5, 7},    {129, 131, 17},
+                                    {128, 128, 8}, {256, 256, 64}, {257, 263, 301}, {64, 300, 2}, {300, 64, 1}};
+  for (auto const& s : shapes)
+    for (MatrixOrder oa : {R, C})
+      for (MatrixOrder ob : {R, C}) {
+        Case cs{s[0], s[1], s[2], oa, ob, R, oa == ob ? R : C};
+        cs.beta = 0.25f;
+        run_case<TypeParam>(cs);
+      }
+}
+
+TYPED_TEST(SimtSgemm, KZeroIsBetaC) {
+  TESSERA_REQUIRE_SM80();
+  Case cs{70, 90, 0};
+  cs.beta = 1.5f;
+  run_case<TypeParam>(cs);
+  cs.beta = 0.0f;  // D = 0
+  cs.c_null = true;
+  run_case<TypeParam>(cs);
+}
+
+TYPED_TEST(SimtSgemm, LeadingDimensionsAboveExtent) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder oa : {R, C})
+    for (MatrixOrder ob : {R, C}) {
+      Case cs{150, 140, 67, oa, ob, C, R};
+      cs.pad_a = 3;  // ld % 4 != 0: the 16-byte path must step aside
+      cs.pad_b = 4;
+      cs.pad_c = 7;
+      cs.pad_d = 9;
+      cs.beta = 2.0f;
+      run_case<TypeParam>(cs);
+    }
+}
+
+TYPED_TEST(SimtSgemm, MisalignedPointers) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder oa : {R, C})
+    for (MatrixOrder ob : {R, C})
+      for (MatrixOrder od : {R, C}) {
+        Case cs{133, 129, 41, oa, ob, od, od};
+        cs.off_a = 1;
+        cs.off_b = 3;
+        cs.off_c = 2;
+        cs.off_d = 1;
+        cs.beta = 0.5f;
+        run_case<TypeParam>(cs);
+      }
+}
+
+TYPED_TEST(SimtSgemm, BetaZeroNeverReadsC) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder od : {R, C}) {
+    Case cs{200, 136, 33, R, C, od, od};
+    cs.c_null = true;
+    cs.alpha = -1.25f;
+    run_case<TypeParam>(cs);
+  }
+}
+
+TYPED_TEST(SimtSgemm, InPlaceAndBatched) {
+  TESSERA_REQUIRE_SM80();
+  Case cs{96, 160, 40, C, R, R, R};
+  cs.in_place = true;
+  cs.beta = 1.0f;
+  run_case<TypeParam>(cs);
+  Case bt{65, 130, 36, R, C, C, C};
+  bt.batch = 3;
+  bt.beta = -1.0f;
+  bt.off_b = 2;
+  run_case<TypeParam>(bt);
+}
+
+TYPED_TEST(SimtSgemm, ManyKTiles) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder oa : {R, C}) {
+    Case cs{384, 320, 1003, oa, R, R, R};
+    cs.beta = 0.5f;
+    run_case<TypeParam>(cs);
+  }
+}
+
+}  // namespace
