@@ -273,6 +273,8 @@ TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTe
     if constexpr (detail::needs_value_split<Atom, SL>()) {
       copy(atom, make_tensor(src.data(), layout<0>(src.layout())), make_tensor(dst.data(), layout<0>(dst.layout())));
     } else {
+      static_assert(requires { atom.call(src, dst); },
+                    "copy(atom, src, dst): the atom has no call(src, dst) [wrap the operation: Copy_Atom<Op, T>]");
       atom.call(src, dst);
     }
   } else {
