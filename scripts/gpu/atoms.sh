@@ -110,7 +110,12 @@ if [ -x "$NCU" ] && [ -x "$BUILD/test_tiled_gemm" ]; then
       "$BUILD/test_tiled_gemm" --gtest_filter="$filter" > "$log" 2>&1
     ld=$(grep 'op_ld.sum' "$log" | awk '{print $NF}' | tail -1)
     st=$(grep 'op_st.sum' "$log" | awk '{print $NF}' | tail -1)
-    bank_table+=("$(printf '%-44s ld_conflicts=%-8s st_conflicts=%s' "$filter" "${ld:-?}" "${st:-?}")")
+    # ldmatrix has its own counter on newer ncu; best effort, a missing metric just shows '?'.
+    "$NCU" --clock-control none --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum \
+      -k regex:tiled_gemm_kernel "$BUILD/test_tiled_gemm" --gtest_filter="$filter" > "$log.ldsm" 2>&1
+    ldsm=$(grep 'op_ldsm.sum' "$log.ldsm" | awk '{print $NF}' | tail -1)
+    bank_table+=("$(printf '%-44s ld_conflicts=%-8s ldsm_conflicts=%-8s st_conflicts=%s' "$filter" "${ld:-?}" \
+      "${ldsm:-?}" "${st:-?}")")
     if [ "$filter" = TiledGemm.Seed000_F16Accumulate ] && [ "${ld:-x}" != 0 ]; then overall=1; fi
   done
 else

@@ -81,6 +81,7 @@ __global__ void __launch_bounds__(128) tiled_gemm_kernel(half_t const* A, half_t
   Tensor tBgB = thr_g2s.partition_S(gB);  // (CPY,CPY_N,CPY_K,k)
   Tensor tBsB = thr_g2s.partition_D(sB);  // (CPY,CPY_N,CPY_K,PIPE)
 
+  TESSERA_UNROLL
   for (int k_tile = 0; k_tile < kStages; ++k_tile) {
     copy(g2s, tAgA(Underscore{}, Underscore{}, Underscore{}, k_tile), tAsA(Underscore{}, Underscore{}, Underscore{}, k_tile));
     copy(g2s, tBgB(Underscore{}, Underscore{}, Underscore{}, k_tile), tBsB(Underscore{}, Underscore{}, Underscore{}, k_tile));
@@ -93,6 +94,7 @@ __global__ void __launch_bounds__(128) tiled_gemm_kernel(half_t const* A, half_t
   Tensor tCrA = thr_mma.partition_fragment_A(sA(Underscore{}, Underscore{}, 0));          // (MMA,MMA_M,MMA_K)
   Tensor tCrB = thr_mma.partition_fragment_B(sB(Underscore{}, Underscore{}, 0));          // (MMA,MMA_N,MMA_K)
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);                                            // (MMA,MMA_M,MMA_N)
+  TESSERA_UNROLL
   for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = TC(0.0f);
 
   auto s2r_a = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
@@ -107,13 +109,16 @@ __global__ void __launch_bounds__(128) tiled_gemm_kernel(half_t const* A, half_t
   cp_async_wait<0>();
   __syncthreads();
 
+  TESSERA_UNROLL
   for (int pipe = 0; pipe < kStages; ++pipe) {
+    TESSERA_UNROLL
     for (int k_block = 0; k_block < int(size<2>(tCrA)); ++k_block) {
       copy(s2r_a, tXsA(Underscore{}, Underscore{}, k_block, pipe), tXrA(Underscore{}, Underscore{}, k_block));
       copy(s2r_b, tXsB(Underscore{}, Underscore{}, k_block, pipe), tXrB(Underscore{}, Underscore{}, k_block));
       gemm(mma, tCrA(Underscore{}, Underscore{}, k_block), tCrB(Underscore{}, Underscore{}, k_block), tCrC);
     }
   }
+  TESSERA_UNROLL
   for (int i = 0; i < int(size(tCrC)); ++i) tCgC(i) = tCrC(i);
 }
 

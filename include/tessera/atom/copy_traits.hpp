@@ -63,6 +63,7 @@ TESSERA_HOST_DEVICE void gather_bits(Regs& regs, TensorT const& t) {
   constexpr int kVals = int(sizeof(Regs) / sizeof(V));
   static_assert(kVals * sizeof(V) == sizeof(Regs), "copy: register bits are not a whole number of values");
   V vals[kVals];
+  TESSERA_UNROLL
   for (int i = 0; i < kVals; ++i) vals[i] = t(i);
   std::memcpy(&regs, &vals[0], sizeof(Regs));
 }
@@ -74,6 +75,7 @@ TESSERA_HOST_DEVICE void scatter_bits(Regs const& regs, TensorT&& t) {
   static_assert(kVals * sizeof(V) == sizeof(Regs), "copy: register bits are not a whole number of values");
   V vals[kVals];
   std::memcpy(&vals[0], &regs, sizeof(Regs));
+  TESSERA_UNROLL
   for (int i = 0; i < kVals; ++i) t(i) = vals[i];
 }
 
@@ -134,6 +136,7 @@ struct Copy_Traits<AutoVectorizingCopyWithAssumedAlignment<kMaxVecBits>> {
   template <class STensor, class DTensor>
   TESSERA_HOST_DEVICE static void copy_unpack(Copy_Traits const&, STensor const& src, DTensor&& dst) {
     constexpr int kN = decltype(size(src))::value;
+    TESSERA_UNROLL
     for (int i = 0; i < kN; ++i) dst(i) = src(i);
   }
 };

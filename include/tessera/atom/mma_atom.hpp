@@ -38,6 +38,7 @@ TESSERA_HOST_DEVICE void pack_registers(Regs& regs, FrgTensor const& frg) {
   static_assert(decltype(size(frg))::value == kVals,
                 "MMA_Atom::call: fragment size differs from the atom's values per thread [pass tCrA(_,m,k)]");
   ValType vals[kVals];
+  TESSERA_UNROLL
   for (int i = 0; i < kVals; ++i) vals[i] = static_cast<ValType>(frg(i));
   std::memcpy(&regs[0], &vals[0], sizeof(vals));
 }
@@ -51,6 +52,7 @@ TESSERA_HOST_DEVICE void unpack_registers(Regs const& regs, FrgTensor&& frg) {
                 "MMA_Atom::call: D fragment size differs from the atom's values per thread");
   ValType vals[kVals];
   std::memcpy(&vals[0], &regs[0], sizeof(vals));
+  TESSERA_UNROLL
   for (int i = 0; i < kVals; ++i) frg(i) = vals[i];
 }
 
