@@ -38,9 +38,6 @@ template <int B, int M, int S> struct is_swizzle<Swizzle<B, M, S>> : std::true_t
 template <class T>
 inline constexpr bool is_any_layout_v = is_plain_layout<T>::value || is_composed<T>::value;
 
-}  // namespace detail
-
-namespace detail {
 // (sub-layout, pointer offset) of a slice. A composed layout keeps the offset
 // inside (Sw(o + x) != Sw(o) + x for a swizzle), so the pointer does not move.
 template <class Coord, class L>

@@ -58,6 +58,8 @@ TESSERA_HOST_DEVICE void gemm(MMA const& mma, DTensor&& D, Tensor<AE, AL> const&
 
   if constexpr (rD == 1 && rA == 1) {
     // (V) x (V) => (V)
+    static_assert(requires { mma.call(D, A, B, C); },
+                  "gemm(mma, D, A, B, C): the atom has no call(d, a, b, c) [pass an MMA_Atom or TiledMMA]");
     mma.call(D, A, B, C);
   } else if constexpr (rD == 2 && rA == 1) {
     // (M) x (N) => (M,N)
