@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// mbarrier + TMA load round trips: a box of a 2D/3D 16-bit tensor is loaded
+// into shared memory by cp.async.bulk.tensor (completion on an mbarrier with
+// expect_tx), copied out byte for byte, and compared with the image the host
+// predicts: row-major box, the swizzle pattern (Swizzle<B,4,3> on byte
+// offsets) applied, zeros where the box leaves the tensor. Also a TMA store
+// back to global and a reduce-add. Skips unless the device is sm_90.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <tessera/arch/sm90/fence.cuh>
+#include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/tma.cuh>
+
+#include "tma/tensor_map.hpp"
+
+namespace {
+
+int device_sm() {
+  int n = 0, dev = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM90()                                                                            \
+  do {                                                                                                    \
+    int const cc_ = device_sm();                                                                          \
+    if (cc_ != 90)                                                                                        \
+      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
+  } while (0)
+
+#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+constexpr int kSmemBytes = 64 * 1024;
+
+// Loads one box at (c0, c1, c2) into 1024-aligned shared memory, copies the
+// `box_bytes` bytes to `out`; then (if store_tmap) writes the same shared
+// image back through `store_tmap` at (s0, s1) with a TMA store, and adds it
+// once more with a reduce-add.
+__global__ void tma_roundtrip_kernel(const __grid_constant__ CUtensorMap tmap, int rank, int c0, int c1, int c2,
+                                     uint32_t box_bytes, uint8_t* out, const __grid_constant__ CUtensorMap store_tmap,
+                                     int do_store, int s0, int s1) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  uint32_t const raw = tessera::arch::smem_u32(smem_raw);
+  uint8_t* const smem = smem_raw + ((1024u - (raw & 1023u)) & 1023u);
+  __shared__ uint64_t bar;
+  // Poison shared memory first: a load that writes nothing must not pass.
+  for (uint32_t i = threadIdx.x; i < box_bytes; i += blockDim.x) smem[i] = 0xA5;
+  tessera::arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    tessera::arch::mbarrier_init(&bar, 1);
+    tessera::arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    tessera::arch::tma_prefetch_descriptor(&tmap);
+    tessera::arch::mbarrier_arrive_expect_tx(&bar, box_bytes);
+    if (rank == 2)
+      tessera::arch::tma_load_2d(smem, &tmap, &bar, c0, c1);
+    else
+      tessera::arch::tma_load_3d(smem, &tmap, &bar, c0, c1, c2);
+  }
+  tessera::arch::mbarrier_wait(&bar, 0);
+  // A second wait on the same parity must return at once; the other parity
+  // (the phase still in progress) must not be complete.
+  bool const done0 = tessera::arch::mbarrier_try_wait_parity(&bar, 0);
+  bool const done1 = tessera::arch::mbarrier_try_wait_parity(&bar, 1);
+  for (uint32_t i = threadIdx.x; i < box_bytes; i += blockDim.x) out[i] = smem[i];
+  if (threadIdx.x == 0) {
+    out[box_bytes] = done0 ? 1 : 0;
+    out[box_bytes + 1] = done1 ? 1 : 0;
+  }
+  __syncthreads();
+  if (do_store && threadIdx.x == 0) {
+    tessera::arch::tma_store_2d(&store_tmap, smem, s0, s1);
+    tessera::arch::tma_store_commit_group();
+    tessera::arch::tma_store_wait<0>();
+    tessera::arch::tma_reduce_add_2d(&store_tmap, smem, s0, s1);
+    tessera::arch::tma_store_commit_group();
+    tessera::arch::tma_store_wait<0>();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) tessera::arch::mbarrier_inval(&bar);
+}
+
+uint32_t swizzle_mask(tessera::tma::Swizzle s) {
+  switch (s) {
+    case tessera::tma::Swizzle::b128: return 7;
+    case tessera::tma::Swizzle::b64: return 3;
+    case tessera::tma::Swizzle::b32: return 1;
+    default: return 0;
+  }
+}
+const char* swizzle_name(tessera::tma::Swizzle s) {
+  switch (s) {
+    case tessera::tma::Swizzle::b128: return "128B";
+    case tessera::tma::Swizzle::b64: return "64B";
+    case tessera::tma::Swizzle::b32: return "32B";
+    default: return "none";
+  }
+}
+
+struct Case {
+  int rank;
+  uint64_t dims[3];
+  uint32_t box[3];
+  int coord[3];
+  tessera::tma::Swizzle swizzle;
+};
+
+// Tensor element at (x, y, z): a distinct non-zero 16-bit pattern.
+uint16_t value_at(uint64_t x, uint64_t y, uint64_t z) {
+  return uint16_t(((x * 7 + y * 131 + z * 1031) % 65521) | 1u);
+}
+
+void run_case(const Case& c) {
+  using tessera::tma::Swizzle;
+  SCOPED_TRACE(testing::Message() << "rank " << c.rank << " dims " << c.dims[0] << "x" << c.dims[1] << "x"
+                                  << c.dims[2] << " box " << c.box[0] << "x" << c.box[1] << "x" << c.box[2]
+                                  << " at (" << c.coord[0] << "," << c.coord[1] << "," << c.coord[2] << ") swizzle "
+                                  << swizzle_name(c.swizzle));
+  uint64_t const d2 = c.rank == 3 ? c.dims[2] : 1;
+  uint64_t const n = c.dims[0] * c.dims[1] * d2;
+  std::vector<uint16_t> host(n);
+  for (uint64_t z = 0; z < d2; ++z)
+    for (uint64_t y = 0; y < c.dims[1]; ++y)
+      for (uint64_t x = 0; x < c.dims[0]; ++x) host[(z * c.dims[1] + y) * c.dims[0] + x] = value_at(x, y, z);
+  uint16_t* dev = nullptr;
+  uint8_t* out = nullptr;
+  TESSERA_CUDA_OK(cudaMalloc(&dev, n * 2));
+  TESSERA_CUDA_OK(cudaMemcpy(dev, host.data(), n * 2, cudaMemcpyHostToDevice));
+  uint32_t const b2 = c.rank == 3 ? c.box[2] : 1;
+  uint32_t const box_bytes = c.box[0] * c.box[1] * b2 * 2;
+  ASSERT_LE(box_bytes + 1024, uint32_t(kSmemBytes));
+  TESSERA_CUDA_OK(cudaMalloc(&out, box_bytes + 2));
+
+  tessera::tma::TiledDesc d;
+  d.type = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  d.elem_bytes = 2;
+  d.rank = c.rank;
+  d.base = dev;
+  for (int i = 0; i < 3; ++i) {
+    d.dims[i] = c.dims[i];
+    d.box[i] = c.box[i];
+  }
+  d.strides[0] = c.dims[0] * 2;
+  d.strides[1] = c.dims[0] * c.dims[1] * 2;
+  d.swizzle = c.swizzle;
+  CUtensorMap tmap;
+  auto r = tessera::tma::encode_tiled(&tmap, d);
+  ASSERT_TRUE(r.ok) << r.message;
+
+  TESSERA_CUDA_OK(cudaFuncSetAttribute(tma_roundtrip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  tma_roundtrip_kernel<<<1, 128, kSmemBytes>>>(tmap, c.rank, c.coord[0], c.coord[1], c.coord[2], box_bytes, out, tmap,
+                                               0, 0, 0);
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<uint8_t> got(box_bytes + 2);
+  TESSERA_CUDA_OK(cudaMemcpy(got.data(), out, box_bytes + 2, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got[box_bytes], 1) << "try_wait.parity(0) after the completed phase 0 returned false";
+  EXPECT_EQ(got[box_bytes + 1], 0) << "try_wait.parity(1) returned true while phase 1 is in progress";
+
+  uint32_t const mask = swizzle_mask(c.swizzle);
+  uint32_t const row_bytes = c.box[0] * 2;
+  int bad = 0;
+  for (uint32_t z = 0; z < b2; ++z)
+    for (uint32_t y = 0; y < c.box[1]; ++y)
+      for (uint32_t x = 0; x < c.box[0]; ++x) {
+        uint32_t const logical = (z * c.box[1] + y) * row_bytes + 2 * x;
+        uint32_t const phys = logical ^ (((logical >> 7) & mask) << 4);
+        int64_t const gx = int64_t(c.coord[0]) + x, gy = int64_t(c.coord[1]) + y, gz = int64_t(c.coord[2]) + z;
+        bool const inside = gx >= 0 && gy >= 0 && gz >= 0 && uint64_t(gx) < c.dims[0] && uint64_t(gy) < c.dims[1] &&
+                            uint64_t(gz) < d2;
+        uint16_t const want = inside ? value_at(uint64_t(gx), uint64_t(gy), uint64_t(gz)) : 0;
+        uint16_t const have = uint16_t(got[phys] | (got[phys + 1] << 8));
+        if (have != want && ++bad <= 8)
+          ADD_FAILURE() << "box element (x=" << x << ", y=" << y << ", z=" << z << ") expected at smem byte " << phys
+                        << ": want 0x" << std::hex << want << " got 0x" << have << std::dec;
+      }
+  EXPECT_EQ(bad, 0) << bad << " of " << box_bytes / 2 << " elements wrong";
+  cudaFree(dev);
+  cudaFree(out);
+}
+
+TEST(HopperTma, Load2DNoSwizzle) {
+  TESSERA_REQUIRE_SM90();
+  run_case({2, {40, 30, 1}, {8, 5, 1}, {0, 0, 0}, tessera::tma::Swizzle::none});
+  run_case({2, {40, 30, 1}, {24, 16, 1}, {16, 7, 0}, tessera::tma::Swizzle::none});   // crosses x and y edges
+  run_case({2, {200, 300, 1}, {64, 256, 1}, {136, 100, 0}, tessera::tma::Swizzle::none});
+  run_case({2, {40, 30, 1}, {16, 8, 1}, {-5, -3, 0}, tessera::tma::Swizzle::none});   // negative coordinates
+}
+
+TEST(HopperTma, Load2DSwizzled) {
+  TESSERA_REQUIRE_SM90();
+  using tessera::tma::Swizzle;
+  for (Swizzle s : {Swizzle::b32, Swizzle::b64, Swizzle::b128}) {
+    uint32_t const w = s == Swizzle::b128 ? 64 : s == Swizzle::b64 ? 32 : 16;  // elements per swizzle row
+    run_case({2, {200, 300, 1}, {w, 8, 1}, {0, 0, 0}, s});
+    run_case({2, {200, 300, 1}, {w, 64, 1}, {int(w), 16, 0}, s});
+    run_case({2, {1000, 333, 1}, {w, 128, 1}, {1000 - int(w) / 2, 300, 0}, s});  // x and y tails zero-filled
+    run_case({2, {4093, 4095, 1}, {w, 256, 1}, {4093 - 29, 4095 - 100, 0}, s});
+  }
+}
+
+TEST(HopperTma, Load3D) {
+  TESSERA_REQUIRE_SM90();
+  run_case({3, {64, 20, 6}, {16, 8, 3}, {8, 4, 2}, tessera::tma::Swizzle::none});
+  run_case({3, {64, 20, 6}, {64, 8, 4}, {0, 16, 4}, tessera::tma::Swizzle::b128});  // y and z tails
+}
+
+// TMA store of a box loaded from `src` into `dst` at another position, then
+// reduce-add of the same box: dst holds 2x the box there, its old values
+// elsewhere; clipped at dst's edges. f32 elements (small integers, exact
+// sums): the reduce-add needs a type with .add (not u16).
+TEST(HopperTma, StoreAndReduceAdd) {
+  TESSERA_REQUIRE_SM90();
+  using tessera::tma::Swizzle;
+  uint64_t const W = 96, H = 40;
+  uint32_t const bx = 32, by = 16;  // 32 f32 = one 128-byte swizzle row
+  std::vector<float> src(W * H), dst(W * H);
+  for (uint64_t y = 0; y < H; ++y)
+    for (uint64_t x = 0; x < W; ++x) {
+      src[y * W + x] = float((x + 3 * y) % 1000 + 1);
+      dst[y * W + x] = float(50000 + (x * y) % 97);
+    }
+  float *dsrc = nullptr, *ddst = nullptr;
+  uint8_t* out = nullptr;
+  TESSERA_CUDA_OK(cudaMalloc(&dsrc, W * H * 4));
+  TESSERA_CUDA_OK(cudaMalloc(&ddst, W * H * 4));
+  TESSERA_CUDA_OK(cudaMalloc(&out, bx * by * 4 + 2));
+  TESSERA_CUDA_OK(cudaMemcpy(dsrc, src.data(), W * H * 4, cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(ddst, dst.data(), W * H * 4, cudaMemcpyHostToDevice));
+  tessera::tma::TiledDesc d;
+  d.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  d.elem_bytes = 4;
+  d.rank = 2;
+  d.dims[0] = W;
+  d.dims[1] = H;
+  d.strides[0] = W * 4;
+  d.box[0] = bx;
+  d.box[1] = by;
+  d.swizzle = Swizzle::b128;
+  d.base = dsrc;
+  CUtensorMap ts, td;
+  auto r = tessera::tma::encode_tiled(&ts, d);
+  ASSERT_TRUE(r.ok) << r.message;
+  d.base = ddst;
+  r = tessera::tma::encode_tiled(&td, d);
+  ASSERT_TRUE(r.ok) << r.message;
+  int const c0 = 8, c1 = 4, s0 = 80, s1 = 30;  // the store box is clipped at x = 96 and y = 40
+  TESSERA_CUDA_OK(cudaFuncSetAttribute(tma_roundtrip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  tma_roundtrip_kernel<<<1, 128, kSmemBytes>>>(ts, 2, c0, c1, 0, bx * by * 4, out, td, 1, s0, s1);
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<float> got(W * H);
+  TESSERA_CUDA_OK(cudaMemcpy(got.data(), ddst, W * H * 4, cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (uint64_t y = 0; y < H; ++y)
+    for (uint64_t x = 0; x < W; ++x) {
+      bool const in_box = x >= uint64_t(s0) && x < uint64_t(s0) + bx && y >= uint64_t(s1) && y < uint64_t(s1) + by;
+      float want = dst[y * W + x];
+      if (in_box) {
+        uint64_t const sx = x - s0 + c0, sy = y - s1 + c1;
+        want = 2.0f * src[sy * W + sx];
+      }
+      if (got[y * W + x] != want && ++bad <= 8)
+        ADD_FAILURE() << "dst(" << x << ", " << y << "): want " << want << " got " << got[y * W + x];
+    }
+  EXPECT_EQ(bad, 0);
+  cudaFree(dsrc);
+  cudaFree(ddst);
+  cudaFree(out);
+}
+
+TEST(HopperTma, EncoderRejectsMisalignedStride) {
+  // Host-side rule: no GPU needed beyond the driver entry point.
+  tessera::tma::TiledDesc d;
+  alignas(16) static uint16_t buf[64];
+  d.base = buf;
+  d.dims[0] = 10;
+  d.dims[1] = 4;
+  d.strides[0] = 20;  // 10 elements * 2 bytes: not a multiple of 16
+  d.box[0] = 8;
+  d.box[1] = 4;
+  CUtensorMap m;
+  auto r = tessera::tma::encode_tiled(&m, d);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("multiple of 16"), std::string::npos) << r.message;
+}
+
+}  // namespace

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// One warpgroup runs wgmma.mma_async m64nNkK over a K of one swizzle row
+// (32, 64 or 128 bytes: 1, 2 or 4 instructions, the descriptor start address
+// advanced 32 bytes per instruction, the first with scale-d = 0 over poisoned
+// accumulators), with A (64 x K) and B (N x K), both K-major, written into
+// shared memory in the swizzled canonical layout by ordinary stores
+// (fence.proxy.async before the barrier). The accumulator fragments are
+// mapped back to (row, column) with the documented fragment map and compared
+// with an fp64 reference on the host. RS variants take A from registers in
+// the mma.sync-style fragment. Skips unless the device is sm_90.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tessera/arch/sm90/fence.cuh>
+#include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/wgmma.cuh>
+
+namespace {
+
+using namespace tessera::arch;
+
+int device_sm() {
+  int n = 0, dev = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM90()                                                                            \
+  do {                                                                                                    \
+    int const cc_ = device_sm();                                                                          \
+    if (cc_ != 90)                                                                                        \
+      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
+  } while (0)
+
+#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+enum class Elem { bf16, f16, tf32, e4m3, s8 };
+int elem_bytes(Elem e) { return e == Elem::tf32 ? 4 : (e == Elem::e4m3 || e == Elem::s8) ? 1 : 2; }
+
+__host__ __device__ constexpr GmmaSwizzle swizzle_of(int span) {
+  return span == 128 ? GmmaSwizzle::b128 : span == 64 ? GmmaSwizzle::b64 : GmmaSwizzle::b32;
+}
+
+// a: 64 rows x kSpan bytes, b: N rows x kSpan bytes, both logical row-major
+// (K contiguous). d_out: 128 threads x kRegsD accumulator registers.
+template <class Family, int N, int kSpan, bool kRS>
+__global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* d_out, int elem_size) {
+  using Mma = Wgmma<Family, N>;
+  using C = typename Mma::CRegister;
+  __shared__ __align__(1024) uint8_t buf[1024 + 64 * 128 + 256 * 128];
+  uint32_t const raw = smem_u32(buf);
+  uint8_t* const sA = buf + ((1024u - (raw & 1023u)) & 1023u);
+  uint8_t* const sB = sA + 64 * 128;
+  constexpr uint32_t kMask = kSpan == 128 ? 7 : kSpan == 64 ? 3 : 1;
+  auto swz = [](uint32_t l) { return l ^ (((l >> 7) & kMask) << 4); };
+  int const t = int(threadIdx.x);
+  for (int c = t; c < 64 * kSpan / 16; c += 128)
+    *reinterpret_cast<uint4*>(sA + swz(16u * c)) = reinterpret_cast<const uint4*>(a)[c];
+  for (int c = t; c < N * kSpan / 16; c += 128)
+    *reinterpret_cast<uint4*>(sB + swz(16u * c)) = reinterpret_cast<const uint4*>(b)[c];
+  fence_proxy_async_shared_cta();
+  __syncthreads();
+
+  C d[Mma::kRegsD];
+#pragma unroll
+  for (int i = 0; i < Mma::kRegsD; ++i) {
+    uint32_t const nan = 0x7fc00000u;  // poison: the first instruction has scale-d = 0
+    std::memcpy(&d[i], &nan, 4);
+  }
+  GmmaDescriptor const da = make_gmma_desc(smem_u32(sA), swizzle_of(kSpan), 16, 8 * kSpan);
+  GmmaDescriptor const db = make_gmma_desc(smem_u32(sB), swizzle_of(kSpan), 16, 8 * kSpan);
+  int const w = t / 32, g = (t % 32) / 4, q = t % 4;
+  wgmma_fence();
+#pragma unroll
+  for (int s = 0; s < kSpan / 32; ++s) {
+    if constexpr (kRS) {
+      // A fragment of this K step (32 bytes of K): registers hold 4 bytes of
+      // row g / g+8 at byte offset 4q / 4q+16 of the step, per the m16nXk
+      // A-fragment of mma.sync (for 2-byte: elements 2q, 2q+1 and 2q+8, 2q+9;
+      // for tf32: element q and q+4).
+      uint32_t af[4];
+      int const r0 = 16 * w + g, r1 = r0 + 8;
+      int const k0 = 32 * s + 4 * q, k1 = k0 + 16;
+      std::memcpy(&af[0], a + r0 * kSpan + k0, 4);
+      std::memcpy(&af[1], a + r1 * kSpan + k0, 4);
+      std::memcpy(&af[2], a + r0 * kSpan + k1, 4);
+      std::memcpy(&af[3], a + r1 * kSpan + k1, 4);
+      wgmma_fence_operand(af[0]);
+      Mma::template rs<0>(d, af, db.advanced(32u * s).desc, s == 0 ? 0 : 1);
+    } else {
+      Mma::template ss<0, 0>(d, da.advanced(32u * s).desc, db.advanced(32u * s).desc, s == 0 ? 0 : 1);
+    }
+  }
+  wgmma_commit_group();
+  wgmma_wait_group<0>();
+  wgmma_fence_operand(d);
+  (void)elem_size;
+#pragma unroll
+  for (int i = 0; i < Mma::kRegsD; ++i) std::memcpy(&d_out[t * Mma::kRegsD + i], &d[i], 4);
+}
+
+double decode(Elem e, const uint8_t* p) {
+  switch (e) {
+    case Elem::bf16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      uint32_t u = uint32_t(h) << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    case Elem::f16: {
+      __half h;
+      std::memcpy(&h, p, 2);
+      return double(__half2float(h));
+    }
+    case Elem::tf32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case Elem::e4m3: {
+      uint8_t const v = *p;
+      int const s = v >> 7, ex = (v >> 3) & 15, m = v & 7;
+      double const mag = ex == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, ex - 7);
+      return s ? -mag : mag;
+    }
+    case Elem::s8: return double(int8_t(*p));
+  }
+  return 0;
+}
+
+// Random K-major bytes: rows x span bytes of element type e, never all zero.
+std::vector<uint8_t> random_operand(Elem e, int rows, int span, std::mt19937& rng) {
+  std::vector<uint8_t> v(size_t(rows) * span);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  int const eb = elem_bytes(e);
+  for (size_t i = 0; i < v.size(); i += eb) {
+    float const x = u(rng);
+    switch (e) {
+      case Elem::bf16: {
+        __nv_bfloat16 h = __float2bfloat16(x);
+        std::memcpy(&v[i], &h, 2);
+        break;
+      }
+      case Elem::f16: {
+        __half h = __float2half(x);
+        std::memcpy(&v[i], &h, 2);
+        break;
+      }
+      case Elem::tf32: {  // exactly representable in tf32: low 13 mantissa bits clear
+        uint32_t bits;
+        std::memcpy(&bits, &x, 4);
+        bits &= 0xffffe000u;
+        std::memcpy(&v[i], &bits, 4);
+        break;
+      }
+      case Elem::e4m3: {  // finite: exponent field 1..14 (no NaN 0x7f/0xff)
+        uint8_t const s = rng() & 1, ex = uint8_t(1 + rng() % 14), m = rng() & 7;
+        v[i] = uint8_t((s << 7) | (ex << 3) | m);
+        break;
+      }
+      case Elem::s8: v[i] = uint8_t(int8_t(int(rng() % 255) - 127)); break;
+    }
+  }
+  return v;
+}
+
+template <class Family, int N, int kSpan, bool kRS>
+void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol) {
+  using Mma = Wgmma<Family, N>;
+  SCOPED_TRACE(testing::Message() << "m64n" << N << "k" << Mma::kK << (kRS ? " RS" : " SS") << " span " << kSpan);
+  std::mt19937 rng(1234 + N + kSpan);
+  std::vector<uint8_t> ha = random_operand(e, 64, kSpan, rng), hb = random_operand(e, N, kSpan, rng);
+  uint8_t *da = nullptr, *db = nullptr;
+  uint32_t* dd = nullptr;
+  int const R = Mma::kRegsD;
+  TESSERA_CUDA_OK(cudaMalloc(&da, ha.size()));
+  TESSERA_CUDA_OK(cudaMalloc(&db, hb.size()));
+  TESSERA_CUDA_OK(cudaMalloc(&dd, 128 * R * 4));
+  TESSERA_CUDA_OK(cudaMemcpy(da, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(db, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemset(dd, 0xff, 128 * R * 4));
+  wgmma_atom_kernel<Family, N, kSpan, kRS><<<1, 128>>>(da, db, dd, elem_bytes(e));
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<uint32_t> hd(128 * R);
+  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
+
+  int const eb = elem_bytes(e), K = kSpan / eb;
+  std::vector<double> ref(64 * N, 0.0), got(64 * N, std::nan(""));
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k) s += decode(e, &ha[size_t(i) * kSpan + k * eb]) * decode(e, &hb[size_t(j) * kSpan + k * eb]);
+      ref[i * N + j] = s;
+    }
+  for (int t = 0; t < 128; ++t) {
+    int const w = t / 32, g = (t % 32) / 4, q = t % 4;
+    for (int r = 0; r < R; ++r) {
+      uint32_t const bits = hd[t * R + r];
+      if (f16_acc) {
+        int const j = r / 2, h = r % 2, row = 16 * w + g + 8 * h, col = 8 * j + 2 * q;
+        __half lo, hi;
+        uint16_t l16 = uint16_t(bits & 0xffff), h16 = uint16_t(bits >> 16);
+        std::memcpy(&lo, &l16, 2);
+        std::memcpy(&hi, &h16, 2);
+        got[row * N + col] = __half2float(lo);
+        got[row * N + col + 1] = __half2float(hi);
+      } else {
+        int const j = r / 4, rr = r % 4, row = 16 * w + g + 8 * (rr / 2), col = 8 * j + 2 * q + (rr % 2);
+        double v;
+        if (s32_acc) {
+          v = double(int32_t(bits));
+        } else {
+          float f;
+          std::memcpy(&f, &bits, 4);
+          v = f;
+        }
+        got[row * N + col] = v;
+      }
+    }
+  }
+  double num = 0, den = 0;
+  int shown = 0;
+  for (int i = 0; i < 64 * N; ++i) {
+    double const diff = got[i] - ref[i];
+    num += diff * diff;
+    den += ref[i] * ref[i];
+    if (!(std::fabs(diff) <= tol * (1.0 + std::fabs(ref[i]))) && shown++ < 6)
+      ADD_FAILURE() << "D(" << i / N << ", " << i % N << ") = " << got[i] << ", reference " << ref[i];
+  }
+  double const rel = std::sqrt(num / den);
+  EXPECT_LE(rel, tol) << "relative norm error " << rel;
+  if (s32_acc) EXPECT_EQ(num, 0.0) << "integer wgmma must be exact";
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dd);
+}
+
+TEST(HopperWgmma, Bf16SS) {
+  TESSERA_REQUIRE_SM90();
+  run_atom<F32BF16BF16, 64, 128, false>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32BF16BF16, 64, 64, false>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32BF16BF16, 64, 32, false>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32BF16BF16, 8, 128, false>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32BF16BF16, 256, 128, false>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32BF16BF16, 136, 128, false>(Elem::bf16, false, false, 1e-5);
+}
+
+TEST(HopperWgmma, F16SS) {
+  TESSERA_REQUIRE_SM90();
+  run_atom<F32F16F16, 64, 128, false>(Elem::f16, false, false, 1e-5);
+  run_atom<F32F16F16, 256, 64, false>(Elem::f16, false, false, 1e-5);
+  run_atom<F16F16F16, 64, 128, false>(Elem::f16, true, false, 5e-3);
+  run_atom<F16F16F16, 256, 128, false>(Elem::f16, true, false, 5e-3);
+}
+
+TEST(HopperWgmma, Tf32SS) {
+  TESSERA_REQUIRE_SM90();
+  run_atom<F32TF32TF32, 64, 128, false>(Elem::tf32, false, false, 1e-5);
+  run_atom<F32TF32TF32, 8, 32, false>(Elem::tf32, false, false, 1e-5);
+  run_atom<F32TF32TF32, 256, 128, false>(Elem::tf32, false, false, 1e-5);
+}
+
+TEST(HopperWgmma, RegisterA) {
+  TESSERA_REQUIRE_SM90();
+  run_atom<F32BF16BF16, 128, 128, true>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32F16F16, 64, 64, true>(Elem::f16, false, false, 1e-5);
+  run_atom<F32TF32TF32, 64, 128, true>(Elem::tf32, false, false, 1e-5);
+}
+
+TEST(HopperWgmma, Fp8AndInt8SS) {
+  TESSERA_REQUIRE_SM90();
+  run_atom<F32E4M3E4M3, 64, 128, false>(Elem::e4m3, false, false, 1e-5);
+  run_atom<F32E4M3E4M3, 256, 128, false>(Elem::e4m3, false, false, 1e-5);
+  run_atom<S32S8S8, 64, 128, false>(Elem::s8, false, true, 1e-12);
+  run_atom<S32S8S8, 128, 64, false>(Elem::s8, false, true, 1e-12);
+}
+
+TEST(HopperWgmma, DescriptorFields) {
+  // Pure bit arithmetic; runs without a GPU.
+  bool ok = false;
+  GmmaDescriptor d = make_gmma_desc(0x12400, GmmaSwizzle::b128, 16, 1024, &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(d.start_address(), 0x12400u);
+  EXPECT_EQ(d.leading_byte_offset(), 16u);
+  EXPECT_EQ(d.stride_byte_offset(), 1024u);
+  EXPECT_EQ(d.swizzle(), GmmaSwizzle::b128);
+  EXPECT_EQ(d.desc >> 62, 1u);
+  EXPECT_EQ(d.advanced(32).start_address(), 0x12420u);
+  (void)make_gmma_desc(0x12480, GmmaSwizzle::b128, 16, 1024, &ok);  // not 1024-aligned
+  EXPECT_FALSE(ok);
+  (void)make_gmma_desc(0x12480, GmmaSwizzle::interleave, 128, 256, &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(make_gmma_desc(0x200, GmmaSwizzle::b32, 16, 256).desc >> 62, 3u);
+  EXPECT_EQ(make_gmma_desc(0x200, GmmaSwizzle::b64, 16, 512).desc >> 62, 2u);
+}
+
+}  // namespace
