@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// sm90_ws_gemm against an fp64 reference: odd shapes (M, N, K not multiples
+// of the 128x256x64 tile), every output type, alpha/beta with C, a
+// column-major D (the swapped orientation), more tiles than SMs (the
+// persistent loop). A and B padding past K (ld > K) holds NaN, so a TMA read
+// outside the tensor shows up in D; D is poisoned with NaN before the run.
+// Skips unless the device is sm_90.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+
+namespace {
+
+using namespace tessera;
+
+int device_sm() {
+  int n = 0, dev = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM90()                                                                            \
+  do {                                                                                                    \
+    int const cc_ = device_sm();                                                                          \
+    if (cc_ != 90)                                                                                        \
+      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
+  } while (0)
+
+#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+template <class T>
+__host__ __device__ double to_double(T v) {
+  if constexpr (std::is_same_v<T, float>) return double(v);
+  else if constexpr (std::is_same_v<T, __half>) return double(__half2float(v));
+  else return double(__bfloat162float(v));
+}
+
+// fp64 reference, 16x16 output tile per block, K staged through shared memory.
+// A(i,k) at a[i*a_row + k*a_col], B(k,j) at b[k*b_row + j*b_col], C(i,j) at
+// c[i*c_row + j*c_col].
+template <class TIn, class TOut>
+__global__ void reference_kernel(int64_t m, int64_t n, int64_t k, const TIn* a, int64_t a_row, int64_t a_col,
+                                 const TIn* b, int64_t b_row, int64_t b_col, const TOut* c, int64_t c_row,
+                                 int64_t c_col, double alpha, double beta, double* ref) {
+  __shared__ double sa[16][17], sb[16][17];
+  int64_t const i = int64_t(blockIdx.y) * 16 + threadIdx.y;
+  int64_t const j = int64_t(blockIdx.x) * 16 + threadIdx.x;
+  double acc = 0;
+  for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    int64_t const ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
+    sa[threadIdx.y][threadIdx.x] = (i < m && ka < k) ? to_double(a[i * a_row + ka * a_col]) : 0.0;
+    sb[threadIdx.y][threadIdx.x] = (j < n && kb < k) ? to_double(b[kb * b_row + j * b_col]) : 0.0;
+    __syncthreads();
+#pragma unroll
+    for (int t = 0; t < 16; ++t) acc += sa[threadIdx.y][t] * sb[t][threadIdx.x];
+    __syncthreads();
+  }
+  if (i < m && j < n) {
+    double v = alpha * acc;
+    if (beta != 0.0) v += beta * to_double(c[i * c_row + j * c_col]);
+    ref[i * n + j] = v;
+  }
+}
+
+template <class T>
+T from_float(float x) {
+  if constexpr (std::is_same_v<T, float>) return x;
+  else if constexpr (std::is_same_v<T, __half>) return __float2half(x);
+  else return __float2bfloat16(x);
+}
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+template <class TIn, class TOut>
+void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta) {
+  constexpr DataType kIn = std::is_same_v<TIn, __half> ? DataType::f16 : DataType::bf16;
+  constexpr DataType kOut = std::is_same_v<TOut, float> ? DataType::f32 : kIn;
+  SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
+                                  << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
+                                  << "-major alpha " << alpha << " beta " << beta);
+  int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
+  std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  // A row-major (m x k, ld ldk), B column-major (k x n, ld ldk); padding NaN.
+  uint16_t const nan16 = 0xffff;
+  std::vector<TIn> ha(size_t(s.m * ldk)), hb(size_t(s.n * ldk));
+  std::memset(ha.data(), 0xff, ha.size() * sizeof(TIn));
+  std::memset(hb.data(), 0xff, hb.size() * sizeof(TIn));
+  (void)nan16;
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t kk = 0; kk < s.k; ++kk) ha[size_t(i * ldk + kk)] = from_float<TIn>(u(rng));
+  for (int64_t j = 0; j < s.n; ++j)
+    for (int64_t kk = 0; kk < s.k; ++kk) hb[size_t(j * ldk + kk)] = from_float<TIn>(u(rng));
+  int64_t const ldd = d_order == MatrixOrder::row_major ? s.n : s.m;
+  size_t const dn = size_t(s.m * s.n);
+  std::vector<TOut> hc(dn);
+  for (auto& x : hc) x = from_float<TOut>(u(rng));
+
+  TIn *da = nullptr, *db = nullptr;
+  TOut *dc = nullptr, *dd = nullptr;
+  double* dref = nullptr;
+  TESSERA_CUDA_OK(cudaMalloc(&da, ha.size() * sizeof(TIn)));
+  TESSERA_CUDA_OK(cudaMalloc(&db, hb.size() * sizeof(TIn)));
+  TESSERA_CUDA_OK(cudaMalloc(&dc, dn * sizeof(TOut)));
+  TESSERA_CUDA_OK(cudaMalloc(&dd, dn * sizeof(TOut)));
+  TESSERA_CUDA_OK(cudaMalloc(&dref, dn * sizeof(double)));
+  TESSERA_CUDA_OK(cudaMemcpy(da, ha.data(), ha.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(db, hb.data(), hb.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemcpy(dc, hc.data(), dn * sizeof(TOut), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemset(dd, 0xff, dn * sizeof(TOut)));
+
+  GemmArgs args;
+  args.m = s.m;
+  args.n = s.n;
+  args.k = s.k;
+  args.input = kIn;
+  args.output = kOut;
+  args.accumulate = DataType::f32;
+  args.alpha = alpha;
+  args.beta = beta;
+  args.a = {da, MatrixOrder::row_major, ldk, 0};
+  args.b = {db, MatrixOrder::col_major, ldk, 0};
+  args.c = {beta != 0.0f ? dc : nullptr, d_order, ldd, 0};
+  args.d = {dd, d_order, ldd, 0};
+  ASSERT_TRUE(validate_arguments(args).ok()) << validate_arguments(args).message;
+  ASSERT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  Status const st = detail::launch_sm90_ws_gemm(args, nullptr);
+  ASSERT_TRUE(st.ok()) << st.message;
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+
+  bool const drow = d_order == MatrixOrder::row_major;
+  int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
+  dim3 const grid(unsigned((s.n + 15) / 16), unsigned((s.m + 15) / 16));
+  reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da, ldk, 1, db, 1, ldk, dc, c_row, c_col,
+                                                      double(alpha), double(beta), dref);
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<TOut> hd(dn);
+  std::vector<double> href(dn);
+  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd, dn * sizeof(TOut), cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_OK(cudaMemcpy(href.data(), dref, dn * sizeof(double), cudaMemcpyDeviceToHost));
+
+  double const eps = kOut == DataType::f32 ? 1e-6 : kOut == DataType::f16 ? 1.0 / 2048 : 1.0 / 256;
+  double num = 0, den = 0;
+  int64_t non_finite = 0, bad = 0;
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j) den += href[size_t(i * s.n + j)] * href[size_t(i * s.n + j)];
+  double const rms = std::sqrt(den / double(dn));
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j) {
+      double const r = href[size_t(i * s.n + j)];
+      double const v = to_double(hd[size_t(drow ? i * ldd + j : j * ldd + i)]);
+      if (!std::isfinite(v)) {
+        if (++non_finite <= 5) ADD_FAILURE() << "D(" << i << ", " << j << ") = " << v << " (unwritten or NaN), reference " << r;
+        continue;
+      }
+      double const diff = v - r;
+      num += diff * diff;
+      if (std::fabs(diff) > 4 * eps * std::fabs(r) + 1e-3 * rms) {
+        if (++bad <= 5)
+          ADD_FAILURE() << "D(" << i << ", " << j << ") = " << v << ", reference " << r << " (tile " << i / 128 << ","
+                        << j / 256 << ", row in tile " << i % 128 << ", col in tile " << j % 256 << ")";
+      }
+    }
+  double const rel = std::sqrt(num / den);
+  double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
+  std::printf("  [sm90_ws_gemm] %lldx%lldx%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+              (long long)s.m, (long long)s.n, (long long)s.k, std::string(to_string(kIn)).c_str(),
+              std::string(to_string(kOut)).c_str(), drow ? "row" : "col", rel, bound, (long long)non_finite,
+              (long long)bad);
+  EXPECT_EQ(non_finite, 0);
+  EXPECT_EQ(bad, 0);
+  EXPECT_LE(rel, bound);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  cudaFree(dd);
+  cudaFree(dref);
+}
+
+TEST(HopperGemm, SingleTileAndTiny) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__nv_bfloat16, float>({256, 512, 4096}, MatrixOrder::row_major, 1.0f, 0.0f);
+}
+
+TEST(HopperGemm, Bf16OddShapes) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);
+}
+
+TEST(HopperGemm, F16OddShapes) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__half, __half>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
+  run_gemm<__half, float>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);
+}
+
+TEST(HopperGemm, AlphaBetaAndColumnMajorD) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 777, 300}, MatrixOrder::col_major, 1.0f, 0.0f);
+  run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f);
+}
+
+TEST(HopperGemm, ManyTilesPersistent) {
+  TESSERA_REQUIRE_SM90();
+  // 64 x 16 = 1024 tiles: several per CTA on any Hopper part.
+  run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f);
+}
+
+// Host-side rules: no GPU needed.
+TEST(HopperGemm, RejectsWhatTmaCannotDo) {
+  alignas(16) static uint16_t buf[64];
+  GemmArgs args;
+  args.m = 4;
+  args.n = 4;
+  args.k = 10;
+  args.input = DataType::bf16;
+  args.output = DataType::f32;
+  args.a = {buf, MatrixOrder::row_major, 10, 0};  // 20-byte rows
+  args.b = {buf, MatrixOrder::col_major, 16, 0};
+  args.d = {buf, MatrixOrder::row_major, 4, 0};
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  Status st = detail::launch_sm90_ws_gemm(args, nullptr);
+  EXPECT_EQ(st.code, StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("16 bytes"), std::string::npos) << st.message;
+  args.a.ld = 16;
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  args.a.order = MatrixOrder::col_major;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  args.a.order = MatrixOrder::row_major;
+  args.input = DataType::tf32;
+  args.output = DataType::f32;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  args.input = DataType::bf16;
+  args.a.data = reinterpret_cast<const uint8_t*>(buf) + 2;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+}
+
+}  // namespace
