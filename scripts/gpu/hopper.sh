@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# GPU check of the sm90a layer and the warp-specialised Hopper GEMM, run on a
+# machine with an sm_90 GPU (H100/H200):
+#   1. builds with nvcc directly (sm_90a): the kernel TU with -Xptxas -v
+#      (registers, spills, setmaxnreg honoured), the three device tests and a
+#      timing driver
+#   2. SASS check: HGMMA present, no LDL/STL in the GEMM kernel
+#   3. runs tests/device/test_hopper_{tma,wgmma,gemm}_sm90.cu
+#   4. compute-sanitizer memcheck on a small filter
+#   5. times sm90_ws_gemm against cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same
+#      data, same run, median of 30 after 5 warm-ups, L2 flushed before each)
+# Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
+set -u
+OUT=${OUT:-/tmp/tessera-hopper}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+BUILD=${HOPPER_BUILD:-/tmp/tessera-hopper-build}
+mkdir -p "$BUILD"
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
+ARCH="-gencode=arch=compute_90a,code=sm_90a"
+FLAGS="-std=c++20 -O3 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src $ARCH -lineinfo"
+GTEST="/usr/lib/x86_64-linux-gnu/libgtest.a /usr/lib/x86_64-linux-gnu/libgtest_main.a -Xcompiler -pthread"
+start=$(date +%s)
+
+echo "== device"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit --format=csv 2>&1 | tee "$OUT/device.txt"
+$NVCC --version | tail -1
+
+echo "== build"
+pids=()
+( $NVCC $FLAGS -Xptxas -v -c src/gemm/kernels/sm90_ws_gemm.cu -o "$BUILD/ws.o" > "$OUT/ptxas_ws_gemm.txt" 2>&1 \
+    || echo "BUILD FAILED" >> "$OUT/ptxas_ws_gemm.txt" ) &
+pids+=($!)
+( $NVCC $FLAGS -c src/tma/tensor_map.cpp -o "$BUILD/tma.o" > "$OUT/build_tma.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_tma.txt" ) &
+pids+=($!)
+for t in tma wgmma gemm; do
+  ( $NVCC $FLAGS -Xptxas -v -c tests/device/test_hopper_${t}_sm90.cu -o "$BUILD/t_$t.o" > "$OUT/build_test_$t.txt" 2>&1 \
+      || echo "BUILD FAILED" >> "$OUT/build_test_$t.txt" ) &
+  pids+=($!)
+done
+
+cat > "$BUILD/bench_sm90.cu" <<'EOF'
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+// Times sm90_ws_gemm against cublasGemmEx on TN bf16 problems (A row-major,
+// B column-major, D column-major: cuBLAS's op(A)=T, op(B)=N), same buffers.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+
+#define CHECK(x)                                                                           \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+__global__ void fill(__nv_bfloat16* p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ seed;
+    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13;
+    p[i] = __float2bfloat16(float(x & 0xFFFF) / 32768.0f - 1.0f);
+  }
+}
+__global__ void diff(const __nv_bfloat16* a, const __nv_bfloat16* b, long long n, double* out) {
+  double e = 0, r = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    double x = __bfloat162float(a[i]), y = __bfloat162float(b[i]);
+    e += (x - y) * (x - y); r += y * y;
+  }
+  atomicAdd(out, e); atomicAdd(out + 1, r);
+}
+
+template <class F>
+float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
+  for (int i = 0; i < 5; ++i) f();
+  CHECK(cudaDeviceSynchronize());
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+  std::vector<float> t;
+  for (int r = 0; r < reps; ++r) {
+    CHECK(cudaMemsetAsync(flush, r & 0xFF, flush_bytes));
+    cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b);
+    float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms);
+  }
+  CHECK(cudaGetLastError());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+int main() {
+  cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
+  int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
+  std::printf("device: %s (sm_%d%d, %d SMs, max SM clock %d MHz)\n", prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount, clk / 1000);
+  cublasHandle_t h; cublasCreate(&h);
+  size_t const flush_bytes = size_t(512) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
+  struct Case { int m, n, k; } const cases[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4096, 28672, 4096}, {4095, 4097, 4093}};
+  std::printf("%-22s %10s %10s %7s %10s\n", "bf16 TN (D col-major)", "tessera", "cuBLAS", "ratio", "rel.diff");
+  for (const Case& c : cases) {
+    long long const ldk = (c.k + 7) / 8 * 8;  // TMA rule; cuBLAS gets the same ld
+    long long const na = (long long)c.m * ldk, nb = (long long)c.n * ldk, nd = (long long)c.m * c.n;
+    __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
+    CHECK(cudaMalloc(&A, na * 2)); CHECK(cudaMalloc(&B, nb * 2));
+    CHECK(cudaMalloc(&D, nd * 2)); CHECK(cudaMalloc(&Dc, nd * 2)); CHECK(cudaMalloc(&acc, 16));
+    fill<<<1024, 256>>>(A, na, 1u); fill<<<1024, 256>>>(B, nb, 2u);
+    CHECK(cudaMemset(D, 0xff, nd * 2));
+    CHECK(cudaGetLastError());
+    tessera::GemmArgs args;
+    args.m = c.m; args.n = c.n; args.k = c.k;
+    args.input = tessera::DataType::bf16; args.output = tessera::DataType::bf16; args.accumulate = tessera::DataType::f32;
+    args.a = {A, tessera::MatrixOrder::row_major, ldk, 0};
+    args.b = {B, tessera::MatrixOrder::col_major, ldk, 0};
+    args.d = {D, tessera::MatrixOrder::col_major, c.m, 0};
+    char name[64]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
+    tessera::Status st = tessera::detail::launch_sm90_ws_gemm(args, nullptr);
+    if (!st.ok()) { std::printf("%-22s tessera failed: %s\n", name, st.message.c_str()); continue; }
+    cudaError_t const ke = cudaDeviceSynchronize();
+    if (ke != cudaSuccess) { std::printf("%-22s kernel error: %s\n", name, cudaGetErrorString(ke)); return 1; }
+    float one = 1.0f, zero = 0.0f;
+    auto run_cublas = [&] {
+      cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.m, c.n, c.k, &one, A, CUDA_R_16BF, int(ldk), B,
+                                      CUDA_R_16BF, int(ldk), &zero, Dc, CUDA_R_16BF, c.m, CUBLAS_COMPUTE_32F,
+                                      CUBLAS_GEMM_DEFAULT);
+      if (s != CUBLAS_STATUS_SUCCESS) std::printf("cublas error %d\n", int(s));
+    };
+    auto run_ours = [&] { tessera::detail::launch_sm90_ws_gemm(args, nullptr); };
+    run_cublas(); CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemset(acc, 0, 16));
+    diff<<<512, 256>>>(D, Dc, nd, acc);
+    double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
+    float const t_ours = median_ms(run_ours, flush, flush_bytes, 30);
+    float const t_cub = median_ms(run_cublas, flush, flush_bytes, 30);
+    double const flop = 2.0 * c.m * double(c.n) * c.k;
+    double const tf_ours = flop / (t_ours * 1e-3) / 1e12, tf_cub = flop / (t_cub * 1e-3) / 1e12;
+    std::printf("%-22s %10.1f %10.1f %7.3f %10.2e\n", name, tf_ours, tf_cub, tf_ours / tf_cub, std::sqrt(hacc[0] / hacc[1]));
+    cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
+  }
+  std::printf("(TFLOP/s, median of 30 after 5 warm-up runs, L2 flushed before each run; rel.diff = ||ours - cuBLAS|| / ||cuBLAS||)\n");
+  cublasDestroy(h);
+  return 0;
+}
+EOF
+( $NVCC $FLAGS -c "$BUILD/bench_sm90.cu" -o "$BUILD/bench.o" > "$OUT/build_bench.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_bench.txt" ) &
+pids+=($!)
+for p in "${pids[@]}"; do wait "$p"; done
+echo "build took $(( $(date +%s) - start ))s"
+for f in "$OUT"/ptxas_ws_gemm.txt "$OUT"/build_*.txt; do
+  if grep -q "BUILD FAILED" "$f"; then echo "--- $f"; grep -E "error|FAILED" "$f" | head -20; fi
+done
+
+echo "== resources of the GEMM kernel (-Xptxas -v)"
+grep -E "Compiling entry|registers|spill|C7508|C7510|C7509|C75" "$OUT/ptxas_ws_gemm.txt" | sed 's/^ptxas info    : //' | cut -c1-200 | tee "$OUT/resources.txt"
+if grep -q "C7508" "$OUT/ptxas_ws_gemm.txt"; then echo "WARNING: setmaxnreg ignored (C7508)"; fi
+awk '/spill stores/{ if ($5 != 0 || $9 != 0) bad=1 } END { print (bad ? "SPILLS PRESENT" : "no spills") }' "$OUT/ptxas_ws_gemm.txt"
+echo "-- test kernels with spills (none expected):"
+grep -h "spill stores" "$OUT"/build_test_*.txt | awk '$5 != 0 || $9 != 0' | head -5
+
+echo "== SASS check"
+CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+"$CUOBJDUMP" --dump-sass "$BUILD/ws.o" > "$OUT/ws_gemm.sass" 2>&1
+echo "HGMMA: $(grep -c HGMMA "$OUT/ws_gemm.sass")  LDL/STL: $(grep -cE '\b(LDL|STL)\b' "$OUT/ws_gemm.sass")  UTMALDG: $(grep -c UTMALDG "$OUT/ws_gemm.sass")  SYNCS: $(grep -c SYNCS "$OUT/ws_gemm.sass")  USETMAXREG: $(grep -c USETMAXREG "$OUT/ws_gemm.sass")"
+grep -m3 HGMMA "$OUT/ws_gemm.sass"
+
+echo "== link"
+$NVCC $ARCH "$BUILD/bench.o" "$BUILD/ws.o" "$BUILD/tma.o" -o "$BUILD/bench_sm90" -lcublas > "$OUT/link_bench.txt" 2>&1 || { echo "LINK bench FAILED"; head -20 "$OUT/link_bench.txt"; }
+for t in tma wgmma gemm; do
+  $NVCC $ARCH "$BUILD/t_$t.o" "$BUILD/ws.o" "$BUILD/tma.o" -o "$BUILD/test_$t" $GTEST > "$OUT/link_$t.txt" 2>&1 || { echo "LINK test_$t FAILED"; head -20 "$OUT/link_$t.txt"; }
+done
+
+for t in tma wgmma gemm; do
+  echo "== test_hopper_${t}_sm90"
+  timeout 150 "$BUILD/test_$t" > "$OUT/test_$t.log" 2>&1
+  rc=$?
+  echo "rc=$rc"
+  [ $rc -eq 124 ] && echo "TIMEOUT: a hang here is most likely an mbarrier phase that never completes (expect_tx bytes vs box, or a missed arrive)"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|\[sm90_ws_gemm\]|tests ran" "$OUT/test_$t.log" | head -40
+  grep -E -A3 "Failure|error:|Expected|Which is" "$OUT/test_$t.log" | head -60
+done
+
+echo "== compute-sanitizer memcheck (small filter)"
+SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.StoreAndReduceAdd' > "$OUT/memcheck_tma.log" 2>&1
+echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
+timeout 120 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter='HopperGemm.SingleTileAndTiny' > "$OUT/memcheck_gemm.log" 2>&1
+echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5
+grep -m5 -B2 -A8 "Invalid" "$OUT/memcheck_gemm.log" | head -30
+
+echo "== timing vs cuBLAS"
+timeout 150 "$BUILD/bench_sm90" 2>&1 | tee "$OUT/bench.txt"
+echo "total $(( $(date +%s) - start ))s"
