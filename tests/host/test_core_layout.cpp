@@ -41,20 +41,6 @@ TEST(CoreLayout, DefaultStridesAreCompactColumnMajor) {
   EXPECT_EQ(str(make_layout(8)), "8:_1");
 }
 
-TEST(CoreLayout, Seed002Examples) {
-  // 002: layout_rm(2,3) == 2*8 + 3*1.
-  auto layout_rm = make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{}));
-  EXPECT_EQ(layout_rm(2, 3), 19);
-  EXPECT_EQ(layout_rm(make_coord(2, 3)), 19);
-  // 002 idx2crd: 5 in (3,(2,3)) is (2,(1,0)) (5 % 3 = 2, 5 / 3 = 1 -> (1 % 2, 1 / 2 % 3)).
-  auto shape = make_shape(_3{}, make_shape(_2{}, _3{}));
-  EXPECT_EQ(str(idx2crd(5, shape)), "(2,(1,0))");
-  EXPECT_EQ(crd2idx(make_coord(2, make_coord(1, 0)), shape), 5);
-  // The seed's comment says crd2idx((1,(1,2))) == 5; colexicographically it is 1 + 3*1 + 6*2.
-  EXPECT_EQ(crd2idx(make_coord(1, make_coord(1, 2)), shape), 16);
-  EXPECT_EQ(str(idx2crd(_5{}, shape)), "(_2,(_1,_0))");
-}
-
 TEST(CoreLayout, Idx2CrdCrd2IdxRoundTrip) {
   auto shape = make_shape(3, make_shape(2, 5), 4);
   for (int i = 0; i < int(size(shape)); ++i) {
