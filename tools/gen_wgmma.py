@@ -49,6 +49,12 @@ def main():
     w("// declares Wgmma<Family, N> and the family tags.")
     w("#pragma once")
     w("")
+    w("#include <cstdint>")
+    w("")
+    w("// Declares Wgmma, the family tags and WgmmaImmKind (and includes this file")
+    w("// back at its end, which #pragma once turns into a no-op).")
+    w("#include <tessera/arch/sm90/wgmma.cuh>")
+    w("")
     w("// Accumulator operand lists and placeholder strings for R registers.")
     for c in ("f", "r"):
         for r in RS:

@@ -8,6 +8,12 @@
 // declares Wgmma<Family, N> and the family tags.
 #pragma once
 
+#include <cstdint>
+
+// Declares Wgmma, the family tags and WgmmaImmKind (and includes this file
+// back at its end, which #pragma once turns into a no-op).
+#include <tessera/arch/sm90/wgmma.cuh>
+
 // Accumulator operand lists and placeholder strings for R registers.
 #define TESSERA_WGMMA_OUT_f_2(d) "+f"(d[0]), "+f"(d[1])
 #define TESSERA_WGMMA_OUT_f_4(d) TESSERA_WGMMA_OUT_f_2(d), "+f"(d[2]), "+f"(d[3])
