@@ -13,6 +13,8 @@
 #   FLAGS     compiler flags, separated by "|"
 #   ARCH_FLAGS  architecture flags (nvcc only), separated by "|"
 
+cmake_minimum_required(VERSION 3.25)
+
 foreach(_var MODE COMPILER SOURCE OBJECT)
   if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
     message(FATAL_ERROR "tessera_compile_check: ${_var} not given")

@@ -7,6 +7,8 @@
 # matches, so ctest reports "Skipped" rather than "Passed". A failing run never
 # prints the marker and stays a failure.
 
+cmake_minimum_required(VERSION 3.25)
+
 if(NOT DEFINED EXE)
   message(FATAL_ERROR "tessera_run_gtest: EXE not given")
 endif()

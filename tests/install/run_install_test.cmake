@@ -3,6 +3,8 @@
 #
 # cmake -P script behind the install.find_package test.
 
+cmake_minimum_required(VERSION 3.25)
+
 function(_run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
   if(NOT _rc EQUAL 0)

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Everything in Tessera. Under a host compiler: the layout algebra, tensors,
+// atom traits and the host-side GEMM interface. Under nvcc, also the PTX
+// wrappers (arch/) and the kernels (gemm/*.cuh).
+// Not included: <tessera/viz/svg.hpp> (SVG pictures of layouts, host tooling).
+// tests/headers checks that this list covers every other public header.
+
+#include <tessera/config.hpp>
+#include <tessera/layout.hpp>
+#include <tessera/tensor.hpp>
+#include <tessera/atom.hpp>
+
+#include <tessera/arch/sm90/gmma_desc.hpp>
+
+#include <tessera/gemm/api.hpp>
+#include <tessera/gemm/sm80_config.hpp>
+#include <tessera/gemm/sm80_tensorop.hpp>
+
+#if defined(__CUDACC__)
+#include <tessera/arch/arch.cuh>
+#include <tessera/arch/sm80/cp_async.cuh>
+#include <tessera/arch/sm80/ldmatrix.cuh>
+#include <tessera/arch/sm80/mma.cuh>
+#include <tessera/arch/sm90/cluster.cuh>
+#include <tessera/arch/sm90/fence.cuh>
+#include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/stmatrix.cuh>
+#include <tessera/arch/sm90/tma.cuh>
+#include <tessera/arch/sm90/wgmma.cuh>
+#include <tessera/arch/sm90/wgmma_ops.cuh>
+
+#include <tessera/gemm/simt_sgemm.cuh>
+#include <tessera/gemm/sm80_mainloop.cuh>
+#include <tessera/gemm/sm80_epilogue.cuh>
+#include <tessera/gemm/sm80_tensorop.cuh>
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+#endif
