@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <tessera/arch/sm90/cluster.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/tma.cuh>
@@ -283,6 +284,95 @@ TEST(HopperTma, StoreAndReduceAdd) {
   cudaFree(dsrc);
   cudaFree(ddst);
   cudaFree(out);
+}
+
+// A cluster of 2 CTAs: CTA r multicasts rows 8r..8r+7 of a 16x16 u16 tensor
+// into buffer r of both CTAs; each CTA's barrier expects both boxes. Then
+// each CTA arrives on the other's second barrier (mapa + remote arrive) and
+// waits for the other's arrival. Also records the cluster special registers.
+__global__ void __cluster_dims__(2, 1, 1)
+    multicast_kernel(const __grid_constant__ CUtensorMap tmap, uint16_t* out, uint32_t* info) {
+  __shared__ alignas(128) uint16_t buf[2][128];
+  __shared__ uint64_t bar[2];
+  uint32_t const rank = tessera::arch::cluster_ctarank();
+  for (int i = int(threadIdx.x); i < 256; i += int(blockDim.x)) (&buf[0][0])[i] = 0xA5A5;
+  tessera::arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    tessera::arch::mbarrier_init(&bar[0], 1);
+    tessera::arch::mbarrier_init(&bar[1], 1);
+    tessera::arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  tessera::arch::cluster_sync();  // both CTAs' barriers exist before anything lands
+  if (threadIdx.x < 32) {
+    if (tessera::arch::elect_one_sync()) {
+      tessera::arch::mbarrier_arrive_expect_tx(&bar[0], 2 * 256);
+      tessera::arch::tma_load_2d_multicast(buf[rank], &tmap, &bar[0], uint16_t(0x3), 0, int32_t(8 * rank));
+    }
+  }
+  tessera::arch::mbarrier_wait(&bar[0], 0);
+  for (int i = int(threadIdx.x); i < 256; i += int(blockDim.x)) out[blockIdx.x * 256 + i] = (&buf[0][0])[i];
+  __syncthreads();
+  if (threadIdx.x == 0) tessera::arch::mbarrier_arrive_cluster(&bar[1], rank ^ 1u);
+  tessera::arch::mbarrier_wait(&bar[1], 0);
+  if (threadIdx.x == 0) {
+    info[blockIdx.x * 4 + 0] = rank;
+    info[blockIdx.x * 4 + 1] = tessera::arch::cluster_nctarank();
+    info[blockIdx.x * 4 + 2] = tessera::arch::cluster_ctaid_x();
+    info[blockIdx.x * 4 + 3] = tessera::arch::cluster_nctaid_x();
+  }
+  tessera::arch::cluster_sync();  // no CTA leaves while the other may still touch its barriers
+}
+
+TEST(HopperTma, MulticastClusterOf2) {
+  TESSERA_REQUIRE_SM90();
+  std::vector<uint16_t> host(16 * 16);
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 16; ++x) host[y * 16 + x] = value_at(x, y, 0);
+  uint16_t *dev = nullptr, *out = nullptr;
+  uint32_t* info = nullptr;
+  TESSERA_CUDA_OK(cudaMalloc(&dev, 512));
+  TESSERA_CUDA_OK(cudaMalloc(&out, 2 * 256 * 2));
+  TESSERA_CUDA_OK(cudaMalloc(&info, 8 * 4));
+  TESSERA_CUDA_OK(cudaMemcpy(dev, host.data(), 512, cudaMemcpyHostToDevice));
+  TESSERA_CUDA_OK(cudaMemset(info, 0xff, 32));
+  tessera::tma::TiledDesc d;
+  d.type = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  d.rank = 2;
+  d.base = dev;
+  d.dims[0] = 16;
+  d.dims[1] = 16;
+  d.strides[0] = 32;
+  d.box[0] = 16;
+  d.box[1] = 8;
+  CUtensorMap tmap;
+  auto r = tessera::tma::encode_tiled(&tmap, d);
+  ASSERT_TRUE(r.ok) << r.message;
+  multicast_kernel<<<2, 128>>>(tmap, out, info);
+  TESSERA_CUDA_OK(cudaGetLastError());
+  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<uint16_t> got(512);
+  std::vector<uint32_t> hinfo(8);
+  TESSERA_CUDA_OK(cudaMemcpy(got.data(), out, 1024, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_OK(cudaMemcpy(hinfo.data(), info, 32, cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int cta = 0; cta < 2; ++cta)
+    for (int i = 0; i < 256; ++i) {
+      uint16_t const want = host[i];  // buffer r holds rows 8r..8r+7: the whole tensor in order
+      if (got[cta * 256 + i] != want && ++bad <= 8)
+        ADD_FAILURE() << "CTA " << cta << " element " << i << " (row " << i / 16 << "): want 0x" << std::hex << want
+                      << " got 0x" << got[cta * 256 + i] << std::dec;
+    }
+  EXPECT_EQ(bad, 0);
+  for (int cta = 0; cta < 2; ++cta) {
+    EXPECT_EQ(hinfo[cta * 4 + 0], uint32_t(cta)) << "cluster_ctarank of block " << cta;
+    EXPECT_EQ(hinfo[cta * 4 + 1], 2u) << "cluster_nctarank";
+    EXPECT_EQ(hinfo[cta * 4 + 2], uint32_t(cta)) << "cluster_ctaid.x";
+    EXPECT_EQ(hinfo[cta * 4 + 3], 2u) << "cluster_nctaid.x";
+  }
+  cudaFree(dev);
+  cudaFree(out);
+  cudaFree(info);
 }
 
 TEST(HopperTma, EncoderRejectsMisalignedStride) {
