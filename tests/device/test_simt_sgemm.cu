@@ -204,7 +204,7 @@ template <class Cfg>
 class SimtSgemm : public ::testing::Test {};
 
 using Configs = ::testing::Types<simt::Sgemm128x128x8, simt::Sgemm128x128x16, simt::Sgemm128x128x8W,
-                                 simt::Sgemm128x256x8>;
+                                 simt::Sgemm128x256x8, simt::Sgemm128x128x8Mn2>;
 TYPED_TEST_SUITE(SimtSgemm, Configs);
 
 TYPED_TEST(SimtSgemm, EveryOrderWithResidues) {
