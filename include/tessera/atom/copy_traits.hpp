@@ -21,6 +21,7 @@
 
 #include <tessera/atom/numeric.hpp>
 #include <tessera/layout.hpp>
+#include <tessera/tensor/swizzle_ptr.hpp>
 
 namespace tessera {
 
@@ -36,11 +37,15 @@ template <class T>
 inline constexpr int bits_of = 8 * int(sizeof(T));
 
 // True when the tensor's elements 0..N-1 are consecutive in memory (so the
-// atom can move them as one N-element unit).
+// atom can move them as one N-element unit): a stride-1 layout, and a
+// swizzled pointer that keeps at least N consecutive elements together.
 template <class TensorT>
 constexpr bool values_contiguous() {
   using L = std::remove_cvref_t<decltype(std::declval<TensorT>().layout())>;
-  if constexpr (requires { coalesce(L{}); }) {
+  using Iter = typename std::remove_cvref_t<TensorT>::iterator;
+  if constexpr (swizzle_run<Iter>::value < decltype(size(L{}))::value) {
+    return false;
+  } else if constexpr (requires { coalesce(L{}); }) {
     using C = decltype(coalesce(L{}));
     if constexpr (requires { C::rank; } && decltype(rank(C{}))::value == 1 && is_static<C>::value) {
       return std::remove_cvref_t<decltype(size(C{}))>::value == 1 || std::remove_cvref_t<decltype(stride(C{}))>::value == 1;
