@@ -96,20 +96,20 @@ struct SgemmConfig {
                 "SgemmConfig: the thread count must be a multiple of the chunks per tile row [vec16 copy]");
 
   // (BLK_K,BLK_M,PIPE) -> float offset in the A region; likewise B.
-  static constexpr auto smem_layout_a() {
+  TESSERA_HOST_DEVICE static constexpr auto smem_layout_a() {
     return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockM>{}, Int<kStages>{}),
                        make_stride(Int<kLdA>{}, _1{}, Int<kBlockK * kLdA>{}));
   }
-  static constexpr auto smem_layout_b() {
+  TESSERA_HOST_DEVICE static constexpr auto smem_layout_b() {
     return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockN>{}, Int<kStages>{}),
                        make_stride(Int<kLdB>{}, _1{}, Int<kBlockK * kLdB>{}));
   }
   // (V4,REP_M) -> row of a thread's value inside its warp tile, relative to
   // the lane's first row; likewise columns.
-  static constexpr auto thr_rows() {
+  TESSERA_HOST_DEVICE static constexpr auto thr_rows() {
     return make_layout(make_shape(_4{}, Int<kRepM>{}), make_stride(_1{}, Int<kLanesM * 4>{}));
   }
-  static constexpr auto thr_cols() {
+  TESSERA_HOST_DEVICE static constexpr auto thr_cols() {
     return make_layout(make_shape(_4{}, Int<kRepN>{}), make_stride(_1{}, Int<kLanesN * 4>{}));
   }
 };
@@ -172,12 +172,12 @@ struct TileCopy {
   // elem_k: one warp = 8 consecutive k x 4 rows (32-byte row segments in
   //   global memory, banks 4*k + row in shared memory: conflict-free), warps
   //   along K then rows, passes along rows.
-  static constexpr int dmn(int p) {
+  TESSERA_HOST_DEVICE static constexpr int dmn(int p) {
     if (kMode == OperandMode::vec16) return 0;
     if (kMode == OperandMode::elem_mn) return (kWarps * p) / kBK * 32;
     return p * (kThreads / kBK);
   }
-  static constexpr int dk(int p) {
+  TESSERA_HOST_DEVICE static constexpr int dk(int p) {
     if (kMode == OperandMode::vec16) return p * (kThreads / (kExtent / 4));
     if (kMode == OperandMode::elem_mn) return (kWarps * p) % kBK;
     return 0;
