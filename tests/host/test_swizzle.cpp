@@ -108,3 +108,15 @@ TEST(Swizzle, ComposedLayoutTilingKeepsTheSwizzle) {
   EXPECT_EQ(str(bp), "Sw<3,3,3> o _0 o ((_8,_2),(_64,_2)):((_64,_512),(_1,_1024))");
   EXPECT_EQ(str(layout<1>(sw)), "Sw<3,3,3> o _0 o _64:_1");
 }
+
+TEST(Swizzle, PortionsAndExplicitConstruction) {
+  auto base = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));
+  auto sw = make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, base);
+  static_assert(std::is_same_v<decltype(sw), decltype(composition(Swizzle<3, 3, 3>{}, base))>);
+  static_assert(std::is_same_v<decltype(get_swizzle_portion(sw)), Swizzle<3, 3, 3>>);
+  static_assert(std::is_same_v<decltype(get_nonswizzle_portion(sw)), decltype(base)>);
+  static_assert(std::is_same_v<decltype(get_nonswizzle_portion(base)), decltype(base)>);
+  // A plain layout's swizzle portion is the identity swizzle.
+  for (int o = 0; o < 64; ++o) EXPECT_EQ(get_swizzle_portion(base)(o), o);
+  static_assert(cosize_v<decltype(base)> == 512 && size_v<decltype(base)> == 512);
+}

@@ -70,9 +70,29 @@ template <int B, int M, int S, class LS, class LD>
 TESSERA_HOST_DEVICE constexpr auto composition(Swizzle<B, M, S> const& sw, Layout<LS, LD> const& l) {
   return composition(sw, Int<0>{}, l);
 }
-template <int B, int M, int S>
-TESSERA_HOST_DEVICE constexpr auto make_composed_layout(Swizzle<B, M, S> const& sw) {
-  return composition(sw, Int<0>{}, Layout<Int<1>, Int<0>>{});
+// ComposedLayout from its three parts: c -> a(offset + b(c)).
+template <class A, class O, class B>
+TESSERA_HOST_DEVICE constexpr auto make_composed_layout(A const& a, O const& offset, B const& b) {
+  return ComposedLayout<A, O, B>(a, offset, b);
+}
+
+// The swizzle of a swizzled layout (Swizzle<0,4,3>, the identity, for a plain layout).
+template <class A, class O, class B>
+TESSERA_HOST_DEVICE constexpr auto get_swizzle_portion(ComposedLayout<A, O, B> const& c) {
+  return c.layout_a();
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto get_swizzle_portion(Layout<S, D> const&) {
+  return Swizzle<0, 4, 3>{};
+}
+// The ordinary layout under the swizzle (the layout itself for a plain layout).
+template <class A, class O, class B>
+TESSERA_HOST_DEVICE constexpr auto get_nonswizzle_portion(ComposedLayout<A, O, B> const& c) {
+  return c.layout_b();
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto get_nonswizzle_portion(Layout<S, D> const& l) {
+  return l;
 }
 
 template <int... I, class A, class O, class B>

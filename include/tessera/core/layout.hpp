@@ -201,6 +201,11 @@ TESSERA_HOST_DEVICE constexpr auto Layout<S, D>::cosize() const {
   return tessera::cosize(*this);
 }
 
+template <class L>
+inline constexpr int cosize_v = decltype(cosize(std::declval<L>()))::value;
+template <class L>
+inline constexpr int size_v = decltype(size(std::declval<L>()))::value;
+
 // The codomain profile: coshape with every leaf _0.
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto coprofile(Layout<S, D> const& l) {
