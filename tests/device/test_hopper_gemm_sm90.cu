@@ -92,27 +92,30 @@ struct Shape {
 };
 
 template <class TIn, class TOut>
-void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta) {
+void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1) {
   constexpr DataType kIn = std::is_same_v<TIn, __half> ? DataType::f16 : DataType::bf16;
   constexpr DataType kOut = std::is_same_v<TOut, float> ? DataType::f32 : kIn;
   SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
                                   << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
-                                  << "-major alpha " << alpha << " beta " << beta);
+                                  << "-major alpha " << alpha << " beta " << beta << " batch " << batch);
   int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
   std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   // A row-major (m x k, ld ldk), B column-major (k x n, ld ldk); padding NaN.
   uint16_t const nan16 = 0xffff;
-  std::vector<TIn> ha(size_t(s.m * ldk)), hb(size_t(s.n * ldk));
+  int64_t const a_bs = s.m * ldk, b_bs = s.n * ldk, d_bs = s.m * s.n;  // batch strides (elements)
+  std::vector<TIn> ha(size_t(batch * a_bs)), hb(size_t(batch * b_bs));
   std::memset(ha.data(), 0xff, ha.size() * sizeof(TIn));
   std::memset(hb.data(), 0xff, hb.size() * sizeof(TIn));
   (void)nan16;
-  for (int64_t i = 0; i < s.m; ++i)
-    for (int64_t kk = 0; kk < s.k; ++kk) ha[size_t(i * ldk + kk)] = from_float<TIn>(u(rng));
-  for (int64_t j = 0; j < s.n; ++j)
-    for (int64_t kk = 0; kk < s.k; ++kk) hb[size_t(j * ldk + kk)] = from_float<TIn>(u(rng));
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t kk = 0; kk < s.k; ++kk) ha[size_t(bi * a_bs + i * ldk + kk)] = from_float<TIn>(u(rng));
+    for (int64_t j = 0; j < s.n; ++j)
+      for (int64_t kk = 0; kk < s.k; ++kk) hb[size_t(bi * b_bs + j * ldk + kk)] = from_float<TIn>(u(rng));
+  }
   int64_t const ldd = d_order == MatrixOrder::row_major ? s.n : s.m;
-  size_t const dn = size_t(s.m * s.n);
+  size_t const dn = size_t(batch * d_bs);
   std::vector<TOut> hc(dn);
   for (auto& x : hc) x = from_float<TOut>(u(rng));
 
@@ -138,10 +141,11 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta) {
   args.accumulate = DataType::f32;
   args.alpha = alpha;
   args.beta = beta;
-  args.a = {da, MatrixOrder::row_major, ldk, 0};
-  args.b = {db, MatrixOrder::col_major, ldk, 0};
-  args.c = {beta != 0.0f ? dc : nullptr, d_order, ldd, 0};
-  args.d = {dd, d_order, ldd, 0};
+  args.batch_count = batch;
+  args.a = {da, MatrixOrder::row_major, ldk, a_bs};
+  args.b = {db, MatrixOrder::col_major, ldk, b_bs};
+  args.c = {beta != 0.0f ? dc : nullptr, d_order, ldd, d_bs};
+  args.d = {dd, d_order, ldd, d_bs};
   ASSERT_TRUE(validate_arguments(args).ok()) << validate_arguments(args).message;
   ASSERT_TRUE(detail::can_implement_sm90_ws_gemm(args));
   Status const st = detail::launch_sm90_ws_gemm(args, nullptr);
@@ -152,8 +156,10 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta) {
   bool const drow = d_order == MatrixOrder::row_major;
   int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
   dim3 const grid(unsigned((s.n + 15) / 16), unsigned((s.m + 15) / 16));
-  reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da, ldk, 1, db, 1, ldk, dc, c_row, c_col,
-                                                      double(alpha), double(beta), dref);
+  for (int64_t bi = 0; bi < batch; ++bi)
+    reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da + bi * a_bs, ldk, 1, db + bi * b_bs, 1, ldk,
+                                                        dc + bi * d_bs, c_row, c_col, double(alpha), double(beta),
+                                                        dref + bi * d_bs);
   TESSERA_CUDA_OK(cudaGetLastError());
   TESSERA_CUDA_OK(cudaDeviceSynchronize());
   std::vector<TOut> hd(dn);
@@ -164,29 +170,31 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta) {
   double const eps = kOut == DataType::f32 ? 1e-6 : kOut == DataType::f16 ? 1.0 / 2048 : 1.0 / 256;
   double num = 0, den = 0;
   int64_t non_finite = 0, bad = 0;
-  for (int64_t i = 0; i < s.m; ++i)
-    for (int64_t j = 0; j < s.n; ++j) den += href[size_t(i * s.n + j)] * href[size_t(i * s.n + j)];
+  for (size_t e = 0; e < dn; ++e) den += href[e] * href[e];
   double const rms = std::sqrt(den / double(dn));
-  for (int64_t i = 0; i < s.m; ++i)
-    for (int64_t j = 0; j < s.n; ++j) {
-      double const r = href[size_t(i * s.n + j)];
-      double const v = to_double(hd[size_t(drow ? i * ldd + j : j * ldd + i)]);
-      if (!std::isfinite(v)) {
-        if (++non_finite <= 5) ADD_FAILURE() << "D(" << i << ", " << j << ") = " << v << " (unwritten or NaN), reference " << r;
-        continue;
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        double const r = href[size_t(bi * d_bs + i * s.n + j)];
+        double const v = to_double(hd[size_t(bi * d_bs + (drow ? i * ldd + j : j * ldd + i))]);
+        if (!std::isfinite(v)) {
+          if (++non_finite <= 5)
+            ADD_FAILURE() << "D[" << bi << "](" << i << ", " << j << ") = " << v << " (unwritten or NaN), reference " << r;
+          continue;
+        }
+        double const diff = v - r;
+        num += diff * diff;
+        if (std::fabs(diff) > 4 * eps * std::fabs(r) + 1e-3 * rms) {
+          if (++bad <= 5)
+            ADD_FAILURE() << "D[" << bi << "](" << i << ", " << j << ") = " << v << ", reference " << r << " (tile "
+                          << i / 128 << "," << j / 256 << ", row in tile " << i % 128 << ", col in tile " << j % 256
+                          << ")";
+        }
       }
-      double const diff = v - r;
-      num += diff * diff;
-      if (std::fabs(diff) > 4 * eps * std::fabs(r) + 1e-3 * rms) {
-        if (++bad <= 5)
-          ADD_FAILURE() << "D(" << i << ", " << j << ") = " << v << ", reference " << r << " (tile " << i / 128 << ","
-                        << j / 256 << ", row in tile " << i % 128 << ", col in tile " << j % 256 << ")";
-      }
-    }
   double const rel = std::sqrt(num / den);
   double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
-  std::printf("  [sm90_ws_gemm] %lldx%lldx%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
-              (long long)s.m, (long long)s.n, (long long)s.k, std::string(to_string(kIn)).c_str(),
+  std::printf("  [sm90_ws_gemm] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+              (long long)s.m, (long long)s.n, (long long)s.k, (long long)batch, std::string(to_string(kIn)).c_str(),
               std::string(to_string(kOut)).c_str(), drow ? "row" : "col", rel, bound, (long long)non_finite,
               (long long)bad);
   EXPECT_EQ(non_finite, 0);
@@ -225,6 +233,12 @@ TEST(HopperGemm, AlphaBetaAndColumnMajorD) {
   run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 777, 300}, MatrixOrder::col_major, 1.0f, 0.0f);
   run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f);
+}
+
+TEST(HopperGemm, Batched) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__nv_bfloat16, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3);
+  run_gemm<__half, __half>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2);
 }
 
 TEST(HopperGemm, ManyTilesPersistent) {

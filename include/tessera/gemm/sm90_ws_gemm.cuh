@@ -284,7 +284,7 @@ namespace tessera::detail {
 
 // Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
 // with f32 accumulation, both operands K-major in kernel orientation, 16-byte
-// aligned A/B base pointers and leading dimensions, batch_count 1, k > 0.
+// aligned A/B base pointers, leading dimensions and batch strides, k > 0.
 // Does not query the device.
 bool can_implement_sm90_ws_gemm(const GemmArgs& args);
 

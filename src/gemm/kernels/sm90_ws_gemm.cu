@@ -33,7 +33,7 @@ std::string unsupported_reason(const GemmArgs& args) {
   if (args.accumulate != DataType::f32) return "needs f32 accumulation";
   if (out != args.input && out != DataType::f32) return "output must be the input type or f32";
   if (args.k <= 0) return "needs k > 0";
-  if (args.batch_count != 1) return "batched problems are not implemented yet (batch_count must be 1)";
+  if (args.batch_count > INT_MAX) return "batch_count must be below 2^31";
   if (args.m > INT_MAX - 256 || args.n > INT_MAX - 256 || args.k > INT_MAX - 256) return "sizes must be below 2^31 - 256";
   // Both kernel operands K-major: A row-major and B column-major, whatever
   // D's order (the swap for a column-major D exchanges the roles and the
@@ -44,6 +44,8 @@ std::string unsupported_reason(const GemmArgs& args) {
   if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
   if ((args.a.ld * 2) % 16 != 0 || (args.b.ld * 2) % 16 != 0)
     return "TMA needs leading dimensions of A and B that are multiples of 8 elements (16 bytes)";
+  if (args.batch_count > 1 && ((args.a.batch_stride * 2) % 16 != 0 || (args.b.batch_stride * 2) % 16 != 0))
+    return "TMA needs A and B batch strides that are multiples of 8 elements (16 bytes)";
   return {};
 }
 
@@ -103,27 +105,11 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
 
-  tma::TiledDesc ta;
-  ta.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  ta.elem_bytes = 2;
-  ta.rank = 2;
-  ta.swizzle = tma::Swizzle::b128;
-  tma::TiledDesc tb = ta;
-  ta.base = ka.data;
-  ta.dims[0] = std::uint64_t(args.k);
-  ta.dims[1] = std::uint64_t(m);
-  ta.strides[0] = std::uint64_t(ka.ld) * 2;
-  ta.box[0] = Cfg::kBlockK;
-  ta.box[1] = Cfg::kBlockM;
-  tb.base = kb.data;
-  tb.dims[0] = std::uint64_t(args.k);
-  tb.dims[1] = std::uint64_t(n);
-  tb.strides[0] = std::uint64_t(kb.ld) * 2;
-  tb.box[0] = Cfg::kBlockK;
-  tb.box[1] = Cfg::kBlockN;
-  CUtensorMap tmap_a, tmap_b;
-  if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
-  if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
+  const void* fn = function_for(args);
+  if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
+  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  if (err != cudaSuccess)
+    return ws_fail(StatusCode::cuda_error, std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(err));
 
   WsGemmParams p;
   p.m = int(m);
@@ -132,29 +118,53 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
   p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
   p.k_blocks = int((args.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
-  p.d = args.d.data;
   p.ldd = args.d.ld;
-  p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 && args.d.ld % 2 == 0;
+  p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
+                args.d.ld % 2 == 0 && (args.batch_count == 1 || args.d.batch_stride % 2 == 0);
   p.alpha = args.alpha;
   p.beta = args.beta;
   if (args.beta != 0.0f) {
-    p.c = args.c.data;
     bool const c_like_d = args.c.order == args.d.order;
     p.c_row = c_like_d ? args.c.ld : 1;
     p.c_col = c_like_d ? 1 : args.c.ld;
   }
   std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
-
-  const void* fn = function_for(args);
-  if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
-  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
-  if (err != cudaSuccess)
-    return ws_fail(StatusCode::cuda_error, std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(err));
   unsigned const grid = unsigned(tiles < sms ? tiles : sms);
-  void* kargs[] = {&tmap_a, &tmap_b, &p};
-  err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
-  if (err != cudaSuccess) return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+
+  tma::TiledDesc ta;
+  ta.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  ta.elem_bytes = 2;
+  ta.rank = 2;
+  ta.swizzle = tma::Swizzle::b128;
+  tma::TiledDesc tb = ta;
+  ta.dims[0] = std::uint64_t(args.k);
+  ta.dims[1] = std::uint64_t(m);
+  ta.strides[0] = std::uint64_t(ka.ld) * 2;
+  ta.box[0] = Cfg::kBlockK;
+  ta.box[1] = Cfg::kBlockM;
+  tb.dims[0] = std::uint64_t(args.k);
+  tb.dims[1] = std::uint64_t(n);
+  tb.strides[0] = std::uint64_t(kb.ld) * 2;
+  tb.box[0] = Cfg::kBlockK;
+  tb.box[1] = Cfg::kBlockN;
+
+  // NOTE: a batch is one persistent launch per matrix, in stream order (two
+  // tensor maps per batch); a 3-D tensor map with the batch as the outer
+  // dimension would fold them into one launch.
+  for (std::int64_t bi = 0; bi < args.batch_count; ++bi) {
+    ta.base = static_cast<const char*>(ka.data) + bi * ka.batch_stride * 2;
+    tb.base = static_cast<const char*>(kb.data) + bi * kb.batch_stride * 2;
+    CUtensorMap tmap_a, tmap_b;
+    if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
+    if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
+    p.d = static_cast<char*>(args.d.data) + bi * args.d.batch_stride * out_bytes;
+    p.c = args.beta != 0.0f ? static_cast<const char*>(args.c.data) + bi * args.c.batch_stride * out_bytes : nullptr;
+    void* kargs[] = {&tmap_a, &tmap_b, &p};
+    err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
+    if (err != cudaSuccess)
+      return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+  }
   return {};
 }
 
@@ -166,7 +176,7 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma m64n256k16, warp-specialised persistent 128x256x64 4-stage, 2 consumer warpgroups; "
-            "bf16/f16 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B and ld, batch 1"};
+            "bf16/f16 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
