@@ -109,12 +109,21 @@ __global__ void __launch_bounds__(128) tiled_gemm_kernel(half_t const* A, half_t
   cp_async_wait<0>();
   __syncthreads();
 
+  // The copy and the MMA walk K in their own blocks: an ldmatrix k-block is 16
+  // wide, an MMA k-block 8 (16x8x8: size<2>(tXrA) == 4, size<2>(tCrA) == 8) or
+  // 16 (16x8x16: both 4). So each stage is loaded whole, then multiplied.
   TESSERA_UNROLL
   for (int pipe = 0; pipe < kStages; ++pipe) {
     TESSERA_UNROLL
+    for (int k_copy = 0; k_copy < int(size<2>(tXrA)); ++k_copy) {
+      copy(s2r_a, tXsA(Underscore{}, Underscore{}, k_copy, pipe), tXrA(Underscore{}, Underscore{}, k_copy));
+    }
+    TESSERA_UNROLL
+    for (int k_copy = 0; k_copy < int(size<2>(tXrB)); ++k_copy) {
+      copy(s2r_b, tXsB(Underscore{}, Underscore{}, k_copy, pipe), tXrB(Underscore{}, Underscore{}, k_copy));
+    }
+    TESSERA_UNROLL
     for (int k_block = 0; k_block < int(size<2>(tCrA)); ++k_block) {
-      copy(s2r_a, tXsA(Underscore{}, Underscore{}, k_block, pipe), tXrA(Underscore{}, Underscore{}, k_block));
-      copy(s2r_b, tXsB(Underscore{}, Underscore{}, k_block, pipe), tXrB(Underscore{}, Underscore{}, k_block));
       gemm(mma, tCrA(Underscore{}, Underscore{}, k_block), tCrB(Underscore{}, Underscore{}, k_block), tCrC);
     }
   }
