@@ -47,6 +47,12 @@ void seed_002() {
   std::printf("layout_nested(1, make_coord(0, 3)) = %d   (8 + 3)\n",
               static_cast<int>(layout_nested(1, make_coord(0, 3))));
 
+  heading("seed 002: tiled_divide(layout_rm, (2,4)): ((tile), tile_m, tile_n)");
+  auto tiled = tiled_divide(layout_rm, make_shape(_2{}, _4{}));
+  show("tiled_divide(layout_rm, make_shape(_2{}, _4{}))", tiled);
+  std::printf("tile (1,1), element (1,2): %d   (row 2*1+1, column 4*1+2 of layout_rm)\n",
+              static_cast<int>(tiled(make_coord(1, 2), 1, 1)));
+
   heading("seed 002: idx2crd / crd2idx, colexicographic (leftmost mode fastest)");
   auto shape = make_shape(_3{}, make_shape(_2{}, _3{}));
   std::printf("shape = ");
@@ -90,6 +96,11 @@ void seed_000() {
   print_layout(swizzle_atom);
   std::printf("bank groups of the 8 chunks in each row:\n");
   show_bank_groups(swizzle_atom);
+
+  heading("seed 000: sA_layout = tile_to_shape(swizzle_atom, make_shape(bM, bK, bP)), 128x64, 3 stages");
+  auto sA_layout = tile_to_shape(swizzle_atom, make_shape(_128{}, _64{}, _3{}));
+  show("sA_layout", sA_layout);
+  std::printf("cosize = %d halves per operand (= 128*64*3)\n", static_cast<int>(cosize(sA_layout)));
 }
 
 // Seed 004: the TiledMMA permutation and the Swizzle<3,3,3> example.
