@@ -4,7 +4,8 @@
 // stmatrix (all six forms, sm_90): each lane's value v holds the offset its
 // traits claim (SrcLayout(t, v)); after Copy_Atom::call with lane t's row
 // address at DstLayout(t, 0), shared element i must hold i -- every element
-// of the 8x8 matrices written once, where the traits say.
+// of the 8x8 matrices written once, where the traits say. Then ldmatrix ->
+// stmatrix round trips of each form reproduce the shared image.
 
 #include <cstdint>
 #include <vector>
@@ -67,5 +68,52 @@ TEST(AtomStsm, U32x4_N) { check_stsm<SM90_U32x4_STSM_N, 4>(); }
 TEST(AtomStsm, U16x2_T) { check_stsm<SM90_U16x2_STSM_T, 1>(); }
 TEST(AtomStsm, U16x4_T) { check_stsm<SM90_U16x4_STSM_T, 2>(); }
 TEST(AtomStsm, U16x8_T) { check_stsm<SM90_U16x8_STSM_T, 4>(); }
+
+// Round trip: ldmatrix then stmatrix of the same form (N with N, T with T)
+// through Copy_Atom must reproduce the shared image exactly.
+template <class Load, class Store>
+__global__ void ldsm_stsm_kernel(std::uint16_t* out) {
+  using LoadAtom = Copy_Atom<Load, half_t>;
+  using StoreAtom = Copy_Atom<Store, half_t>;
+  __shared__ alignas(128) half_t in[4 * 64];
+  __shared__ alignas(128) half_t back[4 * 64];
+  for (int i = int(threadIdx.x); i < 4 * 64; i += 32) {
+    in[i] = half_t::bitcast(std::uint16_t(3 * i + 7));
+    back[i] = half_t::bitcast(0xffff);
+  }
+  __syncthreads();
+  int const t = int(threadIdx.x);
+  auto src = make_tensor(make_smem_ptr(in + int(typename LoadAtom::ValLayoutSrc{}(t, 0))), Layout<Int<LoadAtom::NumValSrc>>{});
+  auto regs = make_tensor<half_t>(Layout<Int<LoadAtom::NumValDst>>{});
+  LoadAtom{}.call(src, regs);
+  auto dst = make_tensor(make_smem_ptr(back + int(typename StoreAtom::ValLayoutDst{}(t, 0))), Layout<Int<StoreAtom::NumValDst>>{});
+  StoreAtom{}.call(regs, dst);
+  __syncthreads();
+  for (int i = int(threadIdx.x); i < 4 * 64; i += 32) out[i] = back[i].storage;
+}
+
+template <class Load, class Store, int kMatrices>
+void check_round_trip() {
+  int const cc = device_cc();
+  if (cc < 90) GTEST_SKIP() << "needs sm_90, found " << (cc ? "sm_" + std::to_string(cc) : std::string("no GPU"));
+  std::uint16_t* d_out;
+  ASSERT_EQ(cudaMalloc(&d_out, 256 * sizeof(std::uint16_t)), cudaSuccess);
+  ldsm_stsm_kernel<Load, Store><<<1, 32>>>(d_out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<std::uint16_t> out(256);
+  ASSERT_EQ(cudaMemcpy(out.data(), d_out, 256 * sizeof(std::uint16_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < 256; ++i) {
+    int const want = i < 64 * kMatrices ? (3 * i + 7) & 0xffff : 0xffff;
+    EXPECT_EQ(int(out[i]), want) << "element " << i;
+  }
+  cudaFree(d_out);
+}
+
+TEST(AtomLdsmStsm, RoundTripU32x1_N) { check_round_trip<SM75_U32x1_LDSM_N, SM90_U32x1_STSM_N, 1>(); }
+TEST(AtomLdsmStsm, RoundTripU32x2_N) { check_round_trip<SM75_U32x2_LDSM_N, SM90_U32x2_STSM_N, 2>(); }
+TEST(AtomLdsmStsm, RoundTripU32x4_N) { check_round_trip<SM75_U32x4_LDSM_N, SM90_U32x4_STSM_N, 4>(); }
+TEST(AtomLdsmStsm, RoundTripU16x2_T) { check_round_trip<SM75_U16x2_LDSM_T, SM90_U16x2_STSM_T, 1>(); }
+TEST(AtomLdsmStsm, RoundTripU16x4_T) { check_round_trip<SM75_U16x4_LDSM_T, SM90_U16x4_STSM_T, 2>(); }
+TEST(AtomLdsmStsm, RoundTripU16x8_T) { check_round_trip<SM75_U16x8_LDSM_T, SM90_U16x8_STSM_T, 4>(); }
 
 }  // namespace
