@@ -182,12 +182,17 @@ for t in tma wgmma gemm; do
   $NVCC $ARCH "$BUILD/t_$t.o" "$BUILD/ws.o" "$BUILD/tma.o" -o "$BUILD/test_$t" $GTEST > "$OUT/link_$t.txt" 2>&1 || { echo "LINK test_$t FAILED"; head -20 "$OUT/link_$t.txt"; }
 done
 
+gemm_hung=0
 for t in tma wgmma gemm; do
   echo "== test_hopper_${t}_sm90"
-  timeout 150 "$BUILD/test_$t" > "$OUT/test_$t.log" 2>&1
+  timeout 120 "$BUILD/test_$t" > "$OUT/test_$t.log" 2>&1
   rc=$?
   echo "rc=$rc"
-  [ $rc -eq 124 ] && echo "TIMEOUT: a hang here is most likely an mbarrier phase that never completes (expect_tx bytes vs box, or a missed arrive)"
+  if [ $rc -eq 124 ]; then
+    echo "TIMEOUT: a hang here is most likely an mbarrier phase that never completes (expect_tx bytes vs box, or a missed arrive); last lines:"
+    tail -5 "$OUT/test_$t.log"
+    [ "$t" = gemm ] && gemm_hung=1
+  fi
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|\[sm90_ws_gemm\]|tests ran" "$OUT/test_$t.log" | head -40
   grep -E -A3 "Failure|error:|Expected|Which is" "$OUT/test_$t.log" | head -60
 done
@@ -196,10 +201,18 @@ echo "== compute-sanitizer memcheck (small filter)"
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.StoreAndReduceAdd' > "$OUT/memcheck_tma.log" 2>&1
 echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
-timeout 120 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter='HopperGemm.SingleTileAndTiny' > "$OUT/memcheck_gemm.log" 2>&1
-echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5
-grep -m5 -B2 -A8 "Invalid" "$OUT/memcheck_gemm.log" | head -30
+if [ $gemm_hung -eq 0 ]; then
+  timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched' > "$OUT/memcheck_gemm.log" 2>&1
+  echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5
+  grep -m5 -B2 -A8 "Invalid" "$OUT/memcheck_gemm.log" | head -30
+else
+  echo "skipped for the GEMM: the test hung"
+fi
 
 echo "== timing vs cuBLAS"
-timeout 150 "$BUILD/bench_sm90" 2>&1 | tee "$OUT/bench.txt"
+if [ $gemm_hung -eq 0 ]; then
+  timeout 100 "$BUILD/bench_sm90" 2>&1 | tee "$OUT/bench.txt"
+else
+  echo "skipped: the GEMM test hung"
+fi
 echo "total $(( $(date +%s) - start ))s"
