@@ -11,6 +11,9 @@
 // Registration order matters only among kernels the heuristic ranks equally
 // (docs/gemm.md); keep the portable fallback last.
 #define TESSERA_GEMM_KERNEL_LIST(X) \
+  X(sm90_ws_gemm)                   \
+  X(sm80_tensorop)                  \
+  X(simt_sgemm)                     \
   X(simt_generic)
 
 namespace tessera {
