@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -26,7 +27,8 @@ using namespace tessera;
 
 constexpr int kM = 128, kN = 128, kBK = 64, kStages = 3, kK = kBK * kStages, kThreads = 128;
 
-auto seed_mma() { return make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}, Layout<Shape<_2, _2>>{}, Tile<_32, _32, _16>{}); }
+template <class Op>
+auto seed_mma() { return make_tiled_mma(Op{}, Layout<Shape<_2, _2>>{}, Tile<_32, _32, _16>{}); }
 auto seed_smem_layout() {
   auto swizzle_atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Shape<_8, _8>>, Stride<_8, Stride<_1, _64>>>{});
   return tile_to_shape(swizzle_atom, make_shape(Int<kM>{}, Int<kBK>{}, Int<kStages>{}));
@@ -51,10 +53,13 @@ void emulate_ldsm_x4(half_t const* const row_addr[32], half_t out[32][8]) {
       for (int e = 0; e < 2; ++e) out[l][2 * j + e] = row_addr[8 * j + l / 4][2 * (l % 4) + e];
 }
 
-TEST(AtomTiledGemmHost, Seed000Tile) {
+// The tile with MMA atom Op (16x8xK, f16 inputs) and accumulator type TC.
+template <class Op, class TC>
+void run_tile() {
   std::mt19937 gen(3);
   std::uniform_int_distribution<int> dist(-3, 3);  // exact in f16 through K = 192
-  std::vector<half_t> A(kM * kK), B(kN * kK), C(kM * kN, half_t::bitcast(0x7e00));  // C poisoned with NaN
+  std::vector<half_t> A(kM * kK), B(kN * kK);
+  std::vector<TC> C(kM * kN, TC(std::numeric_limits<float>::quiet_NaN()));  // poisoned
   for (auto& x : A) x = half_t(float(dist(gen)));
   for (auto& x : B) x = half_t(float(dist(gen)));
   AlignedHalf smemA(kM * kBK * kStages), smemB(kN * kBK * kStages);
@@ -86,7 +91,7 @@ TEST(AtomTiledGemmHost, Seed000Tile) {
     }
   }
 
-  auto mma = seed_mma();
+  auto mma = seed_mma<Op>();
   auto s2r_a = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
   auto s2r_b = make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
   using FragA = decltype(mma.get_slice(0).partition_fragment_A(sA(Underscore{}, Underscore{}, 0)));
@@ -96,17 +101,21 @@ TEST(AtomTiledGemmHost, Seed000Tile) {
   std::vector<FragB> rB(kThreads);
   std::vector<FragC> rC(kThreads);
   for (auto& f : rC)
-    for (int i = 0; i < int(size(f)); ++i) f(i) = half_t(0.0f);
+    for (int i = 0; i < int(size(f)); ++i) f(i) = TC(0.0f);
 
-  using Traits = MMA_Traits<SM80_16x8x8_F16F16F16F16_TN>;
+  using Traits = MMA_Traits<Op>;
+  constexpr int kAtomK = decltype(size<2>(typename Traits::Shape_MNK{}))::value;
+  constexpr int kValsA = decltype(size<1>(typename Traits::ALayout{}))::value;
+  constexpr int kValsB = decltype(size<1>(typename Traits::BLayout{}))::value;
   constexpr int kMmaM = decltype(size<1>(FragA{}))::value;
   constexpr int kMmaN = decltype(size<1>(FragB{}))::value;
   constexpr int kMmaK = decltype(size<2>(FragA{}))::value;
   ASSERT_EQ(kMmaM, 4);
   ASSERT_EQ(kMmaN, 8);
+  ASSERT_EQ(kMmaK * kAtomK, kBK);
 
-  // One ldmatrix k-block (16 wide) feeds two MMA k-blocks (8 wide): the s2r
-  // copy walks size<2>(tXrA) = 4 k-blocks, the MMA size<2>(tCrA) = 8.
+  // An ldmatrix k-block is 16 wide, an MMA k-block kAtomK: the s2r copy walks
+  // size<2>(tXrA) = 4 k-blocks, the MMA size<2>(tCrA) = 64 / kAtomK.
   constexpr int kCopyK = decltype(size<2>(s2r_a.get_slice(0).retile_D(rA[0])))::value;
   ASSERT_EQ(kCopyK, 4);
   for (int pipe = 0; pipe < kStages; ++pipe) {
@@ -140,34 +149,36 @@ TEST(AtomTiledGemmHost, Seed000Tile) {
           }
         }
       }
-      // mma.sync m16n8k8 per (m, n, k): gather the warp's fragments into
-      // 16x8 A, 8x8 B (n,k) and 16x8 C tiles through the traits' layouts.
+      // mma.sync m16n8kK per (m, n, k): gather the warp's fragments into
+      // 16xK A, 8xK B (n,k) and 16x8 C tiles through the traits' layouts.
       for (int kb = 0; kb < kMmaK; ++kb) {
         for (int m = 0; m < kMmaM; ++m) {
           for (int n = 0; n < kMmaN; ++n) {
-            float a[16][8], b[8][8], c[16][8];
+            float a[16][kAtomK], b[8][kAtomK], c[16][8];
             for (int l = 0; l < 32; ++l) {
               auto& fa = rA[32 * w + l];
               auto& fb = rB[32 * w + l];
               auto& fc = rC[32 * w + l];
-              for (int v = 0; v < 4; ++v) {
+              for (int v = 0; v < kValsA; ++v) {
                 int const ia = int(typename Traits::ALayout{}(l, v));
                 a[ia % 16][ia / 16] = float(fa(v, m, kb));
+              }
+              for (int v = 0; v < 4; ++v) {
                 int const ic = int(typename Traits::CLayout{}(l, v));
                 c[ic % 16][ic / 16] = float(fc(v, m, n));
               }
-              for (int v = 0; v < 2; ++v) {
+              for (int v = 0; v < kValsB; ++v) {
                 int const ib = int(typename Traits::BLayout{}(l, v));
                 b[ib % 8][ib / 8] = float(fb(v, n, kb));
               }
             }
             for (int i = 0; i < 16; ++i)
               for (int j = 0; j < 8; ++j)
-                for (int k = 0; k < 8; ++k) c[i][j] += a[i][k] * b[j][k];
+                for (int k = 0; k < kAtomK; ++k) c[i][j] += a[i][k] * b[j][k];
             for (int l = 0; l < 32; ++l)
               for (int v = 0; v < 4; ++v) {
                 int const ic = int(typename Traits::CLayout{}(l, v));
-                rC[32 * w + l](v, m, n) = half_t(c[ic % 16][ic / 16]);
+                rC[32 * w + l](v, m, n) = TC(c[ic % 16][ic / 16]);
               }
           }
         }
@@ -189,5 +200,9 @@ TEST(AtomTiledGemmHost, Seed000Tile) {
     }
   EXPECT_EQ(wrong, 0);
 }
+
+TEST(AtomTiledGemmHost, Seed000Tile) { run_tile<SM80_16x8x8_F16F16F16F16_TN, half_t>(); }
+TEST(AtomTiledGemmHost, F32Accumulate16x8x16) { run_tile<SM80_16x8x16_F32F16F16F32_TN, float>(); }
+TEST(AtomTiledGemmHost, F16Accumulate16x8x16) { run_tile<SM80_16x8x16_F16F16F16F16_TN, half_t>(); }
 
 }  // namespace
