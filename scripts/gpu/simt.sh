@@ -47,7 +47,7 @@ using Cfg = s::Sgemm128x128x8W;
 #elif CFG_ID == 3
 using Cfg = s::Sgemm128x256x8;
 #elif CFG_ID == 4
-using Cfg = s::Sgemm128x128x8Mn2;
+using Cfg = s::Sgemm128x128x8NoPf;
 #endif
 #define TESSERA_CAT2(a, b) a##b
 #define TESSERA_CAT(a, b) TESSERA_CAT2(a, b)
@@ -81,7 +81,7 @@ struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const
 const Config kConfigs[] = {
     {"128x128x8 s4 (default)", simt_run_0, simt_fn_0}, {"128x128x16 s3", simt_run_1, simt_fn_1},
     {"128x128x8 s4 4x8 lanes", simt_run_2, simt_fn_2}, {"128x256x8 s4 1CTA", simt_run_3, simt_fn_3},
-    {"128x128x8 s4 elem_mn@2CTA", simt_run_4, simt_fn_4}};
+    {"128x128x8 s4 no frag prefetch", simt_run_4, simt_fn_4}};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \

@@ -52,9 +52,10 @@ enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k };
 // The tile configuration. kBlockM x kBlockN outputs per CTA, kBlockK per
 // k tile, kStages tiles in flight, kWarpsM x kWarpsN warps, each thread
 // (4*kRepM) x (4*kRepN) outputs, lanes kLanesM x (32/kLanesM) per warp,
-// kMinBlocks CTAs per SM asked of the register allocator.
+// kMinBlocks CTAs per SM asked of the register allocator, fragments of the
+// next k step prefetched or not.
 template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
-          int kRepN_, int kLanesM_, int kMinBlocks_>
+          int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true>
 struct SgemmConfig {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
@@ -67,7 +68,8 @@ struct SgemmConfig {
   static constexpr int kLanesM = kLanesM_;
   static constexpr int kLanesN = 32 / kLanesM_;
   static constexpr int kMinBlocks = kMinBlocks_;
-  static constexpr int kMinBlocksElemMn = 1;  // see kSgemmMinBlocks
+  // Load step k+1's fragments before step k's FFMAs (2x the fragment registers).
+  static constexpr bool kFragPrefetch = kFragPrefetch_;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThrM = 4 * kRepM;  // outputs per thread along M
   static constexpr int kThrN = 4 * kRepN;
@@ -124,12 +126,9 @@ using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
 using Sgemm128x128x8W = SgemmConfig<128, 128, 8, 4, 4, 2, 2, 2, 4, 2>;
 // 128x256x8, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
 using Sgemm128x256x8 = SgemmConfig<128, 256, 8, 4, 2, 4, 2, 4, 8, 1>;
+// The default tile without the register double buffer of fragments.
+using Sgemm128x128x8NoPf = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2, false>;
 using SgemmDefault = Sgemm128x128x8;
-// The default tile with the misaligned-operand kernels also at 2 CTAs/SM
-// (they spill a little): benchmark-only, to decide kMinBlocksElemMn.
-struct Sgemm128x128x8Mn2 : Sgemm128x128x8 {
-  static constexpr int kMinBlocksElemMn = 2;
-};
 
 // The problem in kernel orientation. Element (i,k) of Ak is
 // a[i*a_m + k*a_k]; (k,j) of Bk is b[k*b_k + j*b_n]; Ck(i,j) is
@@ -151,6 +150,19 @@ struct SgemmParams {
 };
 
 namespace detail {
+
+// %tid.x and %ctaid.x through volatile asm: never merged with earlier reads,
+// so the compiler recomputes instead of keeping a value live (or spilled).
+__device__ __forceinline__ int tid_x() {
+  int v;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ int ctaid_x() {
+  int v;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));
+  return v;
+}
 
 // One operand's global -> shared copy for one thread. kExtent is BLK_M (A) or
 // BLK_N (B). Pass p of a k tile copies the element (or 16-byte chunk) at
@@ -186,23 +198,13 @@ struct TileCopy {
   const float* src;      // element (mn0, kk0) of the current k tile
   std::int64_t ld;       // the operand's stride along its non-contiguous dimension
   std::uint32_t mn_ok;   // elem_*: bit p is set when pass p's row/column is inside
-  int kk0;               // k of pass 0 inside the tile
   int mn_bytes;          // vec16: bytes of the chunk inside the matrix (0..16)
-  int smem0;             // float offset of pass 0 inside a stage
 
-  // `mn_base`: the tile's first M/N index; `mn_size`: M or N; `ld_smem`: the
-  // shared tile's row pitch.
-  __device__ __forceinline__ void init(const float* base, std::int64_t ld_, int mn_base, int mn_size, int ld_smem) {
-    int const t = static_cast<int>(threadIdx.x);
-    int mn = 0;
-    ld = ld_;
-    mn_ok = 0;
-    mn_bytes = 0;
+  // Thread t's pass-0 coordinates (mn0, kk0) inside the tile.
+  __device__ __forceinline__ static void coords(int t, int& mn, int& kk0) {
     if constexpr (kMode == OperandMode::vec16) {
       mn = (t % (kExtent / 4)) * 4;
       kk0 = t / (kExtent / 4);
-      int const left = mn_size - (mn_base + mn);
-      mn_bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
     } else if constexpr (kMode == OperandMode::elem_mn) {
       mn = t % 32;
       kk0 = t / 32;
@@ -212,19 +214,37 @@ struct TileCopy {
       kk0 = (w % kGroupsK) * 8 + t % 8;
       mn = (w / kGroupsK) * 4 + (t / 8) % 4;
     }
-    if constexpr (kMode != OperandMode::vec16) {
+  }
+
+  // `mn_base`: the tile's first M/N index; `mn_size`: M or N.
+  __device__ __forceinline__ void init(const float* base, std::int64_t ld_, int mn_base, int mn_size) {
+    int mn = 0, kk0 = 0;
+    coords(static_cast<int>(threadIdx.x), mn, kk0);
+    ld = ld_;
+    mn_ok = 0;
+    mn_bytes = 0;
+    if constexpr (kMode == OperandMode::vec16) {
+      int const left = mn_size - (mn_base + mn);
+      mn_bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
+    } else {
 #pragma unroll
       for (int p = 0; p < kPasses; ++p)
         if (mn_base + mn + dmn(p) < mn_size) mn_ok |= 1u << p;
     }
     std::int64_t const i = mn_base + mn;
     src = base + (kMode == OperandMode::elem_k ? i * ld + kk0 : i + kk0 * ld);
-    smem0 = kk0 * ld_smem + mn;
   }
 
   // Issue this thread's copies of the k tile starting at `k_begin` into
   // `stage`; elements with k >= k_size (or outside M/N) are zero-filled.
+  // NOTE: the thread's tile coordinates are recomputed here from %tid (a
+  // few integer instructions per k tile) instead of living in registers
+  // across the k loop; kept live, they made ptxas spill 36-112 bytes under
+  // the 128-register cap of 2 CTAs/SM.
   __device__ __forceinline__ void issue(float* stage, int k_begin, int k_size, int ld_smem) const {
+    int mn = 0, kk0 = 0;
+    coords(tid_x(), mn, kk0);
+    int const smem0 = kk0 * ld_smem + mn;
     int const k_left = k_size - k_begin - kk0;  // pass p's k is inside iff dk(p) < k_left
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
@@ -260,17 +280,8 @@ __device__ __forceinline__ void rasterize(int bid, int tiles_m, int tiles_n, int
 
 }  // namespace detail
 
-// NOTE: under the 128-register cap of 2 CTAs/SM, ptxas 13 spilled 44-112
-// bytes in the instantiations with a misaligned (elem_mn) operand and none in
-// the others; those ask for Cfg::kMinBlocksElemMn CTAs/SM instead (1: up to
-// 255 registers, spill-free, half the warps). The benchmark compares both.
 template <class Cfg, OperandMode kModeA, OperandMode kModeB>
-inline constexpr int kSgemmMinBlocks =
-    kModeA == OperandMode::elem_mn || kModeB == OperandMode::elem_mn ? Cfg::kMinBlocksElemMn : Cfg::kMinBlocks;
-
-template <class Cfg, OperandMode kModeA, OperandMode kModeB>
-__global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, kModeB>))
-    simt_sgemm_kernel(SgemmParams p) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_kernel(SgemmParams p) {
   // Preconditions: Ak is M-contiguous unless kModeA == elem_k (then
   // K-contiguous); Bk is N-contiguous unless kModeB == elem_k; vec16 operands
   // have 16-byte aligned pointers and leading dimensions (host checks).
@@ -302,8 +313,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, k
   for (int batch = static_cast<int>(blockIdx.y); batch < p.batch_count; batch += static_cast<int>(gridDim.y)) {
     detail::TileCopy<Cfg, kModeA, Cfg::kBlockM> copy_a;
     detail::TileCopy<Cfg, kModeB, Cfg::kBlockN> copy_b;
-    copy_a.init(p.a + batch * p.a_batch, ld_a, m_base, p.m, Cfg::kLdA);
-    copy_b.init(p.b + batch * p.b_batch, ld_b, n_base, p.n, Cfg::kLdB);
+    copy_a.init(p.a + batch * p.a_batch, ld_a, m_base, p.m);
+    copy_b.init(p.b + batch * p.b_batch, ld_b, n_base, p.n);
 
     // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each.
 #pragma unroll
@@ -341,10 +352,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, k
 
       const float* tA = sA + sA_layout(0, thr_m, read_stage);  // this thread's column of sA
       const float* tB = sB + sB_layout(0, thr_n, read_stage);
-      // NOTE: fragments double-buffered in registers: the LDS.128 of step
-      // kk+1 are issued before the FFMAs of step kk.
-      float frag_a[2][Cfg::kThrM];
-      float frag_b[2][Cfg::kThrN];
+      // NOTE: with kFragPrefetch the fragments are double-buffered in
+      // registers: the LDS.128 of step kk+1 issue before the FFMAs of step
+      // kk; without, ptxas schedules the loads itself.
+      float frag_a[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrM];
+      float frag_b[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrN];
       auto load_frags = [&](int kk, int buf) {
 #pragma unroll
         for (int r = 0; r < Cfg::kRepM; ++r) {
@@ -363,14 +375,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, k
           frag_b[buf][4 * r + 3] = v.w;
         }
       };
-      load_frags(0, 0);
+      if constexpr (Cfg::kFragPrefetch) load_frags(0, 0);
 #pragma unroll
       for (int kk = 0; kk < Cfg::kBlockK; ++kk) {
-        if (kk + 1 < Cfg::kBlockK) load_frags(kk + 1, (kk + 1) & 1);
+        int const buf = Cfg::kFragPrefetch ? kk & 1 : 0;
+        if constexpr (Cfg::kFragPrefetch) {
+          if (kk + 1 < Cfg::kBlockK) load_frags(kk + 1, (kk + 1) & 1);
+        } else {
+          load_frags(kk, 0);
+        }
 #pragma unroll
         for (int i = 0; i < Cfg::kThrM; ++i)
 #pragma unroll
-          for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[kk & 1][i], frag_b[kk & 1][j], acc[i][j]);
+          for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
       }
       read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
@@ -381,18 +398,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, (kSgemmMinBlocks<Cfg, kModeA, k
     __syncthreads();
 
     // Epilogue straight from registers: 4 consecutive columns per store.
-    // beta == 0 never reads C.
+    // beta == 0 never reads C. NOTE: the output coordinates are recomputed
+    // here from %tid/%ctaid read through volatile asm (not merged with the
+    // values above), so nothing but the accumulators and the copy state stays
+    // live across the k loop: with them kept, ptxas spilled 40-64 bytes.
+    int e_tile_m = 0, e_tile_n = 0;
+    detail::rasterize<Cfg::kGroupM>(detail::ctaid_x(), p.tiles_m, p.tiles_n, e_tile_m, e_tile_n);
+    int const e_tid = detail::tid_x();
+    int const e_warp = e_tid / 32, e_lane = e_tid % 32;
+    int const out_m = e_tile_m * Cfg::kBlockM + (e_warp / Cfg::kWarpsN) * Cfg::kWarpTileM + (e_lane / Cfg::kLanesN) * 4;
+    int const out_n = e_tile_n * Cfg::kBlockN + (e_warp % Cfg::kWarpsN) * Cfg::kWarpTileN + (e_lane % Cfg::kLanesN) * 4;
     float* d = p.d + batch * p.d_batch;
     const float* c = p.beta != 0.0f ? p.c + batch * p.c_batch : nullptr;
 #pragma unroll
     for (int rm = 0; rm < Cfg::kRepM; ++rm) {
 #pragma unroll
       for (int v = 0; v < 4; ++v) {
-        int const i = m_base + thr_m + rows(v, rm);
+        int const i = out_m + rows(v, rm);
         if (i >= p.m) continue;
 #pragma unroll
         for (int rn = 0; rn < Cfg::kRepN; ++rn) {
-          int const j = n_base + thr_n + cols(0, rn);
+          int const j = out_n + cols(0, rn);
           float out[4];
 #pragma unroll
           for (int e = 0; e < 4; ++e) out[e] = p.alpha * acc[4 * rm + v][4 * rn + e];
