@@ -55,9 +55,9 @@ struct tuple_base<Owner, std::index_sequence<Is...>, T...> : tuple_leaf<Is, T, O
   TESSERA_HOST_DEVICE constexpr explicit tuple_base(int, U&&... u) : tuple_leaf<Is, T, Owner>(static_cast<U&&>(u))... {}
 };
 
-template <std::size_t I, class T, class Owner>
+template <std::size_t I, class Owner, class T>
 TESSERA_HOST_DEVICE constexpr tuple_leaf<I, T, Owner>& leaf_of(tuple_leaf<I, T, Owner>& l) { return l; }
-template <std::size_t I, class T, class Owner>
+template <std::size_t I, class Owner, class T>
 TESSERA_HOST_DEVICE constexpr tuple_leaf<I, T, Owner> const& leaf_of(tuple_leaf<I, T, Owner> const& l) { return l; }
 
 }  // namespace detail
@@ -106,25 +106,23 @@ using tuple_seq = make_seq<tuple_size_v<T>>;
 
 // --- access -------------------------------------------------------------------------
 
-namespace detail {
-template <std::size_t I, class... T>
-using nth_t = std::tuple_element_t<I, std::tuple<T...>>;
-}
-
+// get<I> finds its leaf by deducing the element type from the unique base
+// tuple_leaf<I, T, tuple<...>>; no std::tuple is instantiated.
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto& get(tuple<T...>& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  return detail::leaf_of<I, detail::nth_t<I, T...>, tuple<T...>>(t).get();
+  return detail::leaf_of<I, tuple<T...>>(t).get();
 }
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto const& get(tuple<T...> const& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  return detail::leaf_of<I, detail::nth_t<I, T...>, tuple<T...>>(t).get();
+  return detail::leaf_of<I, tuple<T...>>(t).get();
 }
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto&& get(tuple<T...>&& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  return static_cast<detail::nth_t<I, T...>&&>(detail::leaf_of<I, detail::nth_t<I, T...>, tuple<T...>>(t).get());
+  using E = std::remove_reference_t<decltype(detail::leaf_of<I, tuple<T...>>(t).get())>;
+  return static_cast<E&&>(detail::leaf_of<I, tuple<T...>>(t).get());
 }
 
 // get<0> of a non-tuple is the value itself (an integer is a rank-1 tuple).
