@@ -27,7 +27,7 @@ namespace detail {
 
 template <int kNum, bool kTrans>
 struct sm75_ldsm {
-  static_assert(kNum == 1 || kNum == 2 || kNum == 4, "LDSM: 1, 2 or 4 matrices");
+  static_assert(kNum == 1 || kNum == 2 || kNum == 4, "LDSM: the matrix count must be 1, 2 or 4");
   using SRegisters = uint128_t[1];
   using DRegisters = std::uint32_t[kNum];
   static constexpr int kNumMatrices = kNum;

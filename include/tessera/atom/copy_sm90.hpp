@@ -23,7 +23,7 @@ namespace detail {
 
 template <int kNum, bool kTrans>
 struct sm90_stsm {
-  static_assert(kNum == 1 || kNum == 2 || kNum == 4, "STSM: 1, 2 or 4 matrices");
+  static_assert(kNum == 1 || kNum == 2 || kNum == 4, "STSM: the matrix count must be 1, 2 or 4");
   using SRegisters = std::uint32_t[kNum];
   using DRegisters = uint128_t[1];
   static constexpr int kNumMatrices = kNum;
