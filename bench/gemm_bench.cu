@@ -291,6 +291,9 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   if (only_kernel == "none") return {};
   for (const GemmKernel& kernel : gemm_kernels()) {
     if (!only_kernel.empty() && kernel.info.name != only_kernel) continue;
+    if (std::find(config.skip_kernels.begin(), config.skip_kernels.end(), kernel.info.name) !=
+        config.skip_kernels.end())
+      continue;
     GemmArgs const g0 = args_for(0);
     if (!validate_kernel_architecture(kernel.info, device.sm).ok() || !kernel.can_implement(g0)) {
       if (!only_kernel.empty()) {

@@ -47,6 +47,7 @@ struct Config {
   int slow_min_runs = 5;
   std::int64_t check_rows = 64;      // sampled rows of D for the fp64 check
   bool verbose = true;               // progress lines on stderr
+  std::vector<std::string> skip_kernels;  // registered kernels not to run
 };
 
 struct Measurement {

@@ -6,7 +6,10 @@
 # otherwise nvcc directly), runs the GEMM API device test when GoogleTest is
 # available, `tessera info`, then `tessera bench --suite default` with CSV, JSON
 # and SVG under $OUT, and prints the table last.
-# Usage: scripts/gpu/bench.sh [extra `tessera bench` arguments, e.g. --quick]
+# Usage: scripts/gpu/bench.sh [extra `tessera bench` arguments, e.g. --quick or
+#        --skip-kernels sm90_ws_gemm]; TEST_LIMIT / BENCH_LIMIT (seconds) bound
+#        the device test (180) and the benchmark (420): a hung kernel costs
+#        the limit, and the CSV/JSON/SVG keep every problem finished before it.
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-bench}
@@ -74,7 +77,7 @@ fi
 
 if [ -n "$TEST" ]; then
   echo "== device_test_gemm_api"
-  "$TEST" > "$OUT/test_gemm_api.log" 2>&1
+  timeout --signal=KILL "${TEST_LIMIT:-180}" "$TEST" > "$OUT/test_gemm_api.log" 2>&1
   echo "rc=$? ($(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/test_gemm_api.log" | tr '\n' ' '))"
   grep -E "Failure|FAILED|error" "$OUT/test_gemm_api.log" | head -20
 fi
@@ -84,10 +87,15 @@ echo "== tessera info"
 
 echo "== tessera bench --suite default $*"
 start=$(date +%s)
-"$TOOL" bench --suite default --csv "$OUT/bench.csv" --json "$OUT/bench.json" --svg "$OUT/bench.svg" "$@" \
+timeout --signal=KILL "${BENCH_LIMIT:-420}" "$TOOL" bench --suite default --csv "$OUT/bench.csv" --json "$OUT/bench.json" --svg "$OUT/bench.svg" "$@" \
   > "$OUT/bench.txt" 2> "$OUT/bench.progress.log"
 rc=$?
 echo "bench rc=$rc in $(( $(date +%s) - start )) s (progress: $OUT/bench.progress.log)"
 tail -5 "$OUT/bench.progress.log"
-cat "$OUT/bench.txt"
+if [ -s "$OUT/bench.txt" ]; then
+  cat "$OUT/bench.txt"
+elif [ -s "$OUT/bench.csv" ]; then
+  echo "no table (interrupted); finished problems from $OUT/bench.csv:"
+  awk -F, 'NR > 1 { printf "%-6s %6s %6s %6s %-5s %-24s %9.2f TFLOP/s  x%.3f  %s\n", $3, $4, $5, $6, $8, $10, $16, $17, ($11 ? "ok" : "FAIL") }' "$OUT/bench.csv"
+fi
 exit $rc

@@ -18,12 +18,13 @@ namespace {
 constexpr const char* kUsage =
     "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick]\n"
     "                     [--types bf16,f16,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
-    "                     [--csv FILE] [--json FILE] [--svg FILE]\n"
-    "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n";
+    "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE]\n"
+    "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n"
+    "  Files are rewritten after every problem, so an interrupted run keeps its results.\n";
 
 int run_bench(int argc, char** argv) {
   using namespace tessera;
-  bench::Options opts({"suite", "types", "layouts", "kernel", "csv", "json", "svg"},
+  bench::Options opts({"suite", "types", "layouts", "kernel", "skip-kernels", "csv", "json", "svg"},
                       {"quick", "help"});
   if (!opts.parse(argc, argv) || opts.has("help")) {
     if (!opts.has("help")) std::fprintf(stderr, "tessera bench: %s\n", opts.error().c_str());
@@ -74,6 +75,7 @@ int run_bench(int argc, char** argv) {
 
   auto const t0 = std::chrono::steady_clock::now();
   bench::Config config;
+  config.skip_kernels = bench::split_list(opts.get("skip-kernels"));
   std::vector<bench::ProblemResult> results;
   int failures = 0;
   size_t const total = shapes.size() * types.size() * layouts.size();
@@ -97,6 +99,10 @@ int run_bench(int argc, char** argv) {
         }
         for (const bench::Measurement& m : r.rows) failures += m.ok ? 0 : 1;
         results.push_back(std::move(r));
+        // Partial results survive a time limit.
+        if (opts.has("csv")) bench::write_csv(opts.get("csv"), d, results);
+        if (opts.has("json")) bench::write_json(opts.get("json"), d, clock, results);
+        if (opts.has("svg")) bench::write_svg(opts.get("svg"), d, results);
       }
   double const seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

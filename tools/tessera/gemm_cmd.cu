@@ -67,6 +67,10 @@ int run_gemm(int argc, char** argv) {
     probe.a.ld = oa == MatrixOrder::row_major ? p.shape.k : p.shape.m;
     probe.b.ld = ob == MatrixOrder::row_major ? p.shape.n : p.shape.k;
     probe.d.ld = p.shape.n;
+    probe.batch_count = p.batch_count;
+    probe.a.batch_stride = p.shape.m * p.shape.k;
+    probe.b.batch_stride = p.shape.k * p.shape.n;
+    probe.d.batch_stride = p.shape.m * p.shape.n;
     const GemmKernel* chosen = nullptr;
     if (Status s = select_gemm_kernel(probe, d.sm, {}, &chosen); !s.ok()) {
       std::fprintf(stderr, "%s\n", s.message.c_str());
