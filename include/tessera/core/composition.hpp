@@ -42,6 +42,9 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LSt
         constexpr auto b = std::remove_cvref_t<decltype(rest)>::value;
         static_assert(a % b == 0 || b % a == 0,
                       "composition: shape divisibility condition broken [the tile size must divide, or be a multiple of, each mode it spans]");
+      } else {
+        // composition: shape divisibility condition (run-time operands)
+        TESSERA_ASSERT(abs(si) % rest == 0 || rest % abs(si) == 0);
       }
       return make_tuple(append(get<0>(init), shape_min(abs(si), rest)), shape_div(rest, abs(si)));
     });
@@ -58,6 +61,9 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LSt
         constexpr auto b = decltype(abs(rest))::value;
         static_assert(a % b == 0 || b % a == 0,
                       "composition: stride divisibility condition broken [the stride must divide, or be a multiple of, each mode it steps over]");
+      } else {
+        // composition: stride divisibility condition (run-time operands)
+        TESSERA_ASSERT(rest != 0 && (si % abs(rest) == 0 || abs(rest) % si == 0));
       }
       return make_tuple(append(get<0>(init), shape_div(si, rest)), shape_div(rest, si));
     });
@@ -73,6 +79,9 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LSt
         constexpr auto b = std::remove_cvref_t<decltype(rest)>::value;
         static_assert(a % b == 0 || b % a == 0,
                       "composition: shape divisibility condition broken [the tile size must divide, or be a multiple of, each mode it spans]");
+      } else {
+        // composition: shape divisibility condition (run-time operands)
+        TESSERA_ASSERT(abs(si) % rest == 0 || rest % abs(si) == 0);
       }
       return make_tuple(append(get<0>(init), shape_min(abs(si), rest)), shape_div(rest, abs(si)));
     });

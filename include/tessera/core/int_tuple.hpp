@@ -223,6 +223,7 @@ TESSERA_HOST_DEVICE constexpr auto safe_div(A const& a, B const& b) {
     static_assert(A::value % B::value == 0, "safe_div: divisor does not divide the dividend");
     return C<(A::value / B::value)>{};
   } else {
+    TESSERA_ASSERT(b != 0 && a % b == 0);  // safe_div: divisor does not divide the dividend
     return a / b;
   }
 }

@@ -47,7 +47,10 @@ struct upcast_leaf_stride {
   TESSERA_HOST_DEVICE constexpr auto operator()(S const&, D const& d) const {
     if constexpr (is_constant_v<0, D>) return d;
     else if constexpr (is_static_v<D>) return shape_div(d, Int<N>{});
-    else return d / Int<N>{};  // dynamic strides are assumed to be multiples of N
+    else {
+      TESSERA_ASSERT(d % N == 0);  // upcast: a run-time stride must be a multiple of N
+      return d / Int<N>{};
+    }
   }
 };
 template <int N>
