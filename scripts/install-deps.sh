@@ -10,20 +10,28 @@
 # present, usually in /usr/local/cuda.
 
 tessera_install_deps() {
-  local packages=(cmake g++ ninja-build libgtest-dev)
+  # ninja-build is optional: without it the scripts fall back to Makefiles.
+  local required=(cmake g++ libgtest-dev) optional=(ninja-build)
   local missing=() p
-  for p in "${packages[@]}"; do
+  for p in "${required[@]}" "${optional[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   if ((${#missing[@]})); then
     local sudo=()
-    if [[ $(id -u) != 0 ]]; then
-      command -v sudo >/dev/null || { echo "tessera: need root or sudo to install: ${missing[*]}" >&2; return 1; }
+    if [[ $(id -u) != 0 ]] && command -v sudo >/dev/null; then
       sudo=(sudo)
     fi
     echo "tessera: installing ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if ! { "${sudo[@]}" apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+      echo "tessera: apt-get could not install ${missing[*]} (offline, or not root?)" >&2
+    fi
+    for p in "${required[@]}"; do
+      if ! dpkg -s "$p" >/dev/null 2>&1; then
+        echo "tessera: required package '$p' is missing; install it (apt-get install $p) and rerun" >&2
+        return 1
+      fi
+    done
   fi
 
   local cmake_version

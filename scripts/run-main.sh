@@ -15,8 +15,10 @@ tessera_install_deps
 
 build_dir=${TESSERA_BUILD_DIR:-build}
 jobs=${TESSERA_JOBS:-$(nproc)}
+generator=()
+command -v ninja >/dev/null || generator=(-G "Unix Makefiles")  # the preset asks for Ninja
 
-cmake --preset release -B "$build_dir" -DTESSERA_ENABLE_TOOLS=ON -DTESSERA_ENABLE_BENCH=ON
+cmake --preset release "${generator[@]}" -B "$build_dir" -DTESSERA_ENABLE_TOOLS=ON -DTESSERA_ENABLE_BENCH=ON
 cmake --build "$build_dir" --target tessera_tool -j "$jobs"
 tool="$build_dir/bin/tessera"
 

@@ -12,8 +12,10 @@ tessera_install_deps
 
 build_dir=${TESSERA_BUILD_DIR:-build}
 jobs=${TESSERA_JOBS:-$(nproc)}
+generator=()
+command -v ninja >/dev/null || generator=(-G "Unix Makefiles")  # the preset asks for Ninja
 
-cmake --preset release -B "$build_dir" \
+cmake --preset release "${generator[@]}" -B "$build_dir" \
   -DCMAKE_BUILD_TYPE=Release \
   -DTESSERA_ENABLE_TESTS=ON -DTESSERA_ENABLE_TOOLS=ON -DTESSERA_ENABLE_BENCH=ON \
   -DTESSERA_ENABLE_EXAMPLES=ON -DTESSERA_ENABLE_CUDA=ON \
