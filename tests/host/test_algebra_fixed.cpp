@@ -47,6 +47,9 @@ TEST(AlgebraFixed, Complement) {
   EXPECT_EQ(str(complement(make_layout(_4{}, _0{}), _8{})), "_8:_1");
   // Dynamic rank-1: 4:2 within 16 -> (2,2):(1,8).
   EXPECT_EQ(str(complement(make_layout(4, 2), 16)), "(2,2):(_1,8)");
+  EXPECT_EQ(str(complement(make_layout(_6{}, _4{}), _24{})), "_4:_1");
+  // A compact layout leaves nothing to complement.
+  EXPECT_EQ(str(complement(make_layout(make_shape(_4{}, _6{}), make_stride(_1{}, _4{})), _24{})), "_1:_0");
   // A shape cotarget stands for its size.
   EXPECT_EQ(str(complement(make_layout(_4{}, _1{}), make_shape(_4{}, _8{}))), "_8:_4");
 }
@@ -86,6 +89,13 @@ TEST(AlgebraFixed, Divides) {
   // Classic 1-D: (4,2,3):(2,1,8) / 4:2 -> ((2,2),(2,3)):((4,1),(2,8)).
   EXPECT_EQ(str(logical_divide(make_layout(make_shape(_4{}, _2{}, _3{}), make_stride(_2{}, _1{}, _8{})), make_layout(_4{}, _2{}))),
             "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+  // 2-D divide by a tuple of layouts: (9,(4,8)):(59,(13,1)) / <3:3, (2,4):(1,8)>.
+  // Mode 0: 9:59 o (3:3, 3:1) = (3,3):(177,59). Mode 1: the (2,4):(1,8) tile of the
+  // (4,8):(13,1) mode and its complement (2,2):(2,16) in the 32-element domain.
+  auto a2 = make_layout(make_shape(_9{}, make_shape(_4{}, _8{})), make_stride(Int<59>{}, make_stride(_13{}, _1{})));
+  auto tiler2 = make_tile(Layout<_3, _3>{}, Layout<Shape<_2, _4>, Stride<_1, _8>>{});
+  EXPECT_EQ(str(logical_divide(a2, tiler2)), "((_3,_3),((_2,_4),(_2,_2))):((_177,_59),((_13,_2),(_26,_1)))");
+  EXPECT_EQ(str(zipped_divide(a2, tiler2)), "((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1)))");
   // Dynamic extents keep static tiles static.
   auto dyn = make_layout(make_shape(128, 64));
   EXPECT_EQ(str(zipped_divide(dyn, make_shape(_32{}, _16{}))), "((_32,_16),(4,4)):((_1,128),(_32,2048))");
@@ -102,6 +112,12 @@ TEST(AlgebraFixed, Products) {
   EXPECT_EQ(str(zipped_product(tile, mt)), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
   EXPECT_EQ(str(tiled_product(tile, mt)), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
   EXPECT_EQ(str(flat_product(tile, mt)), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
+  // (2,5):(5,1) x (3,4):(1,3): complement within 10*12 is 12:10, so the copies sit at (3,4):(10,30).
+  auto blk = make_layout(make_shape(_2{}, _5{}), make_stride(_5{}, _1{}));
+  auto til = make_layout(make_shape(_3{}, _4{}), make_stride(_1{}, _3{}));
+  EXPECT_EQ(str(logical_product(blk, til)), "((_2,_5),(_3,_4)):((_5,_1),(_10,_30))");
+  EXPECT_EQ(str(blocked_product(blk, til)), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
+  EXPECT_EQ(str(raked_product(blk, til)), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
   // 1-D: (2,2):(4,1) x 6:1 -> complement within 24 is (2,3):(2,8).
   EXPECT_EQ(str(logical_product(make_layout(make_shape(_2{}, _2{}), make_stride(_4{}, _1{})), make_layout(_6{}, _1{}))),
             "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
