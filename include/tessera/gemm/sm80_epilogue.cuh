@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include <tessera/config.hpp>
 #include <tessera/gemm/sm80_config.hpp>
 
 namespace tessera::kernels::sm80 {
@@ -65,8 +66,16 @@ struct Sm80Epilogue {
   // hit each 16-byte bank group exactly twice -- 2 wavefronts for 256 bytes,
   // the minimum; unswizzled, the 8 rows (512/1024-byte stride) would all
   // fall in the same two bank groups, an 8-way conflict.
-  __device__ __forceinline__ static int offset(int row, int col) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static int offset(int row, int col) {
     return row * kRowBytes + ((((col >> 2) ^ (row & 7))) << 4) + (col & 3) * 4;
+  }
+
+  // Tile coordinates of the first of the value pair `half` (0: c0,c1; 1:
+  // c2,c3) of accumulator tile (mi, ni) of `lane` in warp (warp_m, warp_n).
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void fragment_coord(int warp_m, int warp_n, int lane, int mi, int ni, int half,
+                                                 int& row, int& col) {
+    row = warp_m * Cfg::kWarpM + mi * 16 + (lane >> 2) + half * 8;
+    col = warp_n * Cfg::kWarpN + ni * 8 + 2 * (lane & 3);
   }
 
   // Step 1: registers -> shared memory (all threads, after the mainloop).
@@ -74,18 +83,26 @@ struct Sm80Epilogue {
   __device__ static void stage(char* smem, const FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN], int warp_m,
                                int warp_n) {
     int const lane = int(threadIdx.x) & 31;
-    int const g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int mi = 0; mi < Cfg::kMmaM; ++mi)
 #pragma unroll
       for (int ni = 0; ni < Cfg::kMmaN; ++ni) {
         float v[4];
         fragment_values(acc[mi][ni], v);
-        int const row = warp_m * Cfg::kWarpM + mi * 16 + g;
-        int const col = warp_n * Cfg::kWarpN + ni * 8 + 2 * t;
+        int row, col;
+        fragment_coord(warp_m, warp_n, lane, mi, ni, 0, row, col);
         *reinterpret_cast<float2*>(smem + offset(row, col)) = make_float2(v[0], v[1]);
         *reinterpret_cast<float2*>(smem + offset(row + 8, col)) = make_float2(v[2], v[3]);
       }
+  }
+
+  // Tile coordinates of output vector i (kVec elements) of thread tid.
+  template <int kVec>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void store_coord(int tid, int i, int& row, int& col) {
+    constexpr int kVecPerRow = kBlockN / kVec;
+    int const v = tid + i * kThreads;
+    row = v / kVecPerRow;
+    col = (v % kVecPerRow) * kVec;
   }
 
   // Step 2: shared memory -> global, kVec outputs (16 bytes) per access.
@@ -101,9 +118,8 @@ struct Sm80Epilogue {
 
 #pragma unroll 4
     for (int i = 0; i < kPerThread; ++i) {
-      int const v = int(threadIdx.x) + i * kThreads;
-      int const row = v / kVecPerRow;
-      int const col = (v % kVecPerRow) * kVec;
+      int row, col;
+      store_coord<kVec>(int(threadIdx.x), i, row, col);
       int const gm = m0 + row;
       int const gn = n0 + col;
       if (gm >= m || gn >= n) continue;

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include <tessera/arch/sm80/cp_async.cuh>
+#include <tessera/config.hpp>
 #include <tessera/arch/sm80/ldmatrix.cuh>
 #include <tessera/arch/sm80/mma.cuh>
 #include <tessera/gemm/sm80_config.hpp>
@@ -83,7 +84,7 @@ struct SwizzledSmemTile {
   static constexpr int kBytes = kRows * kRowBytes;
   static constexpr int kChunksPerRow = kRowBytes / 16;
 
-  __device__ static __forceinline__ int offset(int row, int chunk) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static int offset(int row, int chunk) {
     return row * kRowBytes + ((chunk ^ (row & 7)) << 4);
   }
 };
@@ -158,8 +159,10 @@ struct GmemTileLoader {
   int col_valid;       // M/N-major: in-bounds bytes of this thread's column unit
   int k_extent;
 
-  __device__ __forceinline__ GmemTileLoader(const char* base, int64_t ld, int mn0, int mn_extent, int k_ext) {
-    int const u = int(threadIdx.x);
+  __device__ __forceinline__ GmemTileLoader(const char* base, int64_t ld, int mn0, int mn_extent, int k_ext)
+      : GmemTileLoader(base, ld, mn0, mn_extent, k_ext, int(threadIdx.x)) {}
+  TESSERA_HOST_DEVICE TESSERA_INLINE GmemTileLoader(const char* base, int64_t ld, int mn0, int mn_extent, int k_ext, int tid) {
+    int const u = tid;
     row0 = u / kUnitsPerRow;
     byte0 = (u % kUnitsPerRow) * kAccessBytes;
     int const col0 = byte0 / kElemBytes;
@@ -179,32 +182,32 @@ struct GmemTileLoader {
     }
   }
 
-  __device__ __forceinline__ static int clamp_bytes(int b) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static int clamp_bytes(int b) {
     return b < 0 ? 0 : (b > kAccessBytes ? kAccessBytes : b);
   }
 
   // In-bounds bytes of unit i of k-tile kt. `kcol_valid`: K-major only, the
   // in-bounds bytes of this thread's K column in this k-tile.
-  __device__ __forceinline__ int unit_valid(int i, int kt, int kcol_valid) const {
+  TESSERA_HOST_DEVICE TESSERA_INLINE int unit_valid(int i, int kt, int kcol_valid) const {
     if constexpr (kKMajor) {
       return (row_mask >> i) & 1 ? kcol_valid : 0;
     } else {
       return kt * kBlockK + row0 + i * kRowStep < k_extent ? col_valid : 0;
     }
   }
-  __device__ __forceinline__ int k_column_valid(int kt) const {
+  TESSERA_HOST_DEVICE TESSERA_INLINE int k_column_valid(int kt) const {
     if constexpr (kKMajor) return clamp_bytes((k_extent - kt * kBlockK) * kElemBytes - byte0);
     else return 0;
   }
 
   // Unit 0's address in k-tile kt: BLK_K elements (K-major) or BLK_K rows
   // (= BLK_K / kRowStep row steps) further.
-  __device__ __forceinline__ const char* tile_pointer(int kt) const {
+  TESSERA_HOST_DEVICE TESSERA_INLINE const char* tile_pointer(int kt) const {
     if constexpr (kKMajor) return ptr + int64_t(kt) * (kBlockK * kElemBytes);
     else return ptr + int64_t(kt) * (kBlockK / kRowStep) * row_step;
   }
 
-  __device__ __forceinline__ int smem_offset(int i) const {
+  TESSERA_HOST_DEVICE TESSERA_INLINE int smem_offset(int i) const {
     if constexpr (kRowStep % 8 == 0) {
       // row % 8 is the same for every unit: one swizzle, then immediates.
       return Smem::offset(row0, byte0 >> 4) + (byte0 & 15) + i * kRowStep * kRowBytes;
@@ -298,44 +301,71 @@ struct WarpFragmentLoader {
   int quad;   // l / 8: which of the four blocks
   int warp_m0, warp_n0;
 
-  __device__ __forceinline__ WarpFragmentLoader(int warp_m, int warp_n) {
-    int const lane = int(threadIdx.x) & 31;
-    lane8 = lane & 7;
-    quad = lane >> 3;
+  __device__ __forceinline__ WarpFragmentLoader(int warp_m, int warp_n)
+      : WarpFragmentLoader(warp_m, warp_n, int(threadIdx.x) & 31) {}
+  TESSERA_HOST_DEVICE TESSERA_INLINE WarpFragmentLoader(int warp_m, int warp_n, int lane_id) {
+    lane8 = lane_id & 7;
+    quad = lane_id >> 3;
     warp_m0 = warp_m * Cfg::kWarpM;
     warp_n0 = warp_n * Cfg::kWarpN;
   }
+
+  // ---- addresses (byte offsets within a stage; host-callable for tests) ----
+
+  // ldmatrix row address of this lane for A tile mi of k-step ks, as a row
+  // part and a (swizzled) column part: byte offset = row part + column part.
+  TESSERA_HOST_DEVICE TESSERA_INLINE int a_row_bytes(int ks, int mi) const {
+    if constexpr (Cfg::kAKMajor) return (warp_m0 + (quad & 1) * 8 + lane8 + mi * 16) * kRowBytesA;  // rows m
+    else return (ks * 16 + (quad >> 1) * 8 + lane8) * kRowBytesA;                                   // rows k
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE int a_col_bytes(int ks, int mi) const {
+    if constexpr (Cfg::kAKMajor) return ((2 * ks + (quad >> 1)) ^ lane8) << 4;  // chunk 2*ks + (quad>>1)
+    else return ((((warp_m0 + (quad & 1) * 8) >> 3) + 2 * mi) ^ lane8) << 4;   // chunk (m0 + mi*16)/8
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE int a_ldmatrix_offset(int ks, int mi) const {
+    return a_row_bytes(ks, mi) + a_col_bytes(ks, mi);
+  }
+  // Same for B tiles 2*np, 2*np+1 (one ldmatrix.x4).
+  TESSERA_HOST_DEVICE TESSERA_INLINE int b_row_bytes(int ks, int np) const {
+    if constexpr (Cfg::kBKMajor) return (warp_n0 + (quad >> 1) * 8 + lane8 + np * 16) * kRowBytesB;  // rows n
+    else return (ks * 16 + (quad & 1) * 8 + lane8) * kRowBytesB;                                    // rows k
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE int b_col_bytes(int ks, int np) const {
+    if constexpr (Cfg::kBKMajor) return ((2 * ks + (quad & 1)) ^ lane8) << 4;
+    else return ((((warp_n0 + (quad >> 1) * 8) >> 3) + 2 * np) ^ lane8) << 4;
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE int b_ldmatrix_offset(int ks, int np) const {
+    return b_row_bytes(ks, np) + b_col_bytes(ks, np);
+  }
+  // M/N-major tf32: the 32-bit element behind register r of A tile mi / B tile ni.
+  TESSERA_HOST_DEVICE TESSERA_INLINE int a_scalar_offset(int ks, int mi, int r) const {
+    int const g = quad * 2 + (lane8 >> 2), t = lane8 & 3;  // lane / 4, lane % 4
+    int const m = warp_m0 + mi * 16 + g + (r & 1) * 8;
+    int const k = ks * 8 + t + (r >> 1) * 4;
+    return SmemA::offset(k, m >> 2) + (m & 3) * 4;
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE int b_scalar_offset(int ks, int ni, int r) const {
+    int const g = quad * 2 + (lane8 >> 2), t = lane8 & 3;  // lane / 4, lane % 4
+    int const n = warp_n0 + ni * 8 + g;
+    int const k = ks * 8 + t + r * 4;
+    return SmemB::offset(k, n >> 2) + (n & 3) * 4;
+  }
+
+  // ---- loads ----------------------------------------------------------------
 
   __device__ __forceinline__ static uint32_t lds32(const char* p) { return *reinterpret_cast<const uint32_t*>(p); }
 
   // a[mi][0..3] for k-step ks of the stage at sA.
   __device__ __forceinline__ void load_a(const char* sA, int ks, uint32_t (&a)[kMmaM][4]) const {
-    if constexpr (Cfg::kAKMajor) {
-      // rows m: warp_m0 + mi*16 + (quad&1)*8 + lane8; chunk 2*ks + (quad>>1).
-      int const row = warp_m0 + (quad & 1) * 8 + lane8;
-      int const col = ((2 * ks + (quad >> 1)) ^ lane8) << 4;
+    if constexpr (!kTf32 || Cfg::kAKMajor) {
 #pragma unroll
       for (int mi = 0; mi < kMmaM; ++mi)
-        arch::ldmatrix<4, false>(sA + (row + mi * 16) * kRowBytesA + col, a[mi]);
-    } else if constexpr (!kTf32) {
-      // rows k: ks*16 + (quad>>1)*8 + lane8; chunk (warp_m0 + mi*16 + (quad&1)*8)/8.
-      int const row = ks * 16 + (quad >> 1) * 8 + lane8;
-      int const chunk0 = (warp_m0 + (quad & 1) * 8) >> 3;
-#pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi)
-        arch::ldmatrix<4, true>(sA + row * kRowBytesA + (((chunk0 + 2 * mi) ^ lane8) << 4), a[mi]);
+        arch::ldmatrix<4, !Cfg::kAKMajor>(sA + a_row_bytes(ks, mi) + a_col_bytes(ks, mi), a[mi]);
     } else {
-      int const lane = int(threadIdx.x) & 31;
-      int const g = lane >> 2, t = lane & 3;
 #pragma unroll
-      for (int mi = 0; mi < kMmaM; ++mi) {
+      for (int mi = 0; mi < kMmaM; ++mi)
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          int const m = warp_m0 + mi * 16 + g + (r & 1) * 8;
-          int const k = ks * 8 + t + (r >> 1) * 4;
-          a[mi][r] = lds32(sA + SmemA::offset(k, m >> 2) + (m & 3) * 4);
-        }
-      }
+        for (int r = 0; r < 4; ++r) a[mi][r] = lds32(sA + a_scalar_offset(ks, mi, r));
     }
     if constexpr (kTf32) {
 #pragma unroll
@@ -347,44 +377,21 @@ struct WarpFragmentLoader {
 
   // b[ni][0..1] for k-step ks of the stage at sB.
   __device__ __forceinline__ void load_b(const char* sB, int ks, uint32_t (&b)[kMmaN][2]) const {
-    if constexpr (Cfg::kBKMajor) {
-      // rows n: warp_n0 + np*16 + (quad>>1)*8 + lane8; chunk 2*ks + (quad&1).
-      int const row = warp_n0 + (quad >> 1) * 8 + lane8;
-      int const col = ((2 * ks + (quad & 1)) ^ lane8) << 4;
+    if constexpr (!kTf32 || Cfg::kBKMajor) {
 #pragma unroll
       for (int np = 0; np < kMmaN / 2; ++np) {
         uint32_t r[4];
-        arch::ldmatrix<4, false>(sB + (row + np * 16) * kRowBytesB + col, r);
-        b[2 * np][0] = r[0];
-        b[2 * np][1] = r[1];
-        b[2 * np + 1][0] = r[2];
-        b[2 * np + 1][1] = r[3];
-      }
-    } else if constexpr (!kTf32) {
-      // rows k: ks*16 + (quad&1)*8 + lane8; chunk (warp_n0 + np*16 + (quad>>1)*8)/8.
-      int const row = ks * 16 + (quad & 1) * 8 + lane8;
-      int const chunk0 = (warp_n0 + (quad >> 1) * 8) >> 3;
-#pragma unroll
-      for (int np = 0; np < kMmaN / 2; ++np) {
-        uint32_t r[4];
-        arch::ldmatrix<4, true>(sB + row * kRowBytesB + (((chunk0 + 2 * np) ^ lane8) << 4), r);
+        arch::ldmatrix<4, !Cfg::kBKMajor>(sB + b_row_bytes(ks, np) + b_col_bytes(ks, np), r);
         b[2 * np][0] = r[0];
         b[2 * np][1] = r[1];
         b[2 * np + 1][0] = r[2];
         b[2 * np + 1][1] = r[3];
       }
     } else {
-      int const lane = int(threadIdx.x) & 31;
-      int const g = lane >> 2, t = lane & 3;
 #pragma unroll
-      for (int ni = 0; ni < kMmaN; ++ni) {
+      for (int ni = 0; ni < kMmaN; ++ni)
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {
-          int const n = warp_n0 + ni * 8 + g;
-          int const k = ks * 8 + t + r * 4;
-          b[ni][r] = lds32(sB + SmemB::offset(k, n >> 2) + (n & 3) * 4);
-        }
-      }
+        for (int r = 0; r < 2; ++r) b[ni][r] = lds32(sB + b_scalar_offset(ks, ni, r));
     }
     if constexpr (kTf32) {
 #pragma unroll
