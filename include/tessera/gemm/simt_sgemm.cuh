@@ -241,9 +241,10 @@ struct TileCopy {
   // few integer instructions per k tile) instead of living in registers
   // across the k loop; kept live, they made ptxas spill 36-112 bytes under
   // the 128-register cap of 2 CTAs/SM.
-  __device__ __forceinline__ void issue(float* stage, int k_begin, int k_size, int ld_smem) const {
+  // `t` is the thread index (tid_x()).
+  __device__ __forceinline__ void issue(float* stage, int k_begin, int k_size, int ld_smem, int t) const {
     int mn = 0, kk0 = 0;
-    coords(tid_x(), mn, kk0);
+    coords(t, mn, kk0);
     int const smem0 = kk0 * ld_smem + mn;
     int const k_left = k_size - k_begin - kk0;  // pass p's k is inside iff dk(p) < k_left
 #pragma unroll
@@ -320,8 +321,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < num_k_tiles) {
-        copy_a.issue(sA + sA_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdA);
-        copy_b.issue(sB + sB_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdB);
+        copy_a.issue(sA + sA_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdA, detail::tid_x());
+        copy_b.issue(sB + sB_layout(0, 0, s), s * Cfg::kBlockK, p.k, Cfg::kLdB, detail::tid_x());
         copy_a.next_tile();
         copy_b.next_tile();
       }
@@ -343,8 +344,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
       __syncthreads();
       int const k_next = t + Cfg::kStages - 1;
       if (k_next < num_k_tiles) {
-        copy_a.issue(sA + sA_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdA);
-        copy_b.issue(sB + sB_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdB);
+        int const tid = detail::tid_x();
+        copy_a.issue(sA + sA_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdA, tid);
+        copy_b.issue(sB + sB_layout(0, 0, write_stage), k_next * Cfg::kBlockK, p.k, Cfg::kLdB, tid);
         copy_a.next_tile();
         copy_b.next_tile();
       }
