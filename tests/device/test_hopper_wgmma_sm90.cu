@@ -24,6 +24,7 @@
 
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/arch/sm90/gmma_layout.hpp>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 
@@ -312,6 +313,49 @@ TEST(HopperWgmma, DescriptorFields) {
   EXPECT_TRUE(ok);
   EXPECT_EQ(make_gmma_desc(0x200, GmmaSwizzle::b32, 16, 256).desc >> 62, 3u);
   EXPECT_EQ(make_gmma_desc(0x200, GmmaSwizzle::b64, 16, 512).desc >> 62, 2u);
+}
+
+// Descriptors from Tessera layouts: the canonical K-major tiles are
+// recognised, the descriptor equals the one built from the swizzle mode, and
+// near misses are rejected. Host only.
+TEST(HopperWgmma, DescriptorFromLayout) {
+  using namespace tessera;
+  auto const rows64 = make_layout(make_shape(Int<64>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{}));
+  auto const sw128 = make_composed_layout(Swizzle<3, 3, 3>{}, Int<0>{}, rows64);  // bf16/f16, 128B
+  static_assert(gmma_swizzle_of<2>(decltype(sw128){}) == GmmaSwizzle::b128);
+  static_assert(is_gmma_k_major_canonical<2>(decltype(sw128){}, GmmaSwizzle::b128),
+                "Sw<3,3,3> o (64,64):(64,1) must be the 128B K-major canonical layout for 16-bit elements");
+  bool ok = false;
+  GmmaDescriptor const d = make_gmma_desc_k_major<2>(0x4000, sw128, &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(d.desc, make_gmma_desc(0x4000, GmmaSwizzle::b128, 16, 1024).desc);
+  EXPECT_EQ(d.desc, (make_gmma_desc_k_major<GmmaSwizzle::b128, 128>(0x4000).desc));
+
+  auto const sw64 = make_composed_layout(
+      Swizzle<2, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<16>{}, Int<32>{}), make_stride(Int<32>{}, Int<1>{})));
+  EXPECT_EQ(gmma_swizzle_of<2>(sw64), GmmaSwizzle::b64);
+  EXPECT_TRUE(is_gmma_k_major_canonical<2>(sw64, GmmaSwizzle::b64));
+  EXPECT_EQ(make_gmma_desc_k_major<2>(0x4000, sw64).stride_byte_offset(), 512u);
+  auto const sw32_tf32 = make_composed_layout(
+      Swizzle<1, 2, 3>{}, Int<0>{}, make_layout(make_shape(Int<8>{}, Int<8>{}), make_stride(Int<8>{}, Int<1>{})));
+  EXPECT_EQ(gmma_swizzle_of<4>(sw32_tf32), GmmaSwizzle::b32);
+  EXPECT_TRUE(is_gmma_k_major_canonical<4>(sw32_tf32, GmmaSwizzle::b32));
+  // Hierarchical rows ((8,8),64):((64,512),1): the same function, accepted.
+  auto const hier = make_composed_layout(
+      Swizzle<3, 3, 3>{}, Int<0>{},
+      make_layout(make_shape(make_shape(Int<8>{}, Int<8>{}), Int<64>{}),
+                  make_stride(make_stride(Int<64>{}, Int<512>{}), Int<1>{})));
+  EXPECT_TRUE(is_gmma_k_major_canonical<2>(hier, GmmaSwizzle::b128));
+  // Near misses.
+  EXPECT_FALSE(is_gmma_k_major_canonical<2>(rows64, GmmaSwizzle::b128)) << "unswizzled";
+  auto const padded = make_composed_layout(
+      Swizzle<3, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<64>{}, Int<64>{}), make_stride(Int<72>{}, Int<1>{})));
+  EXPECT_FALSE(is_gmma_k_major_canonical<2>(padded, GmmaSwizzle::b128)) << "padded rows";
+  EXPECT_EQ(gmma_swizzle_of<2>(make_composed_layout(Swizzle<3, 4, 3>{}, Int<0>{}, rows64)), GmmaSwizzle::interleave)
+      << "a byte-unit swizzle used on 16-bit element offsets";
+  EXPECT_FALSE(is_gmma_k_major_canonical<4>(sw128, GmmaSwizzle::b128)) << "wrong element size";
+  (void)make_gmma_desc_k_major<2>(0x4000 + 128, sw128, &ok);
+  EXPECT_FALSE(ok) << "start address not 1024-byte aligned";
 }
 
 }  // namespace

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// GMMA descriptors from Tessera layouts. A K-major wgmma operand tile is a
+// rank-2 layout (rows, k) -> element offset; it is *canonical* for a swizzle
+// mode of width W bytes (32/64/128) when every element sits where the
+// hardware expects it:
+//   layout(r, k) * E == swz(r * W + k * E),  swz(x) = x ^ (((x >> 7) & (2^B - 1)) << 4)
+// (E = element bytes, B = 1/2/3), which is Swizzle<B, 4 - log2 E, 3> o
+// (rows, W/E):(W/E, 1) in element units, e.g. Sw<3,3,3> o (_64,_64):(_64,_1)
+// for 16-bit elements and 128B swizzling. The check evaluates the layout at
+// every coordinate, so it holds for any spelling of the same function
+// (tiled atoms, hierarchical row modes); use it in a static_assert for static
+// layouts. Host-compilable.
+
+#include <cstdint>
+
+#include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/layout.hpp>
+
+namespace tessera::arch {
+
+namespace detail {
+template <class T>
+struct gmma_swizzle_of_layout {
+  static constexpr bool known = false;
+  static constexpr int bits = 0, base = 0, shift = 0;
+};
+template <class Sw, class O, class L>
+struct gmma_swizzle_of_layout<ComposedLayout<Sw, O, L>> {
+  static constexpr bool known = true;
+  static constexpr int bits = Sw::num_bits, base = Sw::num_base, shift = Sw::num_shft;
+};
+TESSERA_HOST_DEVICE constexpr int log2_exact(int x) { return x == 1 ? 0 : x == 2 ? 1 : x == 4 ? 2 : x == 8 ? 3 : -1; }
+}  // namespace detail
+
+// The swizzle mode a swizzled layout of kElemBytes elements corresponds to,
+// or interleave when it is not a GMMA swizzle (unswizzled or wrong base/shift).
+template <int kElemBytes, class LayoutT>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr GmmaSwizzle gmma_swizzle_of(LayoutT const&) {
+  using S = detail::gmma_swizzle_of_layout<std::remove_cvref_t<LayoutT>>;
+  if constexpr (!S::known) {
+    return GmmaSwizzle::interleave;
+  } else {
+    if (S::shift != 3 || S::base + detail::log2_exact(kElemBytes) != 4) return GmmaSwizzle::interleave;
+    return S::bits == 3 ? GmmaSwizzle::b128 : S::bits == 2 ? GmmaSwizzle::b64 : S::bits == 1 ? GmmaSwizzle::b32
+                                                                                              : GmmaSwizzle::interleave;
+  }
+}
+
+// Whether `layout` is the K-major canonical tile for `swz` (see the top).
+template <int kElemBytes, class LayoutT>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr bool is_gmma_k_major_canonical(LayoutT const& layout, GmmaSwizzle swz) {
+  static_assert(kElemBytes == 1 || kElemBytes == 2 || kElemBytes == 4,
+                "is_gmma_k_major_canonical: elements must be 1, 2 or 4 bytes");
+  if (swz == GmmaSwizzle::interleave) return false;
+  int const w = int(gmma_swizzle_bytes(swz));
+  int const mask = (1 << gmma_swizzle_bits(swz)) - 1;
+  int const rows = int(size<0>(layout));
+  int const cols = int(size<1>(layout));
+  if (cols * kElemBytes != w || rows % 8 != 0 || rows == 0) return false;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k) {
+      int const logical = r * w + k * kElemBytes;
+      int const phys = logical ^ (((logical >> 7) & mask) << 4);
+      if (int(layout(r, k)) * kElemBytes != phys) return false;
+    }
+  return true;
+}
+
+// Descriptor for a K-major operand tile with layout `layout` starting at
+// shared address `smem_address` (which must be 1024-byte aligned so that the
+// layout's swizzle and the hardware's agree). `ok` reports whether the layout
+// is canonical and the address aligned; the descriptor is only meaningful
+// when it is.
+template <int kElemBytes, class LayoutT>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_desc_k_major(uint32_t smem_address,
+                                                                                  LayoutT const& layout,
+                                                                                  bool* ok = nullptr) {
+  GmmaSwizzle const swz = gmma_swizzle_of<kElemBytes>(layout);
+  bool good = is_gmma_k_major_canonical<kElemBytes>(layout, swz) && smem_address % 1024u == 0;
+  uint32_t const w = gmma_swizzle_bytes(swz);
+  bool fields_ok = false;
+  GmmaDescriptor const d = make_gmma_desc(smem_address, swz, 16u, 8u * w, &fields_ok);
+  if (ok != nullptr) *ok = good && fields_ok;
+  return d;
+}
+
+}  // namespace tessera::arch
