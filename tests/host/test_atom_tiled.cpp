@@ -132,4 +132,35 @@ TEST(TiledMmaLaws, RetileIsABijection) {
   }
 }
 
+// The SIMT case: UniversalFMA atoms over 16x16 threads, run on the host
+// through partition_A/B/C, make_fragment_C and gemm(mma, ...).
+TEST(TiledMmaLaws, UniversalFmaSgemmOnHost) {
+  constexpr int M = 32, N = 48, K = 8;
+  auto mma = make_tiled_mma(UniversalFMA<float, float, float, float>{}, Layout<Shape<_16, _16, _1>>{});
+  EXPECT_EQ(int(size(mma)), 256);
+  expect_cover(mma.get_layoutC_TV(), 16 * 16, 1, "C");
+  std::vector<float> A(M * K), B(N * K), C(M * N, -1.0f);
+  for (int i = 0; i < M * K; ++i) A[i] = float((i * 7) % 11) - 5.0f;
+  for (int i = 0; i < N * K; ++i) B[i] = float((i * 5) % 13) - 6.0f;
+  auto mA = make_tensor(make_gmem_ptr(A.data()), make_shape(Int<M>{}, Int<K>{}), make_stride(Int<K>{}, _1{}));  // (M,K)
+  auto mB = make_tensor(make_gmem_ptr(B.data()), make_shape(Int<N>{}, Int<K>{}), make_stride(Int<K>{}, _1{}));  // (N,K)
+  auto mC = make_tensor(make_gmem_ptr(C.data()), make_shape(Int<M>{}, Int<N>{}), make_stride(_1{}, Int<M>{}));  // (M,N)
+  for (int t = 0; t < 256; ++t) {
+    auto thr = mma.get_slice(t);
+    auto tCgA = thr.partition_A(mA);  // (MMA,MMA_M,MMA_K)
+    auto tCgB = thr.partition_B(mB);  // (MMA,MMA_N,MMA_K)
+    auto tCgC = thr.partition_C(mC);  // (MMA,MMA_M,MMA_N)
+    auto tCrC = thr.make_fragment_C(tCgC);
+    for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = 0.0f;
+    gemm(mma, tCgA, tCgB, tCrC);
+    for (int i = 0; i < int(size(tCrC)); ++i) tCgC(i) = tCrC(i);
+  }
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      float ref = 0;
+      for (int k = 0; k < K; ++k) ref += A[m * K + k] * B[n * K + k];
+      EXPECT_EQ(C[m + n * M], ref) << m << "," << n;
+    }
+}
+
 }  // namespace
