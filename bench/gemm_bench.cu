@@ -289,6 +289,8 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   out->rows.push_back(cub);
 
   if (only_kernel == "none") return {};
+  const GemmKernel* chosen = nullptr;
+  (void)select_gemm_kernel(args_for(0), device.sm, {}, &chosen);
   for (const GemmKernel& kernel : gemm_kernels()) {
     if (!only_kernel.empty() && kernel.info.name != only_kernel) continue;
     if (std::find(config.skip_kernels.begin(), config.skip_kernels.end(), kernel.info.name) !=
@@ -307,6 +309,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
       continue;
     }
     Measurement m;
+    m.default_choice = chosen == &kernel;
     fill_resources(kernel, g0, device, &m);
     GemmOptions opts;
     opts.kernel = kernel.info.name;

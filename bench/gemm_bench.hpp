@@ -52,6 +52,7 @@ struct Config {
 
 struct Measurement {
   std::string impl;          // kernel name or "cublas"
+  bool default_choice = false;  // the kernel tessera::gemm picks without a name
   bool ok = false;           // ran and passed the precision bound
   std::string note;          // failure text, or "N runs only (slow)"
   int runs = 0;

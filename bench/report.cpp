@@ -78,7 +78,7 @@ void print_table(const std::vector<ProblemResult>& results) {
       std::printf("%-18s %-5s %-3s %-26s %9.2f %9.3f %8.3f %6.1f %5s %7s %5s %9.2e %s%s\n",
                   shape_label(r.problem.shape).c_str(),
                   std::string(to_string(r.problem.type)).c_str(), r.problem.layout.c_str(),
-                  m.impl.c_str(), m.tflops, m.median_ms, m.ratio_to_cublas, m.pct_of_peak,
+                  (m.impl + (m.default_choice ? " *" : "")).c_str(), m.tflops, m.median_ms, m.ratio_to_cublas, m.pct_of_peak,
                   m.registers < 0 ? "-" : std::to_string(m.registers).c_str(), smem.c_str(),
                   m.occupancy < 0 ? "-" : fmt("%.0f%%", 100 * m.occupancy).c_str(), m.error,
                   m.ok ? "ok" : "FAIL", m.note.empty() ? "" : ("  " + m.note).c_str());
@@ -90,7 +90,7 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
                const std::vector<ProblemResult>& results) {
   std::ofstream f(path);
   if (!f) return false;
-  f << "device,sm,group,m,n,k,batch,type,layout,impl,ok,runs,median_ms,min_ms,max_ms,tflops,"
+  f << "device,sm,group,m,n,k,batch,type,layout,impl,default_choice,ok,runs,median_ms,min_ms,max_ms,tflops,"
        "ratio_to_cublas,pct_of_peak,registers,static_smem,dynamic_smem,threads,blocks_per_sm,"
        "occupancy,rel_error,error_bound,note\n";
   for (const ProblemResult& r : results)
@@ -98,7 +98,8 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
       Shape const& s = r.problem.shape;
       f << csv_field(device.name) << ',' << device.sm << ',' << s.group << ',' << s.m << ','
         << s.n << ',' << s.k << ',' << r.problem.batch_count << ',' << to_string(r.problem.type)
-        << ',' << r.problem.layout << ',' << m.impl << ',' << (m.ok ? 1 : 0) << ',' << m.runs
+        << ',' << r.problem.layout << ',' << m.impl << ',' << (m.default_choice ? 1 : 0) << ','
+        << (m.ok ? 1 : 0) << ',' << m.runs
         << ',' << m.median_ms << ',' << m.min_ms << ',' << m.max_ms << ',' << m.tflops << ','
         << m.ratio_to_cublas << ',' << m.pct_of_peak << ',' << m.registers << ','
         << m.static_smem << ',' << m.dynamic_smem << ',' << m.threads << ',' << m.blocks_per_sm
@@ -124,7 +125,9 @@ bool write_json(const std::string& path, const DeviceInfo& device, double measur
       f << (first ? "\n" : ",\n") << "    {\"group\": \"" << s.group << "\", \"m\": " << s.m
         << ", \"n\": " << s.n << ", \"k\": " << s.k << ", \"batch\": " << r.problem.batch_count
         << ", \"type\": \"" << to_string(r.problem.type) << "\", \"layout\": \"" << r.problem.layout
-        << "\", \"impl\": \"" << json_escape(m.impl) << "\", \"ok\": " << (m.ok ? "true" : "false")
+        << "\", \"impl\": \"" << json_escape(m.impl)
+        << "\", \"default_choice\": " << (m.default_choice ? "true" : "false")
+        << ", \"ok\": " << (m.ok ? "true" : "false")
         << ", \"runs\": " << m.runs << ", \"median_ms\": " << num(m.median_ms)
         << ", \"tflops\": " << num(m.tflops) << ", \"ratio_to_cublas\": " << num(m.ratio_to_cublas)
         << ", \"pct_of_peak\": " << num(m.pct_of_peak) << ", \"registers\": " << m.registers

@@ -96,6 +96,6 @@ if [ -s "$OUT/bench.txt" ]; then
   cat "$OUT/bench.txt"
 elif [ -s "$OUT/bench.csv" ]; then
   echo "no table (interrupted); finished problems from $OUT/bench.csv:"
-  awk -F, 'NR > 1 { printf "%-6s %6s %6s %6s %-5s %-24s %9.2f TFLOP/s  x%.3f  %s\n", $3, $4, $5, $6, $8, $10, $16, $17, ($11 ? "ok" : "FAIL") }' "$OUT/bench.csv"
+  awk -F, 'NR > 1 { printf "%-6s %6s %6s %6s %-5s %-24s %9.2f TFLOP/s  x%.3f  %s\n", $3, $4, $5, $6, $8, $10 ($11 == 1 ? " *" : ""), $17, $18, ($12 == 1 ? "ok" : "FAIL") }' "$OUT/bench.csv"
 fi
 exit $rc

@@ -109,7 +109,8 @@ int run_bench(int argc, char** argv) {
 
   bench::print_table(results);
   std::printf("%zu problems in %.0f s; %d failed checks. Ratios are Tessera / cuBLAS median TFLOP/s "
-              "on the same data; %%peak is of the datasheet-style estimate above.\n",
+              "on the same data; %%peak is of the datasheet-style estimate above; * marks the kernel "
+              "tessera::gemm picks by default.\n",
               results.size(), seconds, failures);
   int rc = failures > 0 ? 1 : 0;
   auto write = [&](const char* what, const std::string& path, bool ok) {
