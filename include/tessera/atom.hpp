@@ -15,3 +15,4 @@
 #include <tessera/atom/copy_sm80.hpp>
 #include <tessera/atom/copy_sm90.hpp>
 #include <tessera/atom/copy_atom.hpp>
+#include <tessera/atom/print_atom.hpp>

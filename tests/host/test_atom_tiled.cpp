@@ -11,6 +11,7 @@
 //   - retile_D is a bijection onto the fragment it views.
 
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -161,6 +162,20 @@ TEST(TiledMmaLaws, UniversalFmaSgemmOnHost) {
       for (int k = 0; k < K; ++k) ref += A[m * K + k] * B[n * K + k];
       EXPECT_EQ(C[m + n * M], ref) << m << "," << n;
     }
+}
+
+TEST(TiledMmaLaws, Printing) {
+  std::ostringstream os;
+  os << make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}, Layout<Shape<_2, _2>>{}, Tile<_32, _32, _16>{});
+  std::string const s = os.str();
+  EXPECT_NE(s.find("ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)"), std::string::npos) << s;
+  EXPECT_NE(s.find("Tile (M,N,K):   (_32,_32,_16)"), std::string::npos) << s;
+  EXPECT_NE(s.find("LayoutA_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"), std::string::npos) << s;
+  std::ostringstream oc;
+  oc << make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{},
+                        Layout<Shape<_1, _8>>{});
+  EXPECT_NE(oc.str().find("Tiler_MN:       (_16,_64)"), std::string::npos) << oc.str();
+  EXPECT_NE(oc.str().find("ValLayoutSrc: (_1,_8):(_0,_1)"), std::string::npos) << oc.str();
 }
 
 }  // namespace
