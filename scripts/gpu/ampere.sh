@@ -38,6 +38,9 @@ done
 pids+=($!)
 ( $NVCC $FLAGS -c tests/device/test_gemm_sm80.cu -o "$BUILD/test.o" > "$OUT/build_test.txt" 2>&1 ) &
 pids+=($!)
+( $NVCC $FLAGS tests/device/test_gemm_sm80_indexing.cu -o "$BUILD/test_gemm_sm80_indexing" -lgtest_main -lgtest -lpthread \
+    > "$OUT/build_indexing.txt" 2>&1 ) &
+pids+=($!)
 
 # The timing driver (kept here: it is only a script-side tool).
 cat > "$BUILD/bench_sm80.cu" <<'EOF'
@@ -188,6 +191,10 @@ done | tee "$OUT/resources.txt"
 LIBS="-lcudart"
 $NVCC $ARCH "$BUILD/test.o" "$BUILD"/k_*.o "$BUILD/entry.o" -o "$BUILD/test_gemm_sm80" -lgtest_main -lgtest -lpthread > "$OUT/link_test.txt" 2>&1 || { echo "LINK test FAILED"; cat "$OUT/link_test.txt"; }
 $NVCC $ARCH "$BUILD/bench.o" "$BUILD"/k_*.o "$BUILD/entry.o" -o "$BUILD/bench_sm80" -lcublas > "$OUT/link_bench.txt" 2>&1 || { echo "LINK bench FAILED"; cat "$OUT/link_bench.txt"; }
+
+echo "== test_gemm_sm80_indexing (host simulation of the kernel's index math)"
+timeout 60 "$BUILD/test_gemm_sm80_indexing" > "$OUT/test_indexing.log" 2>&1
+echo "rc=$?"; grep -E "PASSED|FAILED" "$OUT/test_indexing.log" | head -10
 
 echo "== test_gemm_sm80"
 timeout 150 "$BUILD/test_gemm_sm80" > "$OUT/test.log" 2>&1

@@ -178,7 +178,9 @@ struct GmemTileLoader {
     } else {
       ptr = base + (int64_t(row0) * ld + mn0 + col0) * kElemBytes;
       row_mask = 0;
-      col_valid = clamp_bytes((mn_extent - mn0 - col0) * kElemBytes);
+      int rem = mn_extent - mn0 - col0;  // elements left in M (N); clamp before scaling to bytes
+      rem = rem > kAccessBytes ? kAccessBytes : rem;
+      col_valid = clamp_bytes(rem * kElemBytes);
     }
   }
 
@@ -196,7 +198,11 @@ struct GmemTileLoader {
     }
   }
   TESSERA_HOST_DEVICE TESSERA_INLINE int k_column_valid(int kt) const {
-    if constexpr (kKMajor) return clamp_bytes((k_extent - kt * kBlockK) * kElemBytes - byte0);
+    if constexpr (kKMajor) {
+      int rem = k_extent - kt * kBlockK;  // elements left in K; clamp first so the bytes cannot overflow
+      rem = rem > kBlockK ? kBlockK : rem;
+      return clamp_bytes(rem * kElemBytes - byte0);
+    }
     else return 0;
   }
 
