@@ -31,6 +31,8 @@ _run("consumer configure" "${CMAKE_COMMAND}"
   "-DTESSERA_EXPECTED_PREFIX=${_prefix}"
   "-DTESSERA_EXPECTED_VERSION=${EXPECTED_VERSION}"
   -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
+  "-DTESSERA_CONSUMER_CUDA=${CONSUMER_CUDA}"
+  "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
   -DCMAKE_BUILD_TYPE=Release)
 _run("consumer build" "${CMAKE_COMMAND}" --build "${_build}")
 _run("consumer run" "${_build}/tessera_consumer")
