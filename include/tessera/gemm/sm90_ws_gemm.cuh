@@ -34,6 +34,7 @@
 #include <tessera/arch/sm90/cluster.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/arch/sm90/gmma_layout.hpp>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
 #include <tessera/arch/sm90/tma.cuh>
@@ -75,6 +76,13 @@ struct WsGemmConfig {
                 "WsGemmConfig: a K-block row must be exactly one 128-byte swizzle row [kBlockK = 64 for 16-bit]");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
                 "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
+
+  // What a 128B-swizzled TMA box of (rows, 64) 16-bit elements leaves in
+  // shared memory, one 64-row consumer slice: (row, k) -> element offset.
+  using SmemSliceLayout = decltype(make_composed_layout(
+      Swizzle<3, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<64>{}, Int<kBlockK>{}), make_stride(Int<kBlockK>{}, Int<1>{}))));
+  static_assert(arch::is_gmma_k_major_canonical<kElemBytes>(SmemSliceLayout{}, arch::GmmaSwizzle::b128),
+                "WsGemmConfig: the TMA tile layout is not the wgmma 128B K-major canonical layout");
 };
 
 template <class T>
@@ -92,7 +100,8 @@ __device__ __forceinline__ void ws_tile_coords(int tile, const WsGemmParams& p, 
   int const group_tiles = WsGemmConfig::kGroupM * p.tiles_n;
   int const group = tile / group_tiles;
   int const first_m = group * WsGemmConfig::kGroupM;
-  int const rows = min(p.tiles_m - first_m, WsGemmConfig::kGroupM);
+  int const left = p.tiles_m - first_m;
+  int const rows = left < WsGemmConfig::kGroupM ? left : WsGemmConfig::kGroupM;
   int const in_group = tile - group * group_tiles;
   tm = first_m + in_group % rows;
   tn = in_group / rows;
