@@ -30,9 +30,8 @@ struct tuple_leaf {
   TESSERA_HOST_DEVICE constexpr tuple_leaf() : value_() {}
   template <class U>
   TESSERA_HOST_DEVICE constexpr tuple_leaf(U&& u) : value_(static_cast<U&&>(u)) {}
-  TESSERA_HOST_DEVICE constexpr T& get() & { return value_; }
-  TESSERA_HOST_DEVICE constexpr T const& get() const& { return value_; }
-  TESSERA_HOST_DEVICE constexpr T&& get() && { return static_cast<T&&>(value_); }
+  TESSERA_HOST_DEVICE constexpr T& leaf_get() & { return value_; }
+  TESSERA_HOST_DEVICE constexpr T const& leaf_get() const& { return value_; }
 };
 
 template <std::size_t I, class T, class Owner>
@@ -40,9 +39,8 @@ struct tuple_leaf<I, T, Owner, true> : T {
   TESSERA_HOST_DEVICE constexpr tuple_leaf() : T() {}
   template <class U>
   TESSERA_HOST_DEVICE constexpr tuple_leaf(U&& u) : T(static_cast<U&&>(u)) {}
-  TESSERA_HOST_DEVICE constexpr T& get() & { return *this; }
-  TESSERA_HOST_DEVICE constexpr T const& get() const& { return *this; }
-  TESSERA_HOST_DEVICE constexpr T&& get() && { return static_cast<T&&>(*this); }
+  TESSERA_HOST_DEVICE constexpr T& leaf_get() & { return *this; }
+  TESSERA_HOST_DEVICE constexpr T const& leaf_get() const& { return *this; }
 };
 
 template <class Owner, class Seq, class... T>
@@ -111,18 +109,18 @@ using tuple_seq = make_seq<tuple_size_v<T>>;
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto& get(tuple<T...>& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  return detail::leaf_of<I, tuple<T...>>(t).get();
+  return detail::leaf_of<I, tuple<T...>>(t).leaf_get();
 }
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto const& get(tuple<T...> const& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  return detail::leaf_of<I, tuple<T...>>(t).get();
+  return detail::leaf_of<I, tuple<T...>>(t).leaf_get();
 }
 template <std::size_t I, class... T>
 TESSERA_HOST_DEVICE constexpr auto&& get(tuple<T...>&& t) {
   static_assert(I < sizeof...(T), "get: index out of range [the tuple has fewer modes]");
-  using E = std::remove_reference_t<decltype(detail::leaf_of<I, tuple<T...>>(t).get())>;
-  return static_cast<E&&>(detail::leaf_of<I, tuple<T...>>(t).get());
+  using E = std::remove_reference_t<decltype(detail::leaf_of<I, tuple<T...>>(t).leaf_get())>;
+  return static_cast<E&&>(detail::leaf_of<I, tuple<T...>>(t).leaf_get());
 }
 
 // get<0> of a non-tuple is the value itself (an integer is a rank-1 tuple).
