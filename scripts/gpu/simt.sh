@@ -15,6 +15,7 @@
 #      CUDA-event timings; prints TFLOP/s, the ratio and the difference to
 #      cuBLAS's result.
 # Logs under $OUT (default /tmp/tessera-simt). Usage: scripts/gpu/simt.sh
+# Without a GPU: scripts/gpu/simt.sh --emulate (host emulation, see below).
 set -u
 OUT=${OUT:-/tmp/tessera-simt}
 mkdir -p "$OUT"
@@ -27,6 +28,245 @@ command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
 ARCH=${SIMT_ARCH:--gencode=arch=compute_90a,code=sm_90a}
 FLAGS="-O3 -std=c++20 -I$ROOT/include -I$ROOT/src $ARCH --expt-relaxed-constexpr"
 start=$(date +%s)
+
+# --emulate: no GPU needed. Checks the kernel's index math, predicates and
+# pipeline order on the host (g++ -fsanitize=address): the header is compiled
+# with the CUDA features replaced by a std::thread emulation (cp.async copies
+# immediately, so refilling a stage that is still being read shows up as a
+# wrong result). Slow (one std::thread per CUDA thread): small shapes only.
+if [ "${1:-}" = "--emulate" ]; then
+  EMU=$BUILD/emu
+  mkdir -p "$EMU"
+  cat > "$EMU/cuda_runtime.h" <<'EMUEOF'
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+// Host emulation of the CUDA features simt_sgemm uses: one std::thread per
+// CUDA thread, blocks one after another, __syncthreads = std::barrier,
+// cp.async = an immediate copy with zero fill (checks alignment and that
+// nothing is read when the source size is 0).
+#pragma once
+#include <barrier>
+#include <cstdint>
+#include <cstring>
+#include <cmath>
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
+struct uint3 { unsigned x, y, z; };
+inline thread_local uint3 threadIdx;
+inline uint3 blockIdx;
+inline dim3 blockDim, gridDim;
+struct alignas(16) float4 { float x, y, z, w; };
+inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+inline std::barrier<>* g_bar;
+inline void __syncthreads() { g_bar->arrive_and_wait(); }
+inline float* g_dyn_smem;
+typedef int cudaError_t;
+constexpr cudaError_t cudaSuccess = 0;
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+inline cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return 0; }
+inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, void*) { return 1; }
+inline const char* cudaGetErrorString(cudaError_t) { return "emu"; }
+namespace tessera::arch {
+struct CacheAlways {};
+struct CacheGlobal {};
+template <int kBytes, class P = CacheAlways>
+inline void cp_async_zfill(void* d, const void* s, uint32_t n) {
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16);
+  if (n > kBytes) std::abort();
+  if ((reinterpret_cast<uintptr_t>(d) % kBytes) || (n && reinterpret_cast<uintptr_t>(s) % kBytes)) std::abort();
+  if (n) std::memcpy(d, s, n);
+  std::memset(static_cast<char*>(d) + n, 0, kBytes - n);
+}
+template <int kBytes, class P = CacheAlways>
+inline void cp_async(void* d, const void* s, bool pred) { cp_async_zfill<kBytes, P>(d, s, pred ? kBytes : 0); }
+inline void cp_async_fence() {}
+template <int N> inline void cp_async_wait() {}
+}  // namespace tessera::arch
+EMUEOF
+  cat > "$EMU/emu.cpp" <<'EMUEOF'
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+// Runs simt_sgemm on the host emulation for every configuration and compares
+// with an fp64 reference (relative Frobenius error, NaN-poisoned D, padding
+// untouched); AddressSanitizer catches any access outside the operands.
+#include "cuda_runtime.h"
+#include "simt_sgemm_emu.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+using tessera::GemmArgs; using tessera::MatrixOrder; using tessera::Status; using tessera::validate_arguments;
+namespace simt = tessera::kernels::simt;
+constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+
+struct Case {
+  int64_t m, n, k;
+  MatrixOrder oa = R, ob = R, oc = R, od = R;
+  float alpha = 1.0f, beta = 0.0f;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0, pad_d = 0;
+  int off_a = 0, off_b = 0, off_c = 0, off_d = 0;
+  bool c_null = false, in_place = false;
+  int64_t batch = 1;
+  bool loop_batch = false;
+};
+struct Stored {
+  int64_t rows, cols, ld, stride, batch; MatrixOrder order;
+  int64_t index(int64_t b, int64_t r, int64_t c) const { return b * stride + (order == R ? r * ld + c : c * ld + r); }
+  int64_t elements() const { return batch * stride + (order == R ? rows : cols) * ld; }
+};
+Stored stored(int64_t rows, int64_t cols, MatrixOrder o, int64_t pad, int64_t batch) {
+  int64_t inner = o == R ? cols : rows, outer = o == R ? rows : cols;
+  int64_t ld = std::max<int64_t>(inner, 1) + pad;
+  return {rows, cols, ld, ld * std::max<int64_t>(outer, 1) + 4, batch, o};
+}
+
+int failures = 0, runs = 0;
+
+template <class Cfg>
+void run(const Case& cs, const char* cfg_name) {
+  std::mt19937 rng(1234 + runs);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  Stored sa = stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch), sb = stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch);
+  Stored sd = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
+  Stored sc = cs.in_place ? sd : stored(cs.m, cs.n, cs.oc, cs.pad_c, cs.batch);
+  // exact-size heap buffers (ASan catches any overrun), offset by off_*
+  auto make = [&](int64_t n, int off) { return std::vector<float>(n + off); };
+  std::vector<float> A = make(sa.elements(), cs.off_a), B = make(sb.elements(), cs.off_b), Cm = make(sc.elements(), cs.off_c);
+  for (auto& x : A) x = dist(rng);
+  for (auto& x : B) x = dist(rng);
+  for (auto& x : Cm) x = dist(rng);
+  std::vector<float> D = cs.in_place ? std::vector<float>(Cm.begin() + cs.off_c, Cm.end()) : std::vector<float>(sd.elements(), NAN);
+  std::vector<float> Dbuf(D.size() + cs.off_d);
+  std::copy(D.begin(), D.end(), Dbuf.begin() + cs.off_d);
+  // 16-byte alignment of the vectors' data is what malloc gives; off_* shifts it
+  GemmArgs args;
+  args.m = cs.m; args.n = cs.n; args.k = cs.k; args.batch_count = cs.batch; args.alpha = cs.alpha; args.beta = cs.beta;
+  args.a = {A.data() + cs.off_a, cs.oa, sa.ld, cs.batch > 1 ? sa.stride : 0};
+  args.b = {B.data() + cs.off_b, cs.ob, sb.ld, cs.batch > 1 ? sb.stride : 0};
+  args.d = {Dbuf.data() + cs.off_d, cs.od, sd.ld, cs.batch > 1 ? sd.stride : 0};
+  if (cs.in_place) args.c = args.d.view();
+  else if (!cs.c_null) args.c = {Cm.data() + cs.off_c, cs.oc, sc.ld, cs.batch > 1 ? sc.stride : 0};
+  else args.c = {nullptr, cs.oc, sc.ld, 0};
+  Status v = validate_arguments(args);
+  if (!v.ok()) { std::printf("invalid: %s\n", v.message.c_str()); ++failures; return; }
+  auto r = simt::detail::plan_sgemm(args);
+  int64_t tm = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM, tn = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  r.p.tiles_m = int(tm); r.p.tiles_n = int(tn);
+  auto fn = reinterpret_cast<void (*)(simt::SgemmParams)>(const_cast<void*>(simt::detail::sgemm_function<Cfg>(r.mode_a, r.mode_b)));
+  float* smem = static_cast<float*>(std::aligned_alloc(16, ((Cfg::kSmemBytes + 15) / 16) * 16));
+  g_dyn_smem = smem;
+  gridDim = dim3(unsigned(tm * tn), cs.loop_batch ? 1u : unsigned(cs.batch));
+  blockDim = dim3(Cfg::kThreads);
+  if (cs.m > 0 && cs.n > 0)
+  for (unsigned by = 0; by < gridDim.y; ++by)
+    for (unsigned bx = 0; bx < gridDim.x; ++bx) {
+      blockIdx = {bx, by, 0};
+      std::fill(smem, smem + Cfg::kSmemFloats, NAN);
+      std::barrier<> bar(Cfg::kThreads);
+      g_bar = &bar;
+      std::vector<std::thread> ts;
+      for (int t = 0; t < Cfg::kThreads; ++t)
+        ts.emplace_back([&, t] { threadIdx = {unsigned(t), 0, 0}; fn(r.p); });
+      for (auto& t : ts) t.join();
+    }
+  std::free(smem);
+  double e2 = 0, r2 = 0; int64_t bad = 0, touched = 0;
+  std::vector<char> out(D.size(), 0);
+  for (int64_t b = 0; b < cs.batch; ++b)
+    for (int64_t i = 0; i < cs.m; ++i)
+      for (int64_t j = 0; j < cs.n; ++j) {
+        double acc = 0;
+        for (int64_t kk = 0; kk < cs.k; ++kk) acc += double(A[cs.off_a + sa.index(b, i, kk)]) * B[cs.off_b + sb.index(b, kk, j)];
+        double ref = cs.alpha * acc;
+        if (cs.beta != 0) ref += double(cs.beta) * Cm[cs.off_c + sc.index(b, i, j)];
+        int64_t di = sd.index(b, i, j);
+        out[di] = 1;
+        double got = Dbuf[cs.off_d + di];
+        if (!std::isfinite(got)) ++bad;
+        e2 += (got - ref) * (got - ref); r2 += ref * ref;
+      }
+  for (size_t e = 0; e < D.size(); ++e) {
+    if (out[e]) continue;
+    float x = Dbuf[cs.off_d + e], y = D[e];
+    if (!(std::isnan(x) && std::isnan(y)) && x != y) ++touched;
+  }
+  double rel = r2 > 0 ? std::sqrt(e2 / r2) : std::sqrt(e2);
+  bool ok = bad == 0 && touched == 0 && rel < 1e-5;
+  ++runs;
+  if (!ok) {
+    ++failures;
+    std::printf("FAIL %s %lldx%lldx%lld o=%d%d%d%d modes=%d,%d rel=%.2e nonfinite=%lld touched=%lld\n", cfg_name, (long long)cs.m,
+                (long long)cs.n, (long long)cs.k, int(cs.oa), int(cs.ob), int(cs.oc), int(cs.od), int(r.mode_a), int(r.mode_b), rel,
+                (long long)bad, (long long)touched);
+  }
+}
+
+template <class Cfg>
+void suite(const char* name, bool quick) {
+  for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) for (MatrixOrder oc : {R, C}) {
+    if (quick && oc != od) continue;
+    Case cs{131, 77, 45, oa, ob, oc, od}; cs.alpha = 0.75f; cs.beta = -0.5f; run<Cfg>(cs, name);
+  }
+  const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {129, 131, 17}, {64, 300, 2}, {300, 64, 1}, {128, 128, 8}};
+  for (auto& s : shapes) for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) {
+    Case cs{s[0], s[1], s[2], oa, ob, R, oa == ob ? R : C}; cs.beta = 0.25f; run<Cfg>(cs, name);
+  }
+  { Case cs{70, 90, 0}; cs.beta = 1.5f; run<Cfg>(cs, name); cs.beta = 0; cs.c_null = true; run<Cfg>(cs, name); }
+  for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) {
+    Case cs{150, 140, 67, oa, ob, C, R}; cs.pad_a = 3; cs.pad_b = 4; cs.pad_c = 7; cs.pad_d = 9; cs.beta = 2; run<Cfg>(cs, name);
+  }
+  for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) {
+    Case cs{133, 129, 41, oa, ob, od, od}; cs.off_a = 1; cs.off_b = 3; cs.off_c = 2; cs.off_d = 1; cs.beta = 0.5f; run<Cfg>(cs, name);
+  }
+  { Case cs{200, 136, 33, R, C, R, R}; cs.c_null = true; cs.alpha = -1.25f; run<Cfg>(cs, name); }
+  { Case cs{96, 160, 40, C, R, R, R}; cs.in_place = true; cs.beta = 1; run<Cfg>(cs, name); }
+  { Case bt{65, 130, 36, R, C, C, C}; bt.batch = 3; bt.beta = -1; bt.off_b = 2; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
+  { Case al{64, 128, 36, C, R, C, C}; al.batch = 2; al.beta = 0.5f; run<Cfg>(al, name); al.loop_batch = true; run<Cfg>(al, name); }
+  std::printf("%s: done, %d runs so far, %d failures\n", name, runs, failures);
+  std::fflush(stdout);
+}
+
+int main(int argc, char** argv) {
+  int which = argc > 1 ? std::atoi(argv[1]) : -1;
+  if (which < 0 || which == 0) suite<simt::Sgemm128x128x8>("128x128x8", false);
+  if (which < 0 || which == 1) suite<simt::Sgemm128x128x16>("128x128x16", true);
+  if (which < 0 || which == 2) suite<simt::Sgemm128x128x8W>("128x128x8W", true);
+  if (which < 0 || which == 3) suite<simt::Sgemm128x256x8>("128x256x8", true);
+  if (which < 0 || which == 4) suite<simt::Sgemm128x128x8NoPf>("NoPf", true);
+  std::printf("TOTAL runs %d failures %d\n", runs, failures);
+  return failures != 0;
+}
+EMUEOF
+  python3 - "$ROOT/include/tessera/gemm/simt_sgemm.cuh" "$EMU/simt_sgemm_emu.hpp" <<'EMUEOF'
+import sys
+s = open(sys.argv[1]).read()
+for old, new in [('#include <tessera/arch/sm80/cp_async.cuh>\n', ''),
+                 ('asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));', 'v = threadIdx.x;'),
+                 ('asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));', 'v = blockIdx.x;'),
+                 ('extern __shared__ __align__(16) float smem[];', 'float* smem = g_dyn_smem;')]:
+    assert old in s, old
+    s = s.replace(old, new)
+open(sys.argv[2], 'w').write(s)
+EMUEOF
+  g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
+  rc=0
+  for i in 0 1 2 3 4; do
+    timeout 900 "$EMU/emu" $i > "$EMU/emu_$i.log" 2>&1 || rc=1
+    grep -E "FAIL|ERROR|done" "$EMU/emu_$i.log" | head -20
+  done
+  echo "emulation rc=$rc"
+  exit $rc
+fi
 
 echo "== device"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv 2>&1 | tee "$OUT/device.txt"
