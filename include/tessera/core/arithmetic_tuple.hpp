@@ -162,6 +162,7 @@ TESSERA_HOST_DEVICE constexpr auto basis_mode(ShapeT const& s) {
 }  // namespace detail
 
 // Unit bases with the profile of `shape`: (E<0>, (E<1,0>, E<1,1>)) for (a,(b,c)).
+// @post congruent(result, shape); crd2idx(c, shape, result) == c
 template <class ShapeT>
 TESSERA_HOST_DEVICE constexpr auto make_basis_like(ShapeT const& shape) {
   if constexpr (is_tuple_v<ShapeT>) {

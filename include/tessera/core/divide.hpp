@@ -39,6 +39,7 @@ TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<S, D> const& layout, Ti
 
 // Regroup a divided/producted layout: all tile parts in mode 0, all rest
 // parts (and the modes beyond the tiler) in mode 1.
+// @post same function as `layout`, rank 2
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto tile_unzip(Layout<S, D> const& layout, Tiler const& tiler) {
   return make_layout(zip2_by(layout.shape(), tiler), zip2_by(layout.stride(), tiler));
@@ -52,6 +53,7 @@ TESSERA_HOST_DEVICE constexpr auto zipped_divide(Layout<S, D> const& layout, Til
 }
 
 // ((tile modes), rest0, rest1, ...).
+// @post result(t, r0, r1, ...) == zipped_divide(layout, tiler)(t, (r0, r1, ...))
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto tiled_divide(Layout<S, D> const& layout, Tiler const& tiler) {
   auto result = zipped_divide(layout, tiler);
@@ -60,6 +62,7 @@ TESSERA_HOST_DEVICE constexpr auto tiled_divide(Layout<S, D> const& layout, Tile
 }
 
 // (tile0, tile1, ..., rest0, rest1, ...).
+// @post result(t0, t1, ..., r0, r1, ...) == zipped_divide(layout, tiler)((t0, t1, ...), (r0, r1, ...))
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto flat_divide(Layout<S, D> const& layout, Tiler const& tiler) {
   auto result = zipped_divide(layout, tiler);

@@ -154,6 +154,7 @@ TESSERA_HOST_DEVICE constexpr decltype(auto) stride(Layout<S, D> const& l) {
 }
 
 // Sub-layout at mode I (nested: layout<I, J>).
+// @post layout<I>(l)(c) == l(0, ..., c, ..., 0) with c at mode I
 template <int... I, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto layout(Layout<S, D> const& l) {
   if constexpr (sizeof...(I) == 0) return l;
@@ -319,12 +320,14 @@ TESSERA_HOST_DEVICE constexpr auto transform_layout(Layout<S, D> const& l, T con
 // --- special layouts -------------------------------------------------------------------------
 
 // Identity: each coordinate maps to itself (strides are unit bases E<i>).
+// @post make_identity_layout(s)(c) == c for every natural coordinate c of s
 template <class ShapeT>
 TESSERA_HOST_DEVICE constexpr auto make_identity_layout(ShapeT const& shape) {
   return make_layout(shape, make_basis_like(shape));
 }
 
 // Compact layout whose modes are ordered by `order` (smallest = contiguous).
+// @post the result is a bijection onto [0, size(shape))
 template <class ShapeT, class Order>
 TESSERA_HOST_DEVICE constexpr auto make_ordered_layout(ShapeT const& shape, Order const& order) {
   return make_layout(shape, compact_order(shape, order));
@@ -448,6 +451,7 @@ TESSERA_HOST_DEVICE constexpr auto filter(Layout<S, D> const& l, P const& profil
 
 // Compact layout with the shape of l: mode 0 column-major, the other modes
 // ordered like l's strides (the register-fragment convention).
+// @post shape(result) == shape(l) and the result is a bijection onto [0, size(l))
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(Layout<S, D> const& l) {
   constexpr int R = rank_v<S>;

@@ -36,11 +36,15 @@ TESSERA_HOST_DEVICE constexpr auto logical_product(Layout<S, D> const& block, Ti
   }
 }
 
+// ((block modes), (tiler modes)): logical_product regrouped by tile_unzip.
+// @post result(b, t) == logical_product(block, tiler) at the matching coordinates
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto zipped_product(Layout<S, D> const& block, Tiler const& tiler) {
   return tile_unzip(logical_product(block, tiler), tiler);
 }
 
+// ((block modes), tiler0, tiler1, ...).
+// @post result(b, t0, t1, ...) == zipped_product(block, tiler)(b, (t0, t1, ...))
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto tiled_product(Layout<S, D> const& block, Tiler const& tiler) {
   auto result = zipped_product(block, tiler);
@@ -48,6 +52,8 @@ TESSERA_HOST_DEVICE constexpr auto tiled_product(Layout<S, D> const& block, Tile
   return result(_, repeat<R1>(_));
 }
 
+// (block0, block1, ..., tiler0, tiler1, ...).
+// @post the same function as zipped_product with both modes unpacked
 template <class S, class D, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto flat_product(Layout<S, D> const& block, Tiler const& tiler) {
   auto result = zipped_product(block, tiler);

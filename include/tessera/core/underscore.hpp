@@ -47,6 +47,7 @@ TESSERA_HOST_DEVICE constexpr auto lift_dice(A const& a, B const& b);
 
 // The parts of b at the `_` positions of coordinate a, gathered into one flat
 // level: slice((_,(1,_)), ((2,3),(4,5))) == ((2,3),5).
+// @post rank(slice(a, b)) == number of `_` leaves in a
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto slice(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
@@ -61,6 +62,7 @@ TESSERA_HOST_DEVICE constexpr auto slice(A const& a, B const& b) {
 
 // The parts of b at the non-`_` positions of a (the complement of slice),
 // gathered into one flat level.
+// @post rank(slice(a, b)) + rank(dice(a, b)) == number of leaves of a
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto dice(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
