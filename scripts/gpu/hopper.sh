@@ -172,6 +172,7 @@ grep -h "spill stores" "$OUT"/build_test_*.txt | awk '$5 != 0 || $9 != 0' | head
 
 echo "== SASS check"
 CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+[ -x "$CUOBJDUMP" ] || echo "cuobjdump not found: the counts below are meaningless"
 "$CUOBJDUMP" --dump-sass "$BUILD/ws.o" > "$OUT/ws_gemm.sass" 2>&1
 echo "HGMMA: $(grep -c HGMMA "$OUT/ws_gemm.sass")  LDL/STL: $(grep -cE '\b(LDL|STL)\b' "$OUT/ws_gemm.sass")  UTMALDG: $(grep -c UTMALDG "$OUT/ws_gemm.sass")  SYNCS: $(grep -c SYNCS "$OUT/ws_gemm.sass")  USETMAXREG: $(grep -c USETMAXREG "$OUT/ws_gemm.sass")"
 grep -m3 HGMMA "$OUT/ws_gemm.sass"
@@ -193,7 +194,7 @@ for t in tma wgmma gemm; do
     tail -5 "$OUT/test_$t.log"
     [ "$t" = gemm ] && gemm_hung=1
   fi
-  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|\[sm90_ws_gemm\]|tests ran" "$OUT/test_$t.log" | head -40
+  grep -E "^\[ +(OK|FAILED|SKIPPED) +\] .*\(|\[  PASSED  \]|\[sm90_ws_gemm\]|needs sm_" "$OUT/test_$t.log" | head -40
   grep -E -A3 "Failure|error:|Expected|Which is" "$OUT/test_$t.log" | head -60
 done
 
