@@ -106,14 +106,20 @@ __global__ void cp_async_tile_kernel(T const* gin, T* gout, int valid_rows) {
   auto thr = tiled.get_slice(threadIdx.x);
   auto tSg = thr.partition_S(g);  // (CPY,CPY_M,CPY_K)
   auto tSs = thr.partition_D(s);  // (CPY,CPY_M,CPY_K)
+  // (row, col) of every element this thread copies, partitioned like the data.
+  // NOTE: tSg.layout() alone is not enough to find the row: the partition
+  // moved this thread's own offset into tSg's pointer, so the layout's offset
+  // of (0,m,k) misses the thread's first row (GPU run 2 read rows past
+  // valid_rows that way, and memcheck saw it).
+  auto tScS = thr.partition_S(make_identity_tensor(make_shape(Int<kRows>{}, Int<kCols>{})));  // (CPY,CPY_M,CPY_K)
   for (int m = 0; m < int(size<1>(tSg)); ++m) {
     for (int k = 0; k < int(size<2>(tSg)); ++k) {
-      // Row of this step's first element, from its offset in the row-major tile.
-      int const row = int(tSg.layout()(make_coord(0, m, k))) / kCols;
+      int const row = int(get<0>(tScS(0, m, k)));
       bool const in_bounds = row < valid_rows;
       if constexpr (kZfill) {
-        // Out-of-bounds source: point at row 0 (never read when pred is false).
-        auto src = in_bounds ? tSg(Underscore{}, m, k) : tSg(Underscore{}, 0, k);
+        // Out-of-bounds source: point at the start of the allocation (never
+        // read when pred is false; cp.async reads 0 bytes).
+        auto src = in_bounds ? tSg(Underscore{}, m, k) : make_tensor(make_gmem_ptr(gin), tSg(Underscore{}, m, k).layout());
         auto dst = tSs(Underscore{}, m, k);
         tiled.with(in_bounds).call(src, dst);
       } else {
