@@ -138,10 +138,12 @@ struct GmemTileLoader {
   static constexpr int kUnits = kRows * kUnitsPerRow;
   static constexpr int kPerThread = kUnits / kThreads;
   static constexpr int kRowStep = kThreads / kUnitsPerRow;
-  // Fully unroll the 16-byte paths; keep the element-wide cp.async/store loop
-  // compact. (Register staging always unrolls fully: `staged` must stay in
+  // NOTE: the cp.async issue loop is unrolled by 4, not fully: with all 8
+  // units of the 64x64-warp configurations unrolled, ptxas hoisted their
+  // addresses and spilled 8 bytes; by 4 they fit in 246-252 registers with
+  // no spill. (Register staging always unrolls fully: `staged` must stay in
   // registers.)
-  static constexpr int kUnroll = kPerThread <= 8 ? kPerThread : 4;
+  static constexpr int kUnroll = kPerThread <= 4 ? kPerThread : 4;
   using Smem = SwizzledSmemTile<kRows, kRowBytes>;
   using Vec = typename AccessVec<kAccessBytes>::type;
 
