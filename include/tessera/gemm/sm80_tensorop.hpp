@@ -19,9 +19,11 @@ namespace tessera::kernels {
 // Which instantiation runs. `automatic` is what gemm() uses.
 enum class Sm80Variant : std::uint8_t {
   automatic,     // tile128x256 for big 16-bit problems, else tile128x128, scalar when misaligned
-  tile128x256,   // 128x256x64, 8 warps (2x4) of 64x64, 4-stage cp.async; 16-bit inputs only
-  tile128x128,   // 128x128xBK, 4 warps (2x2) of 64x64, 3-stage cp.async (seed 000)
-  scalar,        // tile128x128 with element-wide guarded loads: any pointer, any ld
+  tile128x256,   // 128x256x64, 8 warps (2x4) of 64x64, 4-stage cp.async; 16-bit inputs, 192 KiB smem
+  tile128x128,   // 128x128xBK, 3-stage cp.async: the seed's 4 warps (2x2) of 64x64 for 16-bit TN,
+                 // 8 warps (2x4) of 64x32 for tf32 and M/N-major operands
+  scalar,        // 128x128, 8 warps, element-wide guarded loads: any pointer, any ld (16-bit TN
+                 // through MainloopPipelined, otherwise 3-stage; tf32 with 4-byte cp.async)
   pipelined,     // 128x128x64, 8 warps of 64x32, MainloopPipelined; f16 -> f32 acc only
   single_stage,  // 128x128x64, 8 warps of 64x32, MainloopSingleStage; f16 -> f32 acc only
 };
