@@ -173,8 +173,7 @@ struct GmemTileLoader {
     if constexpr (kKMajor) {
       ptr = base + (int64_t(mn0 + row0) * ld + col0) * kElemBytes;
       row_mask = 0;
-#pragma unroll
-      for (int i = 0; i < kPerThread; ++i)
+      for (int i = 0; i < kPerThread; ++i)  // once per CTA; host-callable, so no #pragma unroll
         if (mn0 + row0 + i * kRowStep < mn_extent) row_mask |= Mask(1) << i;
       col_valid = 0;
     } else {
