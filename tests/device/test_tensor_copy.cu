@@ -77,6 +77,40 @@ __global__ void transpose_elementwise(std::uint16_t const* in, std::uint16_t* ou
   if (threadIdx.x == 0) *vec_width = detail::static_vector_width<decltype(gIn(0, Underscore{})), decltype(sT(0, Underscore{}))>();
 }
 
+// `_` in device code, bound to a run-time slice (the `Coord const&` overloads
+// odr-use it): row r of a (rows, 8) row-major tensor with a run-time row count,
+// taken with t(r, _) and written in reverse to out.
+__global__ void underscore_slice_rows(int const* in, int* out, int rows) {
+  auto t = make_tensor(make_gmem_ptr(in), make_shape(rows, Int<8>{}), make_stride(Int<8>{}, _1{}));
+  auto o = make_tensor(make_gmem_ptr(out), make_shape(rows, Int<8>{}), make_stride(Int<8>{}, _1{}));
+  int const r = int(threadIdx.x);
+  if (r >= rows) return;
+  auto row = t(r, _);
+  auto orow = o(r, _);
+  for (int c = 0; c < 8; ++c) orow(c) = row(7 - c);
+}
+
+TEST(TensorDevice, UnderscoreUsableInKernels) {
+  if (device_cc() == 0) GTEST_SKIP() << "needs a GPU, found none";
+  constexpr int kRows = 13;
+  std::mt19937 rng(7);
+  std::vector<int> h_in(kRows * 8), h_out(kRows * 8, -1);
+  for (auto& x : h_in) x = int(rng() % 100000) + 1;
+  int *d_in = nullptr, *d_out = nullptr;
+  CUDA_OK(cudaMalloc(&d_in, h_in.size() * sizeof(int)));
+  CUDA_OK(cudaMalloc(&d_out, h_out.size() * sizeof(int)));
+  CUDA_OK(cudaMemcpy(d_in, h_in.data(), h_in.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemset(d_out, 0xff, h_out.size() * sizeof(int)));  // poison
+  underscore_slice_rows<<<1, 32>>>(d_in, d_out, kRows);
+  CUDA_OK(cudaGetLastError());
+  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_OK(cudaMemcpy(h_out.data(), d_out, h_out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < 8; ++c) ASSERT_EQ(h_out[r * 8 + c], h_in[r * 8 + 7 - c]) << r << "," << c;
+  cudaFree(d_in);
+  cudaFree(d_out);
+}
+
 }  // namespace
 
 class TensorCopyDevice : public ::testing::Test {

@@ -13,7 +13,21 @@ namespace tessera {
 struct Underscore {};
 using X = Underscore;
 
-inline constexpr Underscore _{};
+// A namespace-scope constant object that kernels can name. nvcc's device pass
+// treats a plain `inline constexpr` object of class type as a host variable
+// ("identifier ... is undefined in device code") as soon as it is odr-used,
+// e.g. bound to the `Coord const&` of a run-time slice; the device pass
+// therefore gets its own __device__ copy. The host pass keeps the constexpr
+// variable so `_` stays usable in constant expressions there.
+#if !defined(TESSERA_INLINE_CONSTANT)
+#  if defined(__CUDA_ARCH__)
+#    define TESSERA_INLINE_CONSTANT static const __device__
+#  else
+#    define TESSERA_INLINE_CONSTANT inline constexpr
+#  endif
+#endif
+
+TESSERA_INLINE_CONSTANT Underscore _{};
 
 template <class T>
 struct is_underscore : false_type {};
