@@ -106,10 +106,24 @@ TESSERA_HOST_DEVICE constexpr int num_digits(T x) {
 
 }  // namespace detail
 
-// printf each argument in CuTe's notation (device-safe).
-template <class... T>
-TESSERA_HOST_DEVICE void print(T const&... t) {
-  (detail::print_to(detail::printf_sink{}, t), ...);
+// printf one value in CuTe's notation (device-safe).
+template <class T>
+TESSERA_HOST_DEVICE void print(T const& t) {
+  detail::print_to(detail::printf_sink{}, t);
+}
+
+// A string prints as text (not as a pointer, which the ptr[..] overloads
+// would otherwise take for a literal).
+TESSERA_HOST_DEVICE inline void print(char const* s) { printf("%s", s); }
+
+// print(a, b, ...): each argument through its own `print` overload, found at
+// instantiation by argument-dependent lookup, so tensors, pointers and atoms
+// mix with integers, layouts and strings: print(tAsA, "\n").
+template <class T0, class T1, class... T>
+TESSERA_HOST_DEVICE void print(T0 const& t0, T1 const& t1, T const&... t) {
+  print(t0);
+  print(t1);
+  (print(t), ...);
 }
 
 // Stream output, host only.
