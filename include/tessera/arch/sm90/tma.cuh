@@ -14,7 +14,13 @@
 //   cp.async.bulk.commit_group;  cp.async.bulk.wait_group.read N;
 //   prefetch.tensormap [tmap];
 //
-// Coordinates are signed 32-bit element indices, innermost dimension first;
+// Coordinates are signed 32-bit element indices, innermost dimension first.
+// The innermost coordinate times the element size must be a multiple of 16
+// bytes, also for boxes starting outside the tensor (negative coordinates):
+// on an H200 a 2-byte box at x = -5 raised "illegal instruction" while boxes
+// at 16-byte multiples loaded fine (tests/device/test_hopper_tma_sm90.cu,
+// MisalignedInnerCoordinateFaults; not stated in the PTX ISA). The outer
+// coordinates are free;
 // boxes that reach past the tensor are zero-filled on load (and the full box
 // still counts toward the mbarrier's transaction bytes) and clipped on store.
 // The tensor map must live in global, const or parameter space (a
