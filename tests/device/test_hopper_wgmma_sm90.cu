@@ -184,8 +184,11 @@ std::vector<uint8_t> random_operand(Elem e, int rows, int span, std::mt19937& rn
   return v;
 }
 
+// Error bound: |D - ref| <= tol * (1 + |ref|) per element and relative
+// norm error <= tol, unless `fp8_step` > 0: then the fp8 accumulation model
+// below replaces both.
 template <class Family, int N, int kSpan, bool kRS>
-void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol) {
+void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 0.0) {
   using Mma = Wgmma<Family, N>;
   SCOPED_TRACE(testing::Message() << "m64n" << N << "k" << Mma::kK << (kRS ? " RS" : " SS") << " span " << kSpan);
   std::mt19937 rng(1234 + N + kSpan);
@@ -206,12 +209,17 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol) {
   TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
 
   int const eb = elem_bytes(e), K = kSpan / eb;
-  std::vector<double> ref(64 * N, 0.0), got(64 * N, std::nan(""));
+  std::vector<double> ref(64 * N, 0.0), got(64 * N, std::nan("")), abs_sum(64 * N, 0.0);
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int k = 0; k < K; ++k) s += decode(e, &ha[size_t(i) * kSpan + k * eb]) * decode(e, &hb[size_t(j) * kSpan + k * eb]);
+      double s = 0, sa = 0;
+      for (int k = 0; k < K; ++k) {
+        double const p = decode(e, &ha[size_t(i) * kSpan + k * eb]) * decode(e, &hb[size_t(j) * kSpan + k * eb]);
+        s += p;
+        sa += std::fabs(p);
+      }
       ref[i * N + j] = s;
+      abs_sum[i * N + j] = sa;
     }
   for (int t = 0; t < 128; ++t) {
     int const w = t / 32, g = (t % 32) / 4, q = t % 4;
@@ -239,17 +247,28 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol) {
       }
     }
   }
-  double num = 0, den = 0;
+  // fp8 model: each wgmma instruction (K/32 of them for 8-bit inputs) adds
+  // its products into the accumulator through an adder that keeps about 14
+  // significant bits, i.e. a relative error of at most 2^-13 of the
+  // magnitude being formed, which is at most S = sum_k |a_k b_k|; allowing
+  // two such roundings per instruction (the products' alignment inside the
+  // instruction and the accumulation) gives |D - ref| <= (K/32) * 2^-12 * S.
+  double const fp8_allow = fp8_step > 0.0 ? fp8_step * (K / 32) : 0.0;
+  double num = 0, den = 0, sum_abs2 = 0;
   int shown = 0;
   for (int i = 0; i < 64 * N; ++i) {
     double const diff = got[i] - ref[i];
     num += diff * diff;
     den += ref[i] * ref[i];
-    if (!(std::fabs(diff) <= tol * (1.0 + std::fabs(ref[i]))) && shown++ < 6)
-      ADD_FAILURE() << "D(" << i / N << ", " << i % N << ") = " << got[i] << ", reference " << ref[i];
+    sum_abs2 += abs_sum[i] * abs_sum[i];
+    double const allow = fp8_step > 0.0 ? fp8_allow * abs_sum[i] : tol * (1.0 + std::fabs(ref[i]));
+    if (!(std::fabs(diff) <= allow) && shown++ < 6)
+      ADD_FAILURE() << "D(" << i / N << ", " << i % N << ") = " << got[i] << ", reference " << ref[i]
+                    << ", allowed error " << allow;
   }
   double const rel = std::sqrt(num / den);
-  EXPECT_LE(rel, tol) << "relative norm error " << rel;
+  double const rel_bound = fp8_step > 0.0 ? fp8_allow * std::sqrt(sum_abs2 / den) : tol;
+  EXPECT_LE(rel, rel_bound) << "relative norm error " << rel;
   if (s32_acc) EXPECT_EQ(num, 0.0) << "integer wgmma must be exact";
   cudaFree(da);
   cudaFree(db);
@@ -288,10 +307,21 @@ TEST(HopperWgmma, RegisterA) {
   run_atom<F32TF32TF32, 64, 128, true>(Elem::tf32, false, false, 1e-5);
 }
 
+// fp8 bound. Hopper's fp8 wgmma does not accumulate in full f32: the
+// DeepSeek-V3 technical report (arXiv 2412.19437, section 3.3.2, "Increasing
+// Accumulation Precision") measured that fp8 GEMM accumulation on H800 keeps
+// only about 14 bits. GPU run 2 (H200) saw a relative norm error of 2.3e-4 at
+// K = 128 (4 instructions) against the fp64 reference, about 2^-12, where a
+// full-f32 accumulation gives ~1e-7. Hence the model in run_atom: unit 2^-12
+// per instruction on S = sum_k |a_k b_k| (fp8_step = 2^-12). A wrong fragment
+// or descriptor still fails: its error is of the order of the values
+// themselves (random signs: |ref| ~ S / sqrt(K)), some 100x over the bound
+// (1e-3 S) at K = 128. int8 stays exact.
 TEST(HopperWgmma, Fp8AndInt8SS) {
   TESSERA_REQUIRE_SM90();
-  run_atom<F32E4M3E4M3, 64, 128, false>(Elem::e4m3, false, false, 1e-5);
-  run_atom<F32E4M3E4M3, 256, 128, false>(Elem::e4m3, false, false, 1e-5);
+  double const fp8_step = std::ldexp(1.0, -12);
+  run_atom<F32E4M3E4M3, 64, 128, false>(Elem::e4m3, false, false, 0.0, fp8_step);
+  run_atom<F32E4M3E4M3, 256, 128, false>(Elem::e4m3, false, false, 0.0, fp8_step);
   run_atom<S32S8S8, 64, 128, false>(Elem::s8, false, true, 1e-12);
   run_atom<S32S8S8, 128, 64, false>(Elem::s8, false, true, 1e-12);
 }
