@@ -22,6 +22,12 @@
 //                registers, predicated stores to global). setmaxnreg.inc 232.
 // Tails in M, N and K come from TMA zero fill (loads) and the predicated
 // epilogue (stores).
+//
+// Variant (WsGemmPingPongConfig, `kPingPong`): the tile is 64x256 and each
+// consumer warpgroup owns whole tiles, alternating (consumer c takes the
+// CTA's tiles 2i + c), so one warpgroup's epilogue overlaps the other's
+// mainloop. The ring is shared and filled in tile order; a consumer skips
+// the other's K-blocks when it counts stages. 5 stages of 40 KiB.
 
 #include <cuda.h>  // CUtensorMap (a plain 128-byte struct; no driver library is linked)
 #include <cuda_bf16.h>
@@ -52,30 +58,36 @@ struct WsGemmParams {
   const void* c = nullptr;  // read only when beta != 0
   std::int64_t c_row = 0, c_col = 0;
   float alpha = 1.0f, beta = 0.0f;
+  int group_m = 8;  // tile rows per rasterisation group (>= 1)
 };
 
-struct WsGemmConfig {
-  static constexpr int kBlockM = 128, kBlockN = 256, kBlockK = 64;
+// kPingPong = false: both consumers share a 128x256 tile (rows 64c..64c+63).
+// kPingPong = true: a 64x256 tile per consumer, consumers alternate tiles.
+template <bool kPingPong_, int kStages_>
+struct WsGemmConfigT {
+  static constexpr bool kPingPong = kPingPong_;
+  static constexpr int kBlockM = kPingPong ? 64 : 128, kBlockN = 256, kBlockK = 64;
   static constexpr int kConsumers = 2;             // warpgroups
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kConsumerWarps = 4 * kConsumers;
-  // NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
-  // opt-in limit with the alignment slack; the DeepGEMM/CUTLASS experience is
-  // that 4 stages hide the TMA latency for a 128x256x64 tile.
-  static constexpr int kStages = 4;
+  // Warps that release each stage: both consumers (cooperative) or the one
+  // that owns the tile (ping-pong).
+  static constexpr int kConsumerWarps = kPingPong ? 4 : 4 * kConsumers;
+  static constexpr int kStages = kStages_;
   static constexpr int kElemBytes = 2;
   static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;  // 16 KiB
   static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;  // 32 KiB
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kAlignSlack = 1024;  // dynamic smem is only 16-byte aligned by contract
-  static constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + kAlignSlack;
-  static constexpr int kGroupM = 8;         // tile rows per rasterisation group
+  // full[kStages], empty[kStages], order[2] mbarriers after the ring.
+  static constexpr int kSmemBytes = kStages * kStageBytes + (2 * kStages + 2) * 8 + kAlignSlack;
+  static constexpr int kGroupM = kPingPong ? 16 : 8;  // default tile rows per rasterisation group
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 
   static_assert(kBlockK * kElemBytes == 128,
                 "WsGemmConfig: a K-block row must be exactly one 128-byte swizzle row [kBlockK = 64 for 16-bit]");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
                 "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
+  static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
 
   // What a 128B-swizzled TMA box of (rows, 64) 16-bit elements leaves in
   // shared memory, one 64-row consumer slice: (row, k) -> element offset.
@@ -84,6 +96,12 @@ struct WsGemmConfig {
   static_assert(arch::is_gmma_k_major_canonical<kElemBytes>(SmemSliceLayout{}, arch::GmmaSwizzle::b128),
                 "WsGemmConfig: the TMA tile layout is not the wgmma 128B K-major canonical layout");
 };
+
+// NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
+// opt-in limit with the alignment slack; 4 stages hide the TMA latency for a
+// 128x256x64 tile. The ping-pong ring holds 5 stages of 40 KiB.
+using WsGemmConfig = WsGemmConfigT<false, 4>;
+using WsGemmPingPongConfig = WsGemmConfigT<true, 5>;
 
 template <class T>
 struct WsFamily;
@@ -97,11 +115,11 @@ struct WsFamily<__half> {
 };
 
 __device__ __forceinline__ void ws_tile_coords(int tile, const WsGemmParams& p, int& tm, int& tn) {
-  int const group_tiles = WsGemmConfig::kGroupM * p.tiles_n;
+  int const group_tiles = p.group_m * p.tiles_n;
   int const group = tile / group_tiles;
-  int const first_m = group * WsGemmConfig::kGroupM;
+  int const first_m = group * p.group_m;
   int const left = p.tiles_m - first_m;
-  int const rows = left < WsGemmConfig::kGroupM ? left : WsGemmConfig::kGroupM;
+  int const rows = left < p.group_m ? left : p.group_m;
   int const in_group = tile - group * group_tiles;
   tm = first_m + in_group % rows;
   tn = in_group / rows;
@@ -174,12 +192,11 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[128], const WsGem
   }
 }
 
-template <class TIn, class TOut>
-__global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
+template <class TIn, class TOut, class Cfg = WsGemmConfig>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                    const WsGemmParams p) {
 #if TESSERA_SM90A_ENABLED
-  using Cfg = WsGemmConfig;
   using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
   static_assert(sizeof(TIn) == Cfg::kElemBytes, "ws_gemm_kernel: inputs must be 16-bit (bf16 or f16)");
   static_assert(Mma::kRegsD == 128, "ws_gemm_kernel: a consumer holds 64x256 f32 = 128 registers per thread");
@@ -189,10 +206,13 @@ __global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
   // address bits: every stage must start 1024-byte aligned.
   uint32_t const raw_addr = arch::smem_u32(smem_raw);
   uint8_t* const smem = smem_raw + ((1024u - (raw_addr & 1023u)) & 1023u);
-  uint8_t* const sA = smem;                                 // kStages x (128 rows x 128 B)
+  uint8_t* const sA = smem;                                 // kStages x (kBlockM rows x 128 B)
   uint8_t* const sB = smem + Cfg::kStages * Cfg::kABytes;   // kStages x (256 rows x 128 B)
   uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kStages * Cfg::kStageBytes);
   uint64_t* const empty = full + Cfg::kStages;
+  // Ping-pong only: order[c] completes a phase each time consumer c has
+  // passed every full[] wait of one of its tiles (see the consumer loop).
+  uint64_t* const order = empty + Cfg::kStages;
 
   int const wg = int(threadIdx.x) / 128;
   int const warp = int(threadIdx.x) / 32;
@@ -204,6 +224,8 @@ __global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
       arch::mbarrier_init(&full[s], 1);
       arch::mbarrier_init(&empty[s], Cfg::kConsumerWarps);
     }
+    arch::mbarrier_init(&order[0], 1);
+    arch::mbarrier_init(&order[1], 1);
     arch::fence_mbarrier_init();
   }
   __syncthreads();
@@ -236,19 +258,40 @@ __global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
   } else {
     // ---------------- consumer warpgroups ----------------
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
-    int const cw = wg - 1;  // rows 64*cw .. 64*cw+63 of the tile
+    int const cw = wg - 1;
     float acc[128];
-    int stage = 0;
-    uint32_t phase = 0;
-    for (int tile = int(blockIdx.x); tile < num_tiles; tile += int(gridDim.x)) {
+    // `seq` numbers the K-blocks the producer streams through the ring (all
+    // of the CTA's tiles, in order): stage seq % kStages, phase parity
+    // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
+    // tiles 2i + cw and it skips the other's k_blocks after each tile.
+    // Cooperative: every tile, rows 64 * cw .. 64 * cw + 63.
+    int const tile_step = Cfg::kPingPong ? 2 * int(gridDim.x) : int(gridDim.x);
+    int const first = Cfg::kPingPong ? int(blockIdx.x) + cw * int(gridDim.x) : int(blockIdx.x);
+    uint32_t seq = Cfg::kPingPong ? uint32_t(cw) * uint32_t(p.k_blocks) : 0u;  // ring sequence number
+    uint32_t const skip = Cfg::kPingPong ? uint32_t(p.k_blocks) : 0u;          // the other consumer's K-blocks
+    int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
+    uint32_t my_tiles = 0;  // tiles this consumer has started
+    for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
       ws_tile_coords(tile, p, tm, tn);
 #pragma unroll
       for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
+      if constexpr (Cfg::kPingPong) {
+        // A waiter on full[s] must not be two phases ahead of the barrier
+        // (parity would alias): start this tile's K-blocks only once the
+        // other consumer has passed all full[] waits of the CTA tile before
+        // (whose fills include the previous use of every stage we need).
+        // Consumer 1 waits for consumer 0's (my_tiles)-th signal, consumer 0
+        // (from its second tile on) for consumer 1's (my_tiles - 1)-th.
+        if (cw == 1) arch::mbarrier_wait(&order[0], my_tiles & 1u);
+        else if (my_tiles > 0) arch::mbarrier_wait(&order[1], (my_tiles - 1u) & 1u);
+      }
       int prev_stage = 0;
-      for (int kb = 0; kb < p.k_blocks; ++kb) {
+      for (int kb = 0; kb < p.k_blocks; ++kb, ++seq) {
+        int const stage = int(seq % uint32_t(Cfg::kStages));
+        uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
         arch::mbarrier_wait(&full[stage], phase);
-        uint32_t const a_addr = arch::smem_u32(sA + stage * Cfg::kABytes + cw * 64 * 128);
+        uint32_t const a_addr = arch::smem_u32(sA + stage * Cfg::kABytes + a_row_off);
         uint32_t const b_addr = arch::smem_u32(sB + stage * Cfg::kBBytes);
         arch::GmmaDescriptor const da = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(a_addr);
         arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(b_addr);
@@ -266,15 +309,15 @@ __global__ void __launch_bounds__(WsGemmConfig::kThreads, 1)
         arch::wgmma_wait_group<1>();
         if (kb > 0 && lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
         prev_stage = stage;
-        if (++stage == Cfg::kStages) {
-          stage = 0;
-          phase ^= 1u;
-        }
       }
+      // This thread has passed every full[] wait of the tile: the fills they
+      // waited for are complete, which is all the other consumer needs.
+      if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
+      seq += skip;
       arch::wgmma_wait_group<0>();
       arch::wgmma_fence_operand(acc);
       if (lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
-      ws_epilogue<TOut>(acc, p, tm * Cfg::kBlockM + cw * 64, tn * Cfg::kBlockN);
+      ws_epilogue<TOut>(acc, p, tm * Cfg::kBlockM + a_row_off / 128, tn * Cfg::kBlockN);
     }
   }
 #else
@@ -301,5 +344,13 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args);
 // (with the rule broken) when can_implement_sm90_ws_gemm is false, so that
 // dispatch can fall back to another kernel.
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
+
+// A kernel variant, for timing and testing side by side (the default launch
+// above is {false, 0}). group_m 0 keeps the configuration's default.
+struct Sm90WsVariant {
+  bool pingpong = false;  // 64x256 tiles, consumers alternate (WsGemmPingPongConfig)
+  int group_m = 0;        // tile rows per rasterisation group
+};
+Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail

@@ -21,6 +21,7 @@ namespace {
 
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmParams;
+using kernels::sm90::WsGemmPingPongConfig;
 
 Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
@@ -49,16 +50,18 @@ std::string unsupported_reason(const GemmArgs& args) {
   return {};
 }
 
-template <class TIn, class TOut>
+template <class TIn, class TOut, class Cfg>
 const void* kernel_fn() {
-  return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut>);
+  return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut, Cfg>);
 }
 
+template <class Cfg = WsGemmConfig>
 const void* function_for(const GemmArgs& args) {
   DataType const out = resolved_output(args);
   if (args.input == DataType::bf16)
-    return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float>() : kernel_fn<__nv_bfloat16, __nv_bfloat16>();
-  if (args.input == DataType::f16) return out == DataType::f32 ? kernel_fn<__half, float>() : kernel_fn<__half, __half>();
+    return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
+  if (args.input == DataType::f16)
+    return out == DataType::f32 ? kernel_fn<__half, float, Cfg>() : kernel_fn<__half, __half, Cfg>();
   return nullptr;
 }
 
@@ -78,16 +81,11 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
   return {function_for(args), WsGemmConfig::kThreads, WsGemmConfig::kSmemBytes};
 }
 
-}  // namespace
-
-namespace detail {
-
-bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
-
-Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
+template <class Cfg>
+Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
-  using Cfg = WsGemmConfig;
+  if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
 
   bool const swap = args.d.order == MatrixOrder::col_major;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K), K-major
@@ -105,7 +103,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
 
-  const void* fn = function_for(args);
+  const void* fn = function_for<Cfg>(args);
   if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess)
@@ -118,6 +116,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
   p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
   p.k_blocks = int((args.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
+  p.group_m = group_m > 0 ? group_m : Cfg::kGroupM;
   p.ldd = args.d.ld;
   p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
                 args.d.ld % 2 == 0 && (args.batch_count == 1 || args.d.batch_stride % 2 == 0);
@@ -166,6 +165,21 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
       return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
   }
   return {};
+}
+
+}  // namespace
+
+namespace detail {
+
+bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
+
+Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
+  return launch_with<WsGemmConfig>(args, stream, 0);
+}
+
+Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
+  return variant.pingpong ? launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m)
+                          : launch_with<WsGemmConfig>(args, stream, variant.group_m);
 }
 
 }  // namespace detail
