@@ -18,7 +18,7 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a
   -DTESSERA_ENABLE_EXAMPLES=OFF "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
 targets=$(cmake --build "$BUILD" --target help 2>/dev/null | grep -oE 'device_test_[A-Za-z0-9_]+' | sort -u)
 # shellcheck disable=SC2086
-cmake --build "$BUILD" -j "$(nproc)" --target $targets > "$OUT/build.log" 2>&1 || { echo "build failed:"; grep -E "error" "$OUT/build.log" | head -20; }
+cmake --build "$BUILD" -j "$(nproc)" --target $targets -- -k 0 > "$OUT/build.log" 2>&1 || { echo "build failed:"; grep -E "error" "$OUT/build.log" | head -20; }
 echo "build took $(( $(date +%s) - start ))s"
 (cd "$BUILD" && ctest -L device --output-on-failure --timeout 240 > "$OUT/ctest.log" 2>&1)
 grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|\*\*\*Skipped|Passed" "$OUT/ctest.log" | tail -40
