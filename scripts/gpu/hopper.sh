@@ -10,8 +10,10 @@
 #   2. SASS check: HGMMA present, no LDL/STL in the GEMM kernel
 #   3. runs tests/device/test_hopper_{tma,wgmma,gemm}_sm90.cu
 #   4. compute-sanitizer memcheck on a small filter
-#   5. times sm90_ws_gemm against cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same
-#      data, same run, median of 30 after 5 warm-ups, L2 flushed before each)
+#   5. times sm90_ws_gemm variants (cooperative 128x256 with raster groups 8
+#      (the default), 4, 16; ping-pong 64x256 with groups 16, 32) against
+#      cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of
+#      30 after 5 warm-ups, L2 flushed before each) on the issue-5 shapes
 # Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
 set -u
 OUT=${OUT:-/tmp/tessera-hopper}
@@ -57,6 +59,7 @@ cat > "$BUILD/bench_sm90.cu" <<'EOF'
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
@@ -102,15 +105,29 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-int main() {
+// Usage: bench_sm90 cublas | bench_sm90 coop|pp GROUP_M
+// One variant per process (a hang or fault in one cannot hide the others);
+// prints "RESULT <shape> <label> <TFLOP/s> <rel.diff vs cuBLAS>".
+int main(int argc, char** argv) {
+  bool const is_cublas = argc >= 2 && std::strcmp(argv[1], "cublas") == 0;
+  tessera::detail::Sm90WsVariant variant;
+  if (!is_cublas) {
+    if (argc < 3) { std::printf("usage: %s cublas | coop|pp GROUP_M\n", argv[0]); return 2; }
+    variant.pingpong = std::strcmp(argv[1], "pp") == 0;
+    variant.group_m = std::atoi(argv[2]);
+  }
+  char label[32];
+  if (is_cublas) std::snprintf(label, sizeof label, "cublas");
+  else std::snprintf(label, sizeof label, "%s_g%d", variant.pingpong ? "pp" : "coop", variant.group_m);
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
-  std::printf("device: %s (sm_%d%d, %d SMs, max SM clock %d MHz)\n", prop.name, prop.major, prop.minor,
-              prop.multiProcessorCount, clk / 1000);
+  std::printf("device: %s (sm_%d%d, %d SMs, max SM clock %d MHz), variant %s\n", prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount, clk / 1000, label);
   cublasHandle_t h; cublasCreate(&h);
   size_t const flush_bytes = size_t(512) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
-  struct Case { int m, n, k; } const cases[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4096, 28672, 4096}, {4095, 4097, 4093}};
-  std::printf("%-22s %10s %10s %7s %10s\n", "bf16 TN (D col-major)", "tessera", "cuBLAS", "ratio", "rel.diff");
+  struct Case { int m, n, k; } const cases[] = {
+      {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
+      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {4095, 4097, 4093}};
   for (const Case& c : cases) {
     long long const ldk = (c.k + 7) / 8 * 8;  // TMA rule; cuBLAS gets the same ld
     long long const na = (long long)c.m * ldk, nb = (long long)c.n * ldk, nd = (long long)c.m * c.n;
@@ -127,10 +144,6 @@ int main() {
     args.b = {B, tessera::MatrixOrder::col_major, ldk, 0};
     args.d = {D, tessera::MatrixOrder::col_major, c.m, 0};
     char name[64]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
-    tessera::Status st = tessera::detail::launch_sm90_ws_gemm(args, nullptr);
-    if (!st.ok()) { std::printf("%-22s tessera failed: %s\n", name, st.message.c_str()); continue; }
-    cudaError_t const ke = cudaDeviceSynchronize();
-    if (ke != cudaSuccess) { std::printf("%-22s kernel error: %s\n", name, cudaGetErrorString(ke)); return 1; }
     float one = 1.0f, zero = 0.0f;
     auto run_cublas = [&] {
       cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.m, c.n, c.k, &one, A, CUDA_R_16BF, int(ldk), B,
@@ -138,19 +151,26 @@ int main() {
                                       CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) std::printf("cublas error %d\n", int(s));
     };
-    auto run_ours = [&] { tessera::detail::launch_sm90_ws_gemm(args, nullptr); };
     run_cublas(); CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemset(acc, 0, 16));
-    diff<<<512, 256>>>(D, Dc, nd, acc);
-    double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
-    float const t_ours = median_ms(run_ours, flush, flush_bytes, 30);
-    float const t_cub = median_ms(run_cublas, flush, flush_bytes, 30);
     double const flop = 2.0 * c.m * double(c.n) * c.k;
-    double const tf_ours = flop / (t_ours * 1e-3) / 1e12, tf_cub = flop / (t_cub * 1e-3) / 1e12;
-    std::printf("%-22s %10.1f %10.1f %7.3f %10.2e\n", name, tf_ours, tf_cub, tf_ours / tf_cub, std::sqrt(hacc[0] / hacc[1]));
+    if (is_cublas) {
+      float const t = median_ms(run_cublas, flush, flush_bytes, 30);
+      std::printf("RESULT %s %s %.1f 0\n", name, label, flop / (t * 1e-3) / 1e12);
+    } else {
+      tessera::Status st = tessera::detail::launch_sm90_ws_gemm(args, nullptr, variant);
+      if (!st.ok()) { std::printf("%s %s failed: %s\n", name, label, st.message.c_str()); continue; }
+      cudaError_t const ke = cudaDeviceSynchronize();
+      if (ke != cudaSuccess) { std::printf("%s %s kernel error: %s\n", name, label, cudaGetErrorString(ke)); return 1; }
+      CHECK(cudaMemset(acc, 0, 16));
+      diff<<<512, 256>>>(D, Dc, nd, acc);
+      double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
+      auto run_ours = [&] { tessera::detail::launch_sm90_ws_gemm(args, nullptr, variant); };
+      float const t = median_ms(run_ours, flush, flush_bytes, 30);
+      std::printf("RESULT %s %s %.1f %.2e\n", name, label, flop / (t * 1e-3) / 1e12, std::sqrt(hacc[0] / hacc[1]));
+    }
+    std::fflush(stdout);
     cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
   }
-  std::printf("(TFLOP/s, median of 30 after 5 warm-up runs, L2 flushed before each run; rel.diff = ||ours - cuBLAS|| / ||cuBLAS||)\n");
   cublasDestroy(h);
   return 0;
 }
@@ -186,7 +206,7 @@ done
 gemm_hung=0
 for t in tma wgmma gemm; do
   echo "== test_hopper_${t}_sm90"
-  timeout 120 "$BUILD/test_$t" > "$OUT/test_$t.log" 2>&1
+  timeout 150 "$BUILD/test_$t" > "$OUT/test_$t.log" 2>&1
   rc=$?
   echo "rc=$rc"
   if [ $rc -eq 124 ]; then
@@ -196,11 +216,14 @@ for t in tma wgmma gemm; do
   fi
   grep -E "^\[ +(OK|FAILED|SKIPPED) +\] .*\(|\[  PASSED  \]|\[sm90_ws_gemm\]|needs sm_" "$OUT/test_$t.log" | head -40
   grep -E -A3 "Failure|error:|Expected|Which is" "$OUT/test_$t.log" | head -60
+  # Diagnostics of cases run in child processes (the TMA test): their stderr.
+  grep -E "^\[  DEATH   \] .+" "$OUT/test_$t.log" | head -40
 done
 
 echo "== compute-sanitizer memcheck (small filter)"
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.StoreAndReduceAdd' > "$OUT/memcheck_tma.log" 2>&1
+# TESSERA_TEST_IN_PROCESS=1: the TMA cases run in this process (not in re-executed children), so memcheck sees them.
+TESSERA_TEST_IN_PROCESS=1 timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.Load3D:HopperTma.StoreAndReduceAdd:HopperTma.MulticastClusterOf2' > "$OUT/memcheck_tma.log" 2>&1
 echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
 if [ $gemm_hung -eq 0 ]; then
   timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched' > "$OUT/memcheck_gemm.log" 2>&1
@@ -210,9 +233,28 @@ else
   echo "skipped for the GEMM: the test hung"
 fi
 
-echo "== timing vs cuBLAS"
+echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, L2 flushed before each run)"
+# One process per variant; the default kernel is coop_g8. rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
 if [ $gemm_hung -eq 0 ]; then
-  timeout 100 "$BUILD/bench_sm90" 2>&1 | tee "$OUT/bench.txt"
+  : > "$OUT/bench.txt"
+  for v in "cublas" "coop 8" "coop 4" "coop 16" "pp 16" "pp 32"; do
+    timeout 90 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" | tee -a "$OUT/bench.txt"
+  done
+  grep -vE "^RESULT|^device" "$OUT/bench.txt" | head -20
+  head -1 "$OUT/bench.txt"
+  awk '/^RESULT/ { shape=$2; v=$3; tf[shape, v]=$4; rd[shape, v]=$5; if (!(shape in seen)) { seen[shape]=1; order[++n]=shape }
+                   if (!(v in vseen)) { vseen[v]=1; vorder[++nv]=v } }
+       END { printf "%-18s", "shape"; for (j = 1; j <= nv; ++j) printf " %14s", vorder[j]; printf "\n";
+             for (i = 1; i <= n; ++i) { s = order[i]; printf "%-18s", s;
+               for (j = 1; j <= nv; ++j) { v = vorder[j];
+                 if ((s, v) in tf) { if (v == "cublas" || !((s, "cublas") in tf)) printf " %14s", tf[s, v];
+                                     else printf " %7s (%4.2fx)", tf[s, v], tf[s, v] / tf[s, "cublas"] }
+                 else printf " %14s", "-" }
+               printf "\n" }
+             printf "(TFLOP/s, ratio to cuBLAS; max rel.diff vs cuBLAS over variants: ";
+             m = 0; for (k in rd) if (rd[k] + 0 > m) m = rd[k] + 0; printf "%.2e)\n", m }' "$OUT/bench.txt" | tee "$OUT/bench_table.txt"
 else
   echo "skipped: the GEMM test hung"
 fi
