@@ -61,6 +61,7 @@ inline thread_local uint3 threadIdx;
 inline uint3 blockIdx;
 inline dim3 blockDim, gridDim;
 struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
 inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
 inline std::barrier<>* g_bar;
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
@@ -232,17 +233,28 @@ void suite(const char* name, bool quick) {
   { Case cs{96, 160, 40, C, R, R, R}; cs.in_place = true; cs.beta = 1; run<Cfg>(cs, name); }
   { Case bt{65, 130, 36, R, C, C, C}; bt.batch = 3; bt.beta = -1; bt.off_b = 2; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
   { Case al{64, 128, 36, C, R, C, C}; al.batch = 2; al.beta = 0.5f; run<Cfg>(al, name); al.loop_batch = true; run<Cfg>(al, name); }
+  // K-contiguous 16-byte aligned operands (vec16_k, K-major tiles)
+  for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) {
+    if (quick && od == C && oa != ob) continue;
+    Case cs{133, 75, 45, oa, ob, od, od}; cs.pad_a = 3; cs.pad_b = ob == C ? 3 : 1; cs.pad_c = 1; cs.beta = -0.75f; run<Cfg>(cs, name);
+  }
+  { Case big{140, 72, 200, R, C, C, C}; big.beta = 0.5f; run<Cfg>(big, name); }
+  { Case bt{70, 66, 52, R, C, R, R}; bt.batch = 2; bt.beta = 1; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
+  { Case mx{64, 96, 40, R, R, R, R}; mx.off_b = 1; run<Cfg>(mx, name); }  // vec16_k A next to elem_mn B
   std::printf("%s: done, %d runs so far, %d failures\n", name, runs, failures);
   std::fflush(stdout);
 }
 
 int main(int argc, char** argv) {
   int which = argc > 1 ? std::atoi(argv[1]) : -1;
-  if (which < 0 || which == 0) suite<simt::Sgemm128x128x8>("128x128x8", false);
-  if (which < 0 || which == 1) suite<simt::Sgemm128x128x16>("128x128x16", true);
-  if (which < 0 || which == 2) suite<simt::Sgemm128x128x8W>("128x128x8W", true);
-  if (which < 0 || which == 3) suite<simt::Sgemm128x256x8>("128x256x8", true);
-  if (which < 0 || which == 4) suite<simt::Sgemm128x128x8NoPf>("NoPf", true);
+  if (which < 0 || which == 0) suite<simt::Sgemm128x128x16>("128x128x16 (default)", false);
+  if (which < 0 || which == 1) suite<simt::Sgemm128x128x16S4>("128x128x16 s4", true);
+  if (which < 0 || which == 2) suite<simt::Sgemm128x128x32>("128x128x32", true);
+  if (which < 0 || which == 3) suite<simt::Sgemm128x128x16F2>("128x128x16 F2", true);
+  if (which < 0 || which == 4) suite<simt::Sgemm128x128x8>("128x128x8", true);
+  if (which < 0 || which == 5) suite<simt::Sgemm128x128x16W>("128x128x16 W", true);
+  if (which < 0 || which == 6) suite<simt::Sgemm128x256x16>("128x256x16", true);
+  if (which < 0 || which == 7) suite<simt::Sgemm128x128x16NoPf>("128x128x16 NoPf", true);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
@@ -260,7 +272,7 @@ open(sys.argv[2], 'w').write(s)
 EMUEOF
   g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
   rc=0
-  for i in 0 1 2 3 4; do
+  for i in ${SIMT_EMU_CONFIGS:-0 1 2 3 4 5 6 7}; do
     timeout 900 "$EMU/emu" $i > "$EMU/emu_$i.log" 2>&1 || rc=1
     grep -E "FAIL|ERROR|done" "$EMU/emu_$i.log" | head -20
   done
@@ -277,18 +289,26 @@ cat > "$BUILD/bench_cfg.cu" <<'EOF'
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 #include <tessera/gemm/simt_sgemm.cuh>
+#include <type_traits>
 namespace s = tessera::kernels::simt;
 #if CFG_ID == 0
-using Cfg = s::Sgemm128x128x8;
-#elif CFG_ID == 1
 using Cfg = s::Sgemm128x128x16;
+#elif CFG_ID == 1
+using Cfg = s::Sgemm128x128x16S4;
 #elif CFG_ID == 2
-using Cfg = s::Sgemm128x128x8W;
+using Cfg = s::Sgemm128x128x32;
 #elif CFG_ID == 3
-using Cfg = s::Sgemm128x256x8;
+using Cfg = s::Sgemm128x128x16F2;
 #elif CFG_ID == 4
-using Cfg = s::Sgemm128x128x8NoPf;
+using Cfg = s::Sgemm128x128x8;
+#elif CFG_ID == 5
+using Cfg = s::Sgemm128x128x16W;
+#elif CFG_ID == 6
+using Cfg = s::Sgemm128x256x16;
+#elif CFG_ID == 7
+using Cfg = s::Sgemm128x128x16NoPf;
 #endif
+static_assert(CFG_ID != 0 || std::is_same_v<Cfg, s::SgemmDefault>, "bench_cfg: configuration 0 must be the default");
 #define TESSERA_CAT2(a, b) a##b
 #define TESSERA_CAT(a, b) TESSERA_CAT2(a, b)
 tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::sgemm_launch<Cfg>(a, nullptr); }
@@ -307,6 +327,7 @@ cat > "$BUILD/bench_main.cu" <<'EOF'
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <tessera/gemm/api.hpp>
@@ -316,12 +337,13 @@ using tessera::MatrixOrder;
 constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 
 #define DECL(i) tessera::Status simt_run_##i(const GemmArgs&); const void* simt_fn_##i(const GemmArgs&);
-DECL(0) DECL(1) DECL(2) DECL(3) DECL(4)
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
-    {"128x128x8 s4 (default)", simt_run_0, simt_fn_0}, {"128x128x16 s3", simt_run_1, simt_fn_1},
-    {"128x128x8 s4 4x8 lanes", simt_run_2, simt_fn_2}, {"128x256x8 s4 1CTA", simt_run_3, simt_fn_3},
-    {"128x128x8 s4 no frag prefetch", simt_run_4, simt_fn_4}};
+    {"c0 128x128x16 s3 (default)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
+    {"c2 128x128x32 s3", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 kfrag2", simt_run_3, simt_fn_3},
+    {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
+    {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7}};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \
@@ -382,6 +404,8 @@ int main(int argc, char** argv) {
   // D column-major (cuBLAS's TN: both operands K-contiguous).
   struct Orders { const char* name; MatrixOrder a, b, d; };
   const Orders orders[] = {{"tt", R, R, R}, {"nt", C, R, C}, {"tn", R, C, C}};
+  struct Row { std::string size, ord, name; double tf, ratio; };
+  std::vector<Row> rows;
   std::printf("%-16s %-3s %-27s %4s %8s %8s %7s %9s\n", "size", "ord", "kernel", "regs", "ms", "TFLOP/s", "ratio", "diff");
   for (const Size& sz : sizes) {
     long long const na = (long long)sz.m * sz.k, nb = (long long)sz.k * sz.n, nd = (long long)sz.m * sz.n;
@@ -424,12 +448,37 @@ int main(int argc, char** argv) {
         float const t = median_ms([&] { c.run(args); }, flush, flush_bytes, reps);
         double const tf = flop / (t * 1e-3) / 1e12;
         char regs[16]; std::snprintf(regs, sizeof regs, "%d%s", fa.numRegs, fa.localSizeBytes ? "L" : "");
+        rows.push_back({size_name, o.name, c.name, tf, tf / tf_cub});
         std::printf("%-16s %-3s %-27s %4s %8.3f %8.1f %7.3f %9.1e\n", size_name, o.name, c.name, regs, t, tf, tf / tf_cub,
                     std::sqrt(hacc[0] / hacc[1]));
       }
     }
     cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
   }
+  // Sorted views: every (size, order) best first, then each configuration's
+  // worst and geometric-mean ratio over the cube sizes (4096^3, 8192^3).
+  std::printf("\n== sorted by TFLOP/s within each size and order\n");
+  std::vector<Row> sorted = rows;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
+    if (a.size != b.size) return a.size < b.size;
+    if (a.ord != b.ord) return a.ord < b.ord;
+    return a.tf > b.tf;
+  });
+  for (const Row& r : sorted)
+    std::printf("%-16s %-3s %-27s %8.1f %7.3f\n", r.size.c_str(), r.ord.c_str(), r.name.c_str(), r.tf, r.ratio);
+  std::printf("\n== per configuration over 4096^3 and 8192^3, all orders (sorted by geomean ratio)\n");
+  struct Agg { std::string name; double log_sum = 0, worst = 1e9; int n = 0; };
+  std::vector<Agg> agg;
+  for (const Config& c : kConfigs) agg.push_back({c.name});
+  for (const Row& r : rows) {
+    if (r.size != "4096x4096x4096" && r.size != "8192x8192x8192") continue;
+    for (Agg& a : agg)
+      if (a.name == r.name) { a.log_sum += std::log(r.ratio); a.worst = std::min(a.worst, r.ratio); ++a.n; }
+  }
+  std::sort(agg.begin(), agg.end(), [](const Agg& a, const Agg& b) { return a.log_sum / std::max(a.n, 1) > b.log_sum / std::max(b.n, 1); });
+  std::printf("%-27s %8s %8s\n", "kernel", "geomean", "worst");
+  for (const Agg& a : agg)
+    if (a.n) std::printf("%-27s %8.3f %8.3f\n", a.name.c_str(), std::exp(a.log_sum / a.n), a.worst);
   std::printf("(median of %d after 3 warm-ups, L2 flushed before each run; ratio = ours / cuBLAS same run;\n"
               " diff = relative Frobenius difference to cuBLAS's D; regs with L = local memory/spills)\n", reps);
   cublasDestroy(h);
@@ -445,7 +494,7 @@ pids+=($!)
 ( $NVCC $FLAGS -Xptxas -v -c tests/device/test_simt_sgemm.cu -o "$BUILD/test.o" > "$OUT/ptxas_test.txt" 2>&1 \
     || echo "BUILD FAILED: test" >> "$OUT/ptxas_test.txt" ) &
 pids+=($!)
-for id in 0 1 2 3 4; do
+for id in 0 1 2 3 4 5 6 7; do
   ( $NVCC $FLAGS -Xptxas -v -DCFG_ID=$id -c "$BUILD/bench_cfg.cu" -o "$BUILD/cfg$id.o" > "$OUT/ptxas_cfg$id.txt" 2>&1 \
       || echo "BUILD FAILED: cfg$id" >> "$OUT/ptxas_cfg$id.txt" ) &
   pids+=($!)

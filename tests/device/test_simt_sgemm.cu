@@ -17,6 +17,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tessera/gemm/simt_sgemm.cuh>
@@ -206,8 +207,13 @@ void run_case(const Case& cs) {
 template <class Cfg>
 class SimtSgemm : public ::testing::Test {};
 
-using Configs = ::testing::Types<simt::Sgemm128x128x8, simt::Sgemm128x128x16, simt::Sgemm128x128x8W,
-                                 simt::Sgemm128x256x8, simt::Sgemm128x128x8NoPf>;
+// Every configuration the benchmark (scripts/gpu/simt.sh) times; the first is
+// SgemmDefault, the registered one.
+using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x32,
+                                 simt::Sgemm128x128x16F2, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
+                                 simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf>;
+static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16>,
+              "test_simt_sgemm: the first tested configuration must be the shipped default");
 TYPED_TEST_SUITE(SimtSgemm, Configs);
 
 TYPED_TEST(SimtSgemm, EveryOrderWithResidues) {
@@ -300,6 +306,29 @@ TYPED_TEST(SimtSgemm, InPlaceAndBatched) {
   aligned.batch = 2;
   aligned.beta = 0.5f;
   run_case<TypeParam>(aligned);
+}
+
+// K-contiguous operands with 16-byte aligned rows take the K-major path
+// (vec16_k): K residues inside a 16-byte chunk, M/N residues, every order.
+TYPED_TEST(SimtSgemm, KContiguousAligned) {
+  TESSERA_REQUIRE_SM80();
+  for (MatrixOrder oa : {R, C})
+    for (MatrixOrder ob : {R, C})
+      for (MatrixOrder od : {R, C}) {
+        Case cs{133, 75, 45, oa, ob, od, od};
+        cs.pad_a = 3;                   // ld 48 (row-major) or 136
+        cs.pad_b = ob == C ? 3 : 1;     // ld 48 (column-major) or 76
+        cs.pad_c = 1;
+        cs.beta = -0.75f;
+        run_case<TypeParam>(cs);
+      }
+  Case big{260, 200, 1000, R, C, C, C};  // many k tiles, 1000 % 16 == 8
+  big.beta = 0.5f;
+  run_case<TypeParam>(big);
+  Case bt{70, 66, 52, R, C, R, R};  // batches of K-major tiles
+  bt.batch = 3;
+  bt.beta = 1.0f;
+  run_case<TypeParam>(bt);
 }
 
 TYPED_TEST(SimtSgemm, ManyKTiles) {

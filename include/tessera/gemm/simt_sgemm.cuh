@@ -14,8 +14,13 @@
 // each thread's A and B fragments with 128-bit shared loads (LDS.128). How a
 // tile gets there depends on how the operand is stored (OperandMode):
 //   vec16  M/N-contiguous, 16-byte aligned: cp.async 16 B, no transposition;
-//   elem_k K-contiguous: cp.async 4 B per element, scattered into the
-//          transposed tile (the transpose happens in the copy, no registers);
+//   vec16_k K-contiguous, 16-byte aligned: cp.async 16 B along K into a
+//          K-major tile (BLK_MN rows of BLK_K+4 floats); the fragments are
+//          read along K (one LDS.128 = 4 k steps of one row), so the thread
+//          owns rows lane, lane+kLanes, ... (not 4-row blocks) to keep those
+//          reads conflict-free (row pitch (BLK_K+4)/4 chunks is odd);
+//   elem_k K-contiguous, not 16-byte aligned: cp.async 4 B per element,
+//          scattered into the transposed tile (M/N-contiguous);
 //   elem_mn M/N-contiguous but not 16-byte aligned: cp.async 4 B.
 // Every copy is predicated (zero fill), so any M, N, K, ld and element-aligned
 // pointer is handled by the same mainloop.
@@ -47,15 +52,19 @@
 namespace tessera::kernels::simt {
 
 // How one operand tile travels from global to shared memory (see above).
-enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k };
+enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k, vec16_k };
+
+// Whether the operand's shared tile is K-major (vec16_k) rather than M/N-major.
+TESSERA_HOST_DEVICE constexpr bool kmajor(OperandMode m) { return m == OperandMode::vec16_k; }
 
 // The tile configuration. kBlockM x kBlockN outputs per CTA, kBlockK per
 // k tile, kStages tiles in flight, kWarpsM x kWarpsN warps, each thread
 // (4*kRepM) x (4*kRepN) outputs, lanes kLanesM x (32/kLanesM) per warp,
 // kMinBlocks CTAs per SM asked of the register allocator, fragments of the
-// next k step prefetched or not.
+// next k step prefetched or not (M/N-major tiles), kKFrag k steps per
+// fragment read from a K-major tile (4: LDS.128, 2: LDS.64, 1: LDS.32).
 template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
-          int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true>
+          int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true, int kKFrag_ = 4>
 struct SgemmConfig {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
@@ -70,6 +79,7 @@ struct SgemmConfig {
   static constexpr int kMinBlocks = kMinBlocks_;
   // Load step k+1's fragments before step k's FFMAs (2x the fragment registers).
   static constexpr bool kFragPrefetch = kFragPrefetch_;
+  static constexpr int kKFrag = kKFrag_;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThrM = 4 * kRepM;  // outputs per thread along M
   static constexpr int kThrN = 4 * kRepN;
@@ -80,7 +90,15 @@ struct SgemmConfig {
   // in 32 distinct banks (bank = 4*k + row).
   static constexpr int kLdA = kBlockM + 4;
   static constexpr int kLdB = kBlockN + 4;
-  static constexpr int kSmemFloats = kStages * kBlockK * (kLdA + kLdB);
+  // K-major tiles (vec16_k): rows of BLK_K + 4 floats, an odd number of
+  // 16-byte chunks, so 8 consecutive rows' chunk q lie in 8 distinct
+  // 16-byte bank groups.
+  static constexpr int kLdKA = kBlockK + 4;
+  static constexpr int kLdKB = kBlockK + 4;
+  // One stage holds either form of the tile.
+  static constexpr int kStageA = kBlockK * kLdA > kBlockM * kLdKA ? kBlockK * kLdA : kBlockM * kLdKA;
+  static constexpr int kStageB = kBlockK * kLdB > kBlockN * kLdKB ? kBlockK * kLdB : kBlockN * kLdKB;
+  static constexpr int kSmemFloats = kStages * (kStageA + kStageB);
   static constexpr int kSmemBytes = kSmemFloats * 4;
   // Tiles rasterised in groups of kGroupM tile rows (L2 reuse of B panels).
   static constexpr int kGroupM = 8;
@@ -90,6 +108,9 @@ struct SgemmConfig {
   static_assert(kWarpsN * kWarpTileN == kBlockN, "SgemmConfig: kWarpsN * kLanesN * 4 * kRepN must equal kBlockN");
   static_assert(kBlockK % 8 == 0, "SgemmConfig: kBlockK must be a multiple of 8 [the elem_k copy maps 8 k per warp row]");
   static_assert(kStages >= 2, "SgemmConfig: the cp.async ring needs at least 2 stages");
+  static_assert(kKFrag == 1 || kKFrag == 2 || kKFrag == 4, "SgemmConfig: kKFrag must be 1, 2 or 4");
+  static_assert(kBlockK % kKFrag == 0, "SgemmConfig: kBlockK must be a multiple of kKFrag");
+  static_assert((kLdKA / 4) % 2 == 1, "SgemmConfig: the K-major row pitch must be an odd number of 16-byte chunks");
   static_assert((kBlockM * kBlockK) % kThreads == 0 && (kBlockN * kBlockK) % kThreads == 0,
                 "SgemmConfig: a tile must split evenly over the threads");
   static_assert((kBlockM / 4 * kBlockK) % kThreads == 0 && (kBlockN / 4 * kBlockK) % kThreads == 0,
@@ -98,37 +119,69 @@ struct SgemmConfig {
                 "SgemmConfig: the thread count must be a multiple of the chunks per tile row [vec16 copy]");
 
   // (BLK_K,BLK_M,PIPE) -> float offset in the A region; likewise B.
+  // M/N-major (kK = false) or K-major (kK = true, the vec16_k tile).
+  template <bool kK = false>
   TESSERA_HOST_DEVICE static constexpr auto smem_layout_a() {
-    return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockM>{}, Int<kStages>{}),
-                       make_stride(Int<kLdA>{}, _1{}, Int<kBlockK * kLdA>{}));
+    if constexpr (kK)
+      return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockM>{}, Int<kStages>{}),
+                         make_stride(_1{}, Int<kLdKA>{}, Int<kStageA>{}));
+    else
+      return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockM>{}, Int<kStages>{}),
+                         make_stride(Int<kLdA>{}, _1{}, Int<kStageA>{}));
   }
+  template <bool kK = false>
   TESSERA_HOST_DEVICE static constexpr auto smem_layout_b() {
-    return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockN>{}, Int<kStages>{}),
-                       make_stride(Int<kLdB>{}, _1{}, Int<kBlockK * kLdB>{}));
+    if constexpr (kK)
+      return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockN>{}, Int<kStages>{}),
+                         make_stride(_1{}, Int<kLdKB>{}, Int<kStageB>{}));
+    else
+      return make_layout(make_shape(Int<kBlockK>{}, Int<kBlockN>{}, Int<kStages>{}),
+                         make_stride(Int<kLdB>{}, _1{}, Int<kStageB>{}));
   }
   // (V4,REP_M) -> row of a thread's value inside its warp tile, relative to
-  // the lane's first row; likewise columns.
+  // the lane's first row (lane_m * kLaneStepM); likewise columns. M/N-major
+  // tiles: kRepM blocks of 4 consecutive rows (LDS.128 along M); K-major:
+  // rows kLanesM apart (the lanes of a warp read consecutive rows).
+  template <bool kK = false>
   TESSERA_HOST_DEVICE static constexpr auto thr_rows() {
-    return make_layout(make_shape(_4{}, Int<kRepM>{}), make_stride(_1{}, Int<kLanesM * 4>{}));
+    if constexpr (kK)
+      return make_layout(make_shape(_4{}, Int<kRepM>{}), make_stride(Int<kLanesM>{}, Int<kLanesM * 4>{}));
+    else
+      return make_layout(make_shape(_4{}, Int<kRepM>{}), make_stride(_1{}, Int<kLanesM * 4>{}));
   }
+  template <bool kK = false>
   TESSERA_HOST_DEVICE static constexpr auto thr_cols() {
-    return make_layout(make_shape(_4{}, Int<kRepN>{}), make_stride(_1{}, Int<kLanesN * 4>{}));
+    if constexpr (kK)
+      return make_layout(make_shape(_4{}, Int<kRepN>{}), make_stride(Int<kLanesN>{}, Int<kLanesN * 4>{}));
+    else
+      return make_layout(make_shape(_4{}, Int<kRepN>{}), make_stride(_1{}, Int<kLanesN * 4>{}));
   }
+  // Distance between the first rows (columns) of neighbouring lanes.
+  template <bool kK = false>
+  static constexpr int kLaneStep = kK ? 1 : 4;
 };
 
-// The shipped configuration and the ones the benchmark compares.
-// 128x128x8, 4 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
-// (<= 128 registers), 33 KB shared memory.
-using Sgemm128x128x8 = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2>;
-// The same tile with 16-deep k tiles (half the barriers), 3 stages, 50 KB.
+// The shipped configuration and the ones the benchmark compares. All have
+// 8 warps and 8x8 values per thread unless said otherwise.
+// 128x128x16, 3 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
+// (<= 128 registers), 60 KB shared memory (K-major-sized stages).
+// Measured best of run 2 (BK=16 beat BK=8 in every order).
 using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
+// The same with 4 stages (80 KB).
+using Sgemm128x128x16S4 = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2>;
+// 32-deep k tiles, 3 stages (111 KB: 2 CTAs/SM just fit in 228 KB).
+using Sgemm128x128x32 = SgemmConfig<128, 128, 32, 3, 2, 4, 2, 2, 8, 2>;
+// K-major fragments read 2 k steps at a time (LDS.64) even with one K-major operand.
+using Sgemm128x128x16F2 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 2>;
+// The run-2 default: 128x128x8, 4 stages.
+using Sgemm128x128x8 = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2>;
 // 4x8 lanes: warps of 32x64 (4x2 warps).
-using Sgemm128x128x8W = SgemmConfig<128, 128, 8, 4, 4, 2, 2, 2, 4, 2>;
-// 128x256x8, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
-using Sgemm128x256x8 = SgemmConfig<128, 256, 8, 4, 2, 4, 2, 4, 8, 1>;
+using Sgemm128x128x16W = SgemmConfig<128, 128, 16, 3, 4, 2, 2, 2, 4, 2>;
+// 128x256x16, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
+using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1, true, 2>;
 // The default tile without the register double buffer of fragments.
-using Sgemm128x128x8NoPf = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2, false>;
-using SgemmDefault = Sgemm128x128x8;
+using Sgemm128x128x16NoPf = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, false>;
+using SgemmDefault = Sgemm128x128x16;
 
 // The problem in kernel orientation. Element (i,k) of Ak is
 // a[i*a_m + k*a_k]; (k,j) of Bk is b[k*b_k + j*b_n]; Ck(i,j) is
@@ -173,10 +226,17 @@ struct TileCopy {
   static constexpr int kThreads = Cfg::kThreads;
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kBK = Cfg::kBlockK;
-  static constexpr int kPasses = kMode == OperandMode::vec16 ? kExtent / 4 * kBK / kThreads : kExtent * kBK / kThreads;
+  static constexpr int kChunksK = kBK / 4;  // vec16_k: 16-byte chunks per tile row
+  static constexpr int kPasses = kMode == OperandMode::vec16     ? kExtent / 4 * kBK / kThreads
+                                 : kMode == OperandMode::vec16_k ? kExtent * kChunksK / kThreads
+                                                                 : kExtent * kBK / kThreads;
+  // Row pitch of the K-major tile (vec16_k).
+  static constexpr int kLdK = kBK + 4;
   static_assert(kPasses >= 1 && kPasses <= 32, "TileCopy: between 1 and 32 copies per thread per tile");
   static_assert(kMode != OperandMode::elem_mn || (kBK % kWarps == 0 && kExtent % 32 == 0),
                 "TileCopy: the element-wide M/N copy needs kBlockK to be a multiple of the warp count");
+  static_assert(kMode != OperandMode::vec16_k || (kThreads % kChunksK == 0 && (kExtent * kChunksK) % kThreads == 0),
+                "TileCopy: the K-major copy needs the 16-byte chunks of a tile to split evenly over the threads");
 
   // vec16: 16-byte chunks, consecutive threads along M/N, passes along K.
   // elem_mn: one warp = 32 consecutive M/N elements of one k (128 B), warps
@@ -184,15 +244,18 @@ struct TileCopy {
   // elem_k: one warp = 8 consecutive k x 4 rows (32-byte row segments in
   //   global memory, banks 4*k + row in shared memory: conflict-free), warps
   //   along K then rows, passes along rows.
+  // vec16_k: kChunksK consecutive threads cover one row's BLK_K floats,
+  //   passes along rows.
   TESSERA_HOST_DEVICE static constexpr int dmn(int p) {
     if (kMode == OperandMode::vec16) return 0;
+    if (kMode == OperandMode::vec16_k) return p * (kThreads / kChunksK);
     if (kMode == OperandMode::elem_mn) return (kWarps * p) / kBK * 32;
     return p * (kThreads / kBK);
   }
   TESSERA_HOST_DEVICE static constexpr int dk(int p) {
     if (kMode == OperandMode::vec16) return p * (kThreads / (kExtent / 4));
     if (kMode == OperandMode::elem_mn) return (kWarps * p) % kBK;
-    return 0;
+    return 0;  // elem_k, vec16_k
   }
 
   const float* src;      // element (mn0, kk0) of the current k tile
@@ -208,6 +271,9 @@ struct TileCopy {
     } else if constexpr (kMode == OperandMode::elem_mn) {
       mn = t % 32;
       kk0 = t / 32;
+    } else if constexpr (kMode == OperandMode::vec16_k) {
+      mn = t / kChunksK;
+      kk0 = (t % kChunksK) * 4;
     } else {
       constexpr int kGroupsK = kBK / 8;
       int const w = t / 32;
@@ -232,7 +298,7 @@ struct TileCopy {
         if (mn_base + mn + dmn(p) < mn_size) mn_ok |= 1u << p;
     }
     std::int64_t const i = mn_base + mn;
-    src = base + (kMode == OperandMode::elem_k ? i * ld + kk0 : i + kk0 * ld);
+    src = base + (kMode == OperandMode::elem_k || kMode == OperandMode::vec16_k ? i * ld + kk0 : i + kk0 * ld);
   }
 
   // Issue this thread's copies of the k tile starting at `k_begin` into
@@ -241,12 +307,22 @@ struct TileCopy {
   // few integer instructions per k tile) instead of living in registers
   // across the k loop; kept live, they made ptxas spill 36-112 bytes under
   // the 128-register cap of 2 CTAs/SM.
-  // `t` is the thread index (tid_x()).
+  // `t` is the thread index (tid_x()); `ld_smem` the M/N-major tile's pitch.
   __device__ __forceinline__ void issue(float* stage, int k_begin, int k_size, int ld_smem, int t) const {
     int mn = 0, kk0 = 0;
     coords(t, mn, kk0);
-    int const smem0 = kk0 * ld_smem + mn;
     int const k_left = k_size - k_begin - kk0;  // pass p's k is inside iff dk(p) < k_left
+    if constexpr (kMode == OperandMode::vec16_k) {
+      // Bytes of this thread's chunk inside K (0..16), the same every pass.
+      std::uint32_t const k_bytes = k_left >= 4 ? 16u : k_left > 0 ? 4u * static_cast<std::uint32_t>(k_left) : 0u;
+      float* const dst0 = stage + mn * kLdK + kk0;
+#pragma unroll
+      for (int p = 0; p < kPasses; ++p)
+        arch::cp_async_zfill<16, arch::CacheGlobal>(dst0 + dmn(p) * kLdK, src + dmn(p) * ld,
+                                                    ((mn_ok >> p) & 1u) ? k_bytes : 0u);
+      return;
+    }
+    int const smem0 = kk0 * ld_smem + mn;
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
       float* dst = stage + smem0 + dk(p) * ld_smem + dmn(p);
@@ -263,8 +339,29 @@ struct TileCopy {
   }
 
   // Advance to the next k tile.
-  __device__ __forceinline__ void next_tile() { src += kMode == OperandMode::elem_k ? kBK : kBK * ld; }
+  __device__ __forceinline__ void next_tile() {
+    src += kMode == OperandMode::elem_k || kMode == OperandMode::vec16_k ? kBK : kBK * ld;
+  }
 };
+
+// kG consecutive k values of one row (column) of a K-major tile into
+// grp[0..kG)[idx]: one LDS.128 (kG = 4), LDS.64 (2) or LDS.32 (1).
+template <int kG, int kRows, int kCols>
+__device__ __forceinline__ void load_k_vec(const float* src, float (&grp)[kRows][kCols], int idx) {
+  if constexpr (kG == 4) {
+    float4 const v = *reinterpret_cast<const float4*>(src);
+    grp[0][idx] = v.x;
+    grp[1][idx] = v.y;
+    grp[2][idx] = v.z;
+    grp[3][idx] = v.w;
+  } else if constexpr (kG == 2) {
+    float2 const v = *reinterpret_cast<const float2*>(src);
+    grp[0][idx] = v.x;
+    grp[1][idx] = v.y;
+  } else {
+    grp[0][idx] = *src;
+  }
+}
 
 // Tile (tile_m, tile_n) of CTA `bid`: groups of kGroupM tile rows, walked
 // column by column, so the CTAs resident at one time share B panels in L2.
@@ -283,14 +380,16 @@ __device__ __forceinline__ void rasterize(int bid, int tiles_m, int tiles_n, int
 
 template <class Cfg, OperandMode kModeA, OperandMode kModeB>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_kernel(SgemmParams p) {
-  // Preconditions: Ak is M-contiguous unless kModeA == elem_k (then
-  // K-contiguous); Bk is N-contiguous unless kModeB == elem_k; vec16 operands
-  // have 16-byte aligned pointers and leading dimensions (host checks).
+  // Preconditions: Ak is M-contiguous unless kModeA is elem_k or vec16_k
+  // (then K-contiguous); likewise Bk; vec16 and vec16_k operands have
+  // 16-byte aligned pointers and leading dimensions (host checks).
   extern __shared__ __align__(16) float smem[];
-  constexpr auto sA_layout = Cfg::smem_layout_a();  // (BLK_K,BLK_M,PIPE)
-  constexpr auto sB_layout = Cfg::smem_layout_b();  // (BLK_K,BLK_N,PIPE)
+  constexpr bool kKA = kmajor(kModeA);  // A's shared tile is K-major
+  constexpr bool kKB = kmajor(kModeB);
+  constexpr auto sA_layout = Cfg::template smem_layout_a<kKA>();  // (BLK_K,BLK_M,PIPE)
+  constexpr auto sB_layout = Cfg::template smem_layout_b<kKB>();  // (BLK_K,BLK_N,PIPE)
   float* sA = smem;
-  float* sB = smem + cosize(sA_layout);
+  float* sB = smem + Cfg::kStages * Cfg::kStageA;
 
   int tile_m = 0, tile_n = 0;
   detail::rasterize<Cfg::kGroupM>(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n, tile_m, tile_n);
@@ -301,14 +400,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
   int const warp_m = warp / Cfg::kWarpsN, warp_n = warp % Cfg::kWarpsN;
   int const lane_m = lane / Cfg::kLanesN, lane_n = lane % Cfg::kLanesN;
   // First row/column of this thread's values inside the CTA tile.
-  int const thr_m = warp_m * Cfg::kWarpTileM + lane_m * 4;
-  int const thr_n = warp_n * Cfg::kWarpTileN + lane_n * 4;
-  constexpr auto rows = Cfg::thr_rows();  // (V4,REP_M) -> row offset
-  constexpr auto cols = Cfg::thr_cols();  // (V4,REP_N) -> column offset
+  int const thr_m = warp_m * Cfg::kWarpTileM + lane_m * Cfg::template kLaneStep<kKA>;
+  int const thr_n = warp_n * Cfg::kWarpTileN + lane_n * Cfg::template kLaneStep<kKB>;
+  constexpr auto rows = Cfg::template thr_rows<kKA>();  // (V4,REP_M) -> row offset
+  constexpr auto cols = Cfg::template thr_cols<kKB>();  // (V4,REP_N) -> column offset
 
   // The non-unit stride of each operand.
-  std::int64_t const ld_a = kModeA == OperandMode::elem_k ? p.a_m : p.a_k;
-  std::int64_t const ld_b = kModeB == OperandMode::elem_k ? p.b_n : p.b_k;
+  constexpr bool kKContigA = kModeA == OperandMode::elem_k || kKA;
+  constexpr bool kKContigB = kModeB == OperandMode::elem_k || kKB;
+  std::int64_t const ld_a = kKContigA ? p.a_m : p.a_k;
+  std::int64_t const ld_b = kKContigB ? p.b_n : p.b_k;
   int const num_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
 
   for (int batch = static_cast<int>(blockIdx.y); batch < p.batch_count; batch += static_cast<int>(gridDim.y)) {
@@ -352,44 +453,107 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
       }
       arch::cp_async_fence();
 
-      const float* tA = sA + sA_layout(0, thr_m, read_stage);  // this thread's column of sA
+      const float* tA = sA + sA_layout(0, thr_m, read_stage);  // this thread's first row of sA
       const float* tB = sB + sB_layout(0, thr_n, read_stage);
-      // NOTE: with kFragPrefetch the fragments are double-buffered in
-      // registers: the LDS.128 of step kk+1 issue before the FFMAs of step
-      // kk; without, ptxas schedules the loads itself.
-      float frag_a[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrM];
-      float frag_b[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrN];
-      auto load_frags = [&](int kk, int buf) {
+      if constexpr (!kKA && !kKB) {
+        // NOTE: with kFragPrefetch the fragments are double-buffered in
+        // registers: the LDS.128 of step kk+1 issue before the FFMAs of step
+        // kk; without, ptxas schedules the loads itself.
+        float frag_a[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrM];
+        float frag_b[Cfg::kFragPrefetch ? 2 : 1][Cfg::kThrN];
+        auto load_frags = [&](int kk, int buf) {
 #pragma unroll
-        for (int r = 0; r < Cfg::kRepM; ++r) {
-          float4 const v = *reinterpret_cast<const float4*>(tA + sA_layout(kk, rows(0, r), 0));
-          frag_a[buf][4 * r + 0] = v.x;
-          frag_a[buf][4 * r + 1] = v.y;
-          frag_a[buf][4 * r + 2] = v.z;
-          frag_a[buf][4 * r + 3] = v.w;
+          for (int r = 0; r < Cfg::kRepM; ++r) {
+            float4 const v = *reinterpret_cast<const float4*>(tA + sA_layout(kk, rows(0, r), 0));
+            frag_a[buf][4 * r + 0] = v.x;
+            frag_a[buf][4 * r + 1] = v.y;
+            frag_a[buf][4 * r + 2] = v.z;
+            frag_a[buf][4 * r + 3] = v.w;
+          }
+#pragma unroll
+          for (int r = 0; r < Cfg::kRepN; ++r) {
+            float4 const v = *reinterpret_cast<const float4*>(tB + sB_layout(kk, cols(0, r), 0));
+            frag_b[buf][4 * r + 0] = v.x;
+            frag_b[buf][4 * r + 1] = v.y;
+            frag_b[buf][4 * r + 2] = v.z;
+            frag_b[buf][4 * r + 3] = v.w;
+          }
+        };
+        if constexpr (Cfg::kFragPrefetch) load_frags(0, 0);
+#pragma unroll
+        for (int kk = 0; kk < Cfg::kBlockK; ++kk) {
+          int const buf = Cfg::kFragPrefetch ? kk & 1 : 0;
+          if constexpr (Cfg::kFragPrefetch) {
+            if (kk + 1 < Cfg::kBlockK) load_frags(kk + 1, (kk + 1) & 1);
+          } else {
+            load_frags(kk, 0);
+          }
+#pragma unroll
+          for (int i = 0; i < Cfg::kThrM; ++i)
+#pragma unroll
+            for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
         }
+      } else {
+        // At least one K-major tile: k steps in groups of kKFrag. A K-major
+        // operand's fragments of a whole group come from one vector load per
+        // row (column); an M/N-major one's per k step, 4 values per LDS.128.
+        // NOTE: with both tiles K-major, groups of 4 would hold 2 x 32
+        // fragment registers next to the 64 accumulators (> 128): 2 at most.
+        // Likewise next to a misaligned (elem_mn) B: 4 spilled there.
+        constexpr int kG = (kKB || kModeB == OperandMode::elem_mn) && kKA && Cfg::kKFrag > 2 ? 2 : Cfg::kKFrag;
+        // NOTE: with A K-major and the group loop unrolled, ptxas spilled
+        // (28-76 bytes) at 128 registers; rolled, it did not (126).
+        constexpr int kGroupUnroll = kKA ? 1 : Cfg::kBlockK / kG;
+#pragma unroll kGroupUnroll
+        for (int g = 0; g < Cfg::kBlockK / kG; ++g) {
+          float grp_a[kKA ? kG : 1][Cfg::kThrM];
+          float grp_b[kKB ? kG : 1][Cfg::kThrN];
+          if constexpr (kKA) {
 #pragma unroll
-        for (int r = 0; r < Cfg::kRepN; ++r) {
-          float4 const v = *reinterpret_cast<const float4*>(tB + sB_layout(kk, cols(0, r), 0));
-          frag_b[buf][4 * r + 0] = v.x;
-          frag_b[buf][4 * r + 1] = v.y;
-          frag_b[buf][4 * r + 2] = v.z;
-          frag_b[buf][4 * r + 3] = v.w;
+            for (int i = 0; i < Cfg::kThrM; ++i)
+              detail::load_k_vec<kG>(tA + sA_layout(g * kG, rows(i), 0), grp_a, i);
+          }
+          if constexpr (kKB) {
+#pragma unroll
+            for (int j = 0; j < Cfg::kThrN; ++j)
+              detail::load_k_vec<kG>(tB + sB_layout(g * kG, cols(j), 0), grp_b, j);
+          }
+#pragma unroll
+          for (int q = 0; q < kG; ++q) {
+            int const kk = g * kG + q;
+            float fa[Cfg::kThrM], fb[Cfg::kThrN];
+            if constexpr (kKA) {
+#pragma unroll
+              for (int i = 0; i < Cfg::kThrM; ++i) fa[i] = grp_a[q][i];
+            } else {
+#pragma unroll
+              for (int r = 0; r < Cfg::kRepM; ++r) {
+                float4 const v = *reinterpret_cast<const float4*>(tA + sA_layout(kk, rows(0, r), 0));
+                fa[4 * r + 0] = v.x;
+                fa[4 * r + 1] = v.y;
+                fa[4 * r + 2] = v.z;
+                fa[4 * r + 3] = v.w;
+              }
+            }
+            if constexpr (kKB) {
+#pragma unroll
+              for (int j = 0; j < Cfg::kThrN; ++j) fb[j] = grp_b[q][j];
+            } else {
+#pragma unroll
+              for (int r = 0; r < Cfg::kRepN; ++r) {
+                float4 const v = *reinterpret_cast<const float4*>(tB + sB_layout(kk, cols(0, r), 0));
+                fb[4 * r + 0] = v.x;
+                fb[4 * r + 1] = v.y;
+                fb[4 * r + 2] = v.z;
+                fb[4 * r + 3] = v.w;
+              }
+            }
+#pragma unroll
+            for (int i = 0; i < Cfg::kThrM; ++i)
+#pragma unroll
+              for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+          }
         }
-      };
-      if constexpr (Cfg::kFragPrefetch) load_frags(0, 0);
-#pragma unroll
-      for (int kk = 0; kk < Cfg::kBlockK; ++kk) {
-        int const buf = Cfg::kFragPrefetch ? kk & 1 : 0;
-        if constexpr (Cfg::kFragPrefetch) {
-          if (kk + 1 < Cfg::kBlockK) load_frags(kk + 1, (kk + 1) & 1);
-        } else {
-          load_frags(kk, 0);
-        }
-#pragma unroll
-        for (int i = 0; i < Cfg::kThrM; ++i)
-#pragma unroll
-          for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
       }
       read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
@@ -408,8 +572,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
     detail::rasterize<Cfg::kGroupM>(detail::ctaid_x(), p.tiles_m, p.tiles_n, e_tile_m, e_tile_n);
     int const e_tid = detail::tid_x();
     int const e_warp = e_tid / 32, e_lane = e_tid % 32;
-    int const out_m = e_tile_m * Cfg::kBlockM + (e_warp / Cfg::kWarpsN) * Cfg::kWarpTileM + (e_lane / Cfg::kLanesN) * 4;
-    int const out_n = e_tile_n * Cfg::kBlockN + (e_warp % Cfg::kWarpsN) * Cfg::kWarpTileN + (e_lane % Cfg::kLanesN) * 4;
+    int const out_m = e_tile_m * Cfg::kBlockM + (e_warp / Cfg::kWarpsN) * Cfg::kWarpTileM +
+                      (e_lane / Cfg::kLanesN) * Cfg::template kLaneStep<kKA>;
+    int const out_n = e_tile_n * Cfg::kBlockN + (e_warp % Cfg::kWarpsN) * Cfg::kWarpTileN +
+                      (e_lane % Cfg::kLanesN) * Cfg::template kLaneStep<kKB>;
     float* d = p.d + batch * p.d_batch;
     const float* c = p.beta != 0.0f ? p.c + batch * p.c_batch : nullptr;
 #pragma unroll
@@ -425,7 +591,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
 #pragma unroll
           for (int e = 0; e < 4; ++e) out[e] = p.alpha * acc[4 * rm + v][4 * rn + e];
           float* drow = d + i * p.d_m;
-          if (j + 3 < p.n) {
+          if constexpr (kKB) {
+            // K-major B: the thread's 4 values of this block are kLanesN
+            // columns apart; one element at a time.
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              int const je = out_n + cols(e, rn);
+              if (je >= p.n) continue;
+              if (c != nullptr) out[e] += p.beta * c[i * p.c_m + je * p.c_n];
+              drow[je] = out[e];
+            }
+          } else if (j + 3 < p.n) {
             if (c != nullptr) {
               const float* crow = c + i * p.c_m;
               if (p.c_vec) {
@@ -510,12 +686,12 @@ inline SgemmPlan plan_sgemm(const GemmArgs& args) {
   bool const b_mn_contig = swap ? !row_b : row_b;
   p.b_n = b_mn_contig ? 1 : kb.ld;
   p.b_k = b_mn_contig ? kb.ld : 1;
-  r.mode_a = !a_mn_contig ? OperandMode::elem_k
-             : aligned16(ka.data, ka.ld, ka.batch_stride, args.batch_count) ? OperandMode::vec16
-                                                                             : OperandMode::elem_mn;
-  r.mode_b = !b_mn_contig ? OperandMode::elem_k
-             : aligned16(kb.data, kb.ld, kb.batch_stride, args.batch_count) ? OperandMode::vec16
-                                                                             : OperandMode::elem_mn;
+  bool const a16 = aligned16(ka.data, ka.ld, ka.batch_stride, args.batch_count);
+  bool const b16 = aligned16(kb.data, kb.ld, kb.batch_stride, args.batch_count);
+  r.mode_a = a_mn_contig ? (a16 ? OperandMode::vec16 : OperandMode::elem_mn)
+                         : (a16 ? OperandMode::vec16_k : OperandMode::elem_k);
+  r.mode_b = b_mn_contig ? (b16 ? OperandMode::vec16 : OperandMode::elem_mn)
+                         : (b16 ? OperandMode::vec16_k : OperandMode::elem_k);
   // Ck(i,j): C stored like D is contiguous along j.
   bool const read_c = args.beta != 0.0f;
   bool const c_like_d = args.c.order == args.d.order;
@@ -544,6 +720,7 @@ const void* sgemm_function(OperandMode b) {
     case OperandMode::vec16: return sgemm_function<Cfg, kA, OperandMode::vec16>();
     case OperandMode::elem_mn: return sgemm_function<Cfg, kA, OperandMode::elem_mn>();
     case OperandMode::elem_k: return sgemm_function<Cfg, kA, OperandMode::elem_k>();
+    case OperandMode::vec16_k: return sgemm_function<Cfg, kA, OperandMode::vec16_k>();
   }
   return nullptr;
 }
@@ -554,6 +731,7 @@ const void* sgemm_function(OperandMode a, OperandMode b) {
     case OperandMode::vec16: return sgemm_function<Cfg, OperandMode::vec16>(b);
     case OperandMode::elem_mn: return sgemm_function<Cfg, OperandMode::elem_mn>(b);
     case OperandMode::elem_k: return sgemm_function<Cfg, OperandMode::elem_k>(b);
+    case OperandMode::vec16_k: return sgemm_function<Cfg, OperandMode::vec16_k>(b);
   }
   return nullptr;
 }
