@@ -11,7 +11,8 @@
 #   3. runs tests/device/test_hopper_{tma,wgmma,gemm}_sm90.cu
 #   4. compute-sanitizer memcheck on a small filter
 #   5. times sm90_ws_gemm variants (cooperative 128x256 with raster groups 8
-#      (the default), 4, 16; ping-pong 64x256 with groups 16, 32) against
+#      (the default), 4, 16; ping-pong 64x256 with groups 16, 32; ping-pong
+#      128x128 with groups 8, 16) against
 #      cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of
 #      30 after 5 warm-ups, L2 flushed before each) on the issue-5 shapes
 # Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
@@ -105,20 +106,21 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-// Usage: bench_sm90 cublas | bench_sm90 coop|pp GROUP_M
+// Usage: bench_sm90 cublas | bench_sm90 coop|pp|pp128 GROUP_M
 // One variant per process (a hang or fault in one cannot hide the others);
 // prints "RESULT <shape> <label> <TFLOP/s> <rel.diff vs cuBLAS>".
 int main(int argc, char** argv) {
   bool const is_cublas = argc >= 2 && std::strcmp(argv[1], "cublas") == 0;
   tessera::detail::Sm90WsVariant variant;
   if (!is_cublas) {
-    if (argc < 3) { std::printf("usage: %s cublas | coop|pp GROUP_M\n", argv[0]); return 2; }
-    variant.pingpong = std::strcmp(argv[1], "pp") == 0;
+    if (argc < 3) { std::printf("usage: %s cublas | coop|pp|pp128 GROUP_M\n", argv[0]); return 2; }
+    variant.pingpong = std::strncmp(argv[1], "pp", 2) == 0;
+    variant.tile_n = std::strcmp(argv[1], "pp128") == 0 ? 128 : 256;
     variant.group_m = std::atoi(argv[2]);
   }
   char label[32];
   if (is_cublas) std::snprintf(label, sizeof label, "cublas");
-  else std::snprintf(label, sizeof label, "%s_g%d", variant.pingpong ? "pp" : "coop", variant.group_m);
+  else std::snprintf(label, sizeof label, "%s_g%d", argv[1], variant.group_m);
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
   std::printf("device: %s (sm_%d%d, %d SMs, max SM clock %d MHz), variant %s\n", prop.name, prop.major, prop.minor,
@@ -237,7 +239,7 @@ echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, 
 # One process per variant; the default kernel is coop_g8. rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
 if [ $gemm_hung -eq 0 ]; then
   : > "$OUT/bench.txt"
-  for v in "cublas" "coop 8" "coop 4" "coop 16" "pp 16" "pp 32"; do
+  for v in "cublas" "coop 8" "coop 4" "coop 16" "pp 16" "pp 32" "pp128 8" "pp128 16"; do
     timeout 90 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" | tee -a "$OUT/bench.txt"

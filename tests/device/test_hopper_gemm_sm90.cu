@@ -99,8 +99,8 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
                                   << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
-                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " group_m "
-                                  << variant.group_m);
+                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " tile_n "
+                                  << variant.tile_n << " group_m " << variant.group_m);
   int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
   std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -196,8 +196,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
       }
   double const rel = std::sqrt(num / den);
   double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
-  std::printf("  [sm90_ws_gemm%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
-              variant.pingpong ? " ping-pong" : "", variant.group_m, (long long)s.m, (long long)s.n, (long long)s.k,
+  std::printf("  [sm90_ws_gemm%s%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+              variant.pingpong ? " ping-pong" : "", variant.pingpong && variant.tile_n == 128 ? " 128x128" : "",
+              variant.group_m, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
@@ -308,6 +309,25 @@ TEST(HopperGemm, PingPongVariant) {
   // 128 x 16 = 2048 tiles of 64x256 (15-16 per CTA on 132 SMs, odd and even).
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {true, 5});
+}
+
+// Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
+// ring of 32 KiB).
+TEST(HopperGemm, PingPong128Variant) {
+  TESSERA_REQUIRE_SM90();
+  detail::Sm90WsVariant const pp{true, 0, 128};
+  run_gemm<__nv_bfloat16, float>({128, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({300, 500, 40}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);  // 1 K-block
+  run_gemm<__nv_bfloat16, float>({256, 512, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__half, float>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, pp);
+  run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, pp);
+  run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);  // 2048 tiles
 }
 
 }  // namespace

@@ -61,12 +61,16 @@ struct WsGemmParams {
   int group_m = 8;  // tile rows per rasterisation group (>= 1)
 };
 
-// kPingPong = false: both consumers share a 128x256 tile (rows 64c..64c+63).
-// kPingPong = true: a 64x256 tile per consumer, consumers alternate tiles.
-template <bool kPingPong_, int kStages_>
+// kPingPong = false: both consumers share a kBlockM (128) x kBlockN tile,
+// consumer c rows 64c..64c+63. kPingPong = true: a whole kBlockM x kBlockN
+// tile per consumer (kBlockM / 64 wgmma row halves), consumers alternate
+// tiles. Every consumer holds 128 f32 accumulators per thread.
+template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
-  static constexpr int kBlockM = kPingPong ? 64 : 128, kBlockN = 256, kBlockK = 64;
+  static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = 64;
+  static constexpr int kWgRows = kPingPong ? kBlockM : 64;  // rows of the tile one consumer computes
+  static constexpr int kHalves = kWgRows / 64;               // m64 wgmma row blocks per consumer
   static constexpr int kConsumers = 2;             // warpgroups
   static constexpr int kThreads = 128 * (1 + kConsumers);
   // Warps that release each stage: both consumers (cooperative) or the one
@@ -74,13 +78,13 @@ struct WsGemmConfigT {
   static constexpr int kConsumerWarps = kPingPong ? 4 : 4 * kConsumers;
   static constexpr int kStages = kStages_;
   static constexpr int kElemBytes = 2;
-  static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;  // 16 KiB
-  static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;  // 32 KiB
+  static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;
+  static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kAlignSlack = 1024;  // dynamic smem is only 16-byte aligned by contract
   // full[kStages], empty[kStages], order[2] mbarriers after the ring.
   static constexpr int kSmemBytes = kStages * kStageBytes + (2 * kStages + 2) * 8 + kAlignSlack;
-  static constexpr int kGroupM = kPingPong ? 16 : 8;  // default tile rows per rasterisation group
+  static constexpr int kGroupM = 1024 / kBlockM;  // default tile rows per group: 1024 rows of A
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 
   static_assert(kBlockK * kElemBytes == 128,
@@ -88,6 +92,10 @@ struct WsGemmConfigT {
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
                 "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
   static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
+  static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
+                "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
+  static_assert(kHalves * kBlockN / 2 == 128,
+                "WsGemmConfig: a consumer must hold exactly 128 f32 accumulators per thread (64x256 or 128x128)");
 
   // What a 128B-swizzled TMA box of (rows, 64) 16-bit elements leaves in
   // shared memory, one 64-row consumer slice: (row, k) -> element offset.
@@ -99,9 +107,11 @@ struct WsGemmConfigT {
 
 // NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
 // opt-in limit with the alignment slack; 4 stages hide the TMA latency for a
-// 128x256x64 tile. The ping-pong ring holds 5 stages of 40 KiB.
-using WsGemmConfig = WsGemmConfigT<false, 4>;
-using WsGemmPingPongConfig = WsGemmConfigT<true, 5>;
+// 128x256x64 tile. The ping-pong rings: 5 stages of 40 KiB (64x256) and 7 of
+// 32 KiB (128x128).
+using WsGemmConfig = WsGemmConfigT<false, 128, 256, 4>;
+using WsGemmPingPongConfig = WsGemmConfigT<true, 64, 256, 5>;
+using WsGemmPingPong128Config = WsGemmConfigT<true, 128, 128, 7>;
 
 template <class T>
 struct WsFamily;
@@ -158,11 +168,11 @@ __device__ __forceinline__ void ws_store2(void* base, std::int64_t off, float v0
   }
 }
 
-// The 64x256 f32 accumulator of one consumer warpgroup -> global memory.
+// One m64nN f32 accumulator of a consumer warpgroup -> global memory.
 // Fragment map (wgmma.cuh): acc[4j + 2h + e] is row 16w + g + 8h, column
-// 8j + 2q + e of the warpgroup's 64x256 block.
-template <class TOut>
-__device__ __forceinline__ void ws_epilogue(const float (&acc)[128], const WsGemmParams& p, int row0, int col0) {
+// 8j + 2q + e of the warpgroup's 64xN block.
+template <class TOut, int kN>
+__device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const WsGemmParams& p, int row0, int col0) {
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
   bool const read_c = p.beta != 0.0f;
@@ -172,7 +182,7 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[128], const WsGem
     if (row >= p.m) continue;
     std::int64_t const drow = std::int64_t(row) * p.ldd;
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j = 0; j < kN / 8; ++j) {
       int const col = col0 + 8 * j + 2 * q;
       float v0 = p.alpha * acc[4 * j + 2 * h];
       float v1 = p.alpha * acc[4 * j + 2 * h + 1];
@@ -199,7 +209,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #if TESSERA_SM90A_ENABLED
   using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
   static_assert(sizeof(TIn) == Cfg::kElemBytes, "ws_gemm_kernel: inputs must be 16-bit (bf16 or f16)");
-  static_assert(Mma::kRegsD == 128, "ws_gemm_kernel: a consumer holds 64x256 f32 = 128 registers per thread");
+  static_assert(Mma::kRegsD * Cfg::kHalves == 128, "ws_gemm_kernel: a consumer holds 128 f32 accumulators per thread");
 
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   // The 128B swizzle pattern and the wgmma descriptor both work on absolute
@@ -259,7 +269,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // ---------------- consumer warpgroups ----------------
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     int const cw = wg - 1;
-    float acc[128];
+    float acc[Cfg::kHalves][Mma::kRegsD];
     // `seq` numbers the K-blocks the producer streams through the ring (all
     // of the CTA's tiles, in order): stage seq % kStages, phase parity
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
@@ -275,7 +285,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       int tm, tn;
       ws_tile_coords(tile, p, tm, tn);
 #pragma unroll
-      for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
+      for (int hf = 0; hf < Cfg::kHalves; ++hf)
+#pragma unroll
+        for (int i = 0; i < Mma::kRegsD; ++i) acc[hf][i] = 0.0f;
       if constexpr (Cfg::kPingPong) {
         // A waiter on full[s] must not be two phases ahead of the barrier
         // (parity would alias): start this tile's K-blocks only once the
@@ -295,15 +307,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         uint32_t const b_addr = arch::smem_u32(sB + stage * Cfg::kBBytes);
         arch::GmmaDescriptor const da = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(a_addr);
         arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(b_addr);
-        arch::wgmma_fence_operand(acc);
+#pragma unroll
+        for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
         arch::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk) {
-          // K step of 16 elements = 32 bytes inside the 128-byte swizzled row.
-          Mma::template ss<0, 0>(acc, da.advanced(32u * kk).desc, db.advanced(32u * kk).desc, 1);
+          // K step of 16 elements = 32 bytes inside the 128-byte swizzled row;
+          // row half hf starts 64 rows x 128 B = 8 KiB further into A.
+#pragma unroll
+          for (int hf = 0; hf < Cfg::kHalves; ++hf)
+            Mma::template ss<0, 0>(acc[hf], da.advanced(32u * kk + 8192u * hf).desc, db.advanced(32u * kk).desc, 1);
         }
         arch::wgmma_commit_group();
-        arch::wgmma_fence_operand(acc);
+#pragma unroll
+        for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
         // Keep this K-block's group in flight; the previous one is done, so
         // its stage goes back to the producer.
         arch::wgmma_wait_group<1>();
@@ -315,9 +332,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
       seq += skip;
       arch::wgmma_wait_group<0>();
-      arch::wgmma_fence_operand(acc);
+#pragma unroll
+      for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if (lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
-      ws_epilogue<TOut>(acc, p, tm * Cfg::kBlockM + a_row_off / 128, tn * Cfg::kBlockN);
+#pragma unroll
+      for (int hf = 0; hf < Cfg::kHalves; ++hf)
+        ws_epilogue<TOut, Cfg::kBlockN>(acc[hf], p, tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf, tn * Cfg::kBlockN);
     }
   }
 #else
@@ -348,8 +368,10 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
 // A kernel variant, for timing and testing side by side (the default launch
 // above is {false, 0}). group_m 0 keeps the configuration's default.
 struct Sm90WsVariant {
-  bool pingpong = false;  // 64x256 tiles, consumers alternate (WsGemmPingPongConfig)
+  bool pingpong = false;  // consumers alternate whole tiles
   int group_m = 0;        // tile rows per rasterisation group
+  int tile_n = 256;       // ping-pong only: 256 (64x256 tiles, WsGemmPingPongConfig) or
+                          // 128 (128x128 tiles, WsGemmPingPong128Config)
 };
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 

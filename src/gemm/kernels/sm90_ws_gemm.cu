@@ -21,6 +21,7 @@ namespace {
 
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmParams;
+using kernels::sm90::WsGemmPingPong128Config;
 using kernels::sm90::WsGemmPingPongConfig;
 
 Status ws_fail(StatusCode code, std::string message) {
@@ -178,8 +179,10 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
 }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
-  return variant.pingpong ? launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m)
-                          : launch_with<WsGemmConfig>(args, stream, variant.group_m);
+  if (!variant.pingpong) return launch_with<WsGemmConfig>(args, stream, variant.group_m);
+  if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m);
+  if (variant.tile_n == 128) return launch_with<WsGemmPingPong128Config>(args, stream, variant.group_m);
+  return ws_fail(StatusCode::cannot_implement, "ping-pong tile_n must be 128 or 256");
 }
 
 }  // namespace detail
