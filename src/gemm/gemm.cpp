@@ -4,9 +4,11 @@
 // tessera::gemm: validation, kernel selection, launch.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "gemm/registry.hpp"
+#include "gemm/repack.hpp"
 #include "tessera/gemm/api.hpp"
 
 namespace tessera {
@@ -73,6 +75,98 @@ Status select_gemm_kernel(const GemmArgs& args, int sm, const GemmOptions& optio
   return {};
 }
 
+std::size_t gemm_workspace_bytes(const GemmArgs& args) {
+  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.batch_count <= 0) return 0;
+  std::size_t bytes = 0;
+  for (detail::RepackTarget ta : {detail::RepackTarget::same_order, detail::RepackTarget::k_major})
+    for (detail::RepackTarget tb : {detail::RepackTarget::same_order, detail::RepackTarget::k_major})
+      bytes = std::max(bytes, detail::plan_repack(args, ta, tb).bytes);
+  return bytes;
+}
+
+namespace {
+
+using detail::RepackPlan;
+using detail::RepackTarget;
+
+// A repack plan and the kernel that would run on its copies.
+struct Choice {
+  RepackPlan plan;
+  const GemmKernel* kernel = nullptr;
+  int rank = -1;
+};
+
+// The candidate plans when A or B cannot be read by the 16-byte paths, in
+// order of preference at equal rank (least copying first):
+//  1. copy only the offending operands, keeping their order;
+//  2. copy them K-major (what the TMA kernel reads);
+//  3. copy every operand that is not already aligned and K-major, K-major.
+// The plan whose kernel ranks highest wins; an explicitly named kernel takes
+// the first plan it can implement.
+Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options) {
+  Choice best;
+  std::int64_t const eb = size_of(args.input);
+  bool const bad_a = !detail::operand_aligned16(args.a, eb, args.batch_count);
+  bool const bad_b = !detail::operand_aligned16(args.b, eb, args.batch_count);
+  if (!bad_a && !bad_b) return best;
+  bool const a_km = args.a.order == MatrixOrder::row_major;
+  bool const b_km = args.b.order == MatrixOrder::col_major;
+  auto target = [](bool bad, bool km, int plan) {
+    if (plan == 0) return bad ? RepackTarget::same_order : RepackTarget::keep;
+    if (plan == 1) return bad ? RepackTarget::k_major : RepackTarget::keep;
+    return bad || !km ? RepackTarget::k_major : RepackTarget::keep;
+  };
+  for (int plan = 0; plan < 3; ++plan) {
+    RepackPlan const rp = detail::plan_repack(args, target(bad_a, a_km, plan), target(bad_b, b_km, plan));
+    // Kernels never read the copies here: any 16-byte aligned address stands
+    // in for the workspace while choosing.
+    alignas(16) static const char probe[16] = {};
+    GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe));
+    const GemmKernel* k = nullptr;
+    if (!select_gemm_kernel(g, sm, options, &k).ok()) continue;
+    int const rank = options.kernel.empty() ? detail::heuristic_rank(*k, g, sm) : 0;
+    if (rank > best.rank) best = {rp, k, rank};
+    if (!options.kernel.empty()) break;
+  }
+  // The portable kernel reads any alignment at the same speed: no copy for it
+  // unless it was asked for by name.
+  if (options.kernel.empty() && best.kernel != nullptr && best.kernel->info.name == std::string_view("simt_generic"))
+    return {};
+  return best;
+}
+
+// Run `kernel` on copies of A/B made by `plan`. Returns false (nothing
+// enqueued, *out untouched) when no workspace could be had.
+bool run_repacked(const GemmArgs& args, const Choice& c, gemm_stream_t stream, const GemmOptions& options,
+                  Status* out) {
+  void* ws = nullptr;
+  bool owned = false;
+  if (options.workspace != nullptr && options.workspace_bytes >= c.plan.bytes &&
+      reinterpret_cast<std::uintptr_t>(options.workspace) % detail::kRepackAlign == 0) {
+    ws = options.workspace;
+  } else {
+    if (cudaMallocAsync(&ws, c.plan.bytes, stream) != cudaSuccess) {
+      cudaGetLastError();  // not sticky; fall back to the unpacked path
+      return false;
+    }
+    owned = true;
+  }
+  Status s = detail::launch_repack(c.plan.a, c.plan.elem_bytes, ws, stream);
+  if (s.ok()) s = detail::launch_repack(c.plan.b, c.plan.elem_bytes, ws, stream);
+  if (s.ok()) s = c.kernel->launch(detail::packed_args(args, c.plan, ws), stream);
+  if (owned) cudaFreeAsync(ws, stream);
+  if (!s.ok() && s.code != StatusCode::cuda_error) {
+    // The kernel refused the copies after all (it checks more than
+    // can_implement, e.g. shared memory): D is untouched, the caller falls
+    // back to the plain path.
+    return false;
+  }
+  *out = std::move(s);
+  return true;
+}
+
+}  // namespace
+
 Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& options) {
   if (Status s = validate_arguments(args); !s.ok()) return s;
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
@@ -80,7 +174,22 @@ Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& optio
   int const sm = current_sm(&why);
   if (Status s = validate_device(sm, why); !s.ok()) return s;
   const GemmKernel* kernel = nullptr;
-  if (Status s = select_gemm_kernel(args, sm, options, &kernel); !s.ok()) return s;
+  Status const selected = select_gemm_kernel(args, sm, options, &kernel);
+  if (selected.code == StatusCode::unknown_kernel || selected.code == StatusCode::unsupported_architecture)
+    return selected;
+  // NOTE: misaligned A/B are copied once (~4 bytes of DRAM traffic per 16-bit
+  // element, tens of microseconds for a 4096^2 operand) so that a 16-byte
+  // cp.async or TMA kernel runs instead of the element-wide path (0.6x
+  // cuBLAS on 4095x4097x4093 bf16 in GPU run 2, while the TMA kernel ran the
+  // same shape with a padded ld at 5.6x).
+  if (options.repack == RepackPolicy::automatic && args.k > 0) {
+    Choice const c = choose_repack(args, sm, options);
+    if (c.kernel != nullptr && c.plan.bytes > 0) {
+      Status s;
+      if (run_repacked(args, c, stream, options, &s)) return s;
+    }
+  }
+  if (!selected.ok()) return selected;
   return kernel->launch(args, stream);
 }
 

@@ -140,9 +140,30 @@ struct GemmArgs {
   MutableMatrixDesc d;
 };
 
+// What gemm() may do with A and B whose pointers, leading dimensions or
+// batch strides are not multiples of 16 bytes (the fast kernels' cp.async and
+// TMA loads need that; docs/gemm.md, "Any leading dimension").
+enum class RepackPolicy : std::uint8_t {
+  automatic,  // copy the offending operands into an aligned, padded workspace
+              // (stream-ordered, on the caller's stream) and run a fast kernel
+              // on the copy; falls back to the element-wide path when no
+              // workspace can be had
+  never,      // run the chosen kernel on the operands as they are
+};
+
 // How to run it. Empty `kernel` lets the heuristic choose (docs/gemm.md).
+//
+// Workspace: a repack needs at most gemm_workspace_bytes(args) bytes. When
+// `workspace` is non-null, 16-byte aligned and `workspace_bytes` is large
+// enough, gemm() uses it (the caller keeps it alive until the stream has
+// finished the call); otherwise it takes cudaMallocAsync/cudaFreeAsync on the
+// caller's stream (no synchronisation). If neither is possible the call runs
+// without repacking; it never fails for want of a workspace.
 struct GemmOptions {
   std::string_view kernel;
+  RepackPolicy repack = RepackPolicy::automatic;
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
 // The output type after applying the `deduce` default.
@@ -347,6 +368,12 @@ inline Status validate_kernel_architecture(const GemmKernelInfo& info, int sm) {
 // On a non-ok Status nothing was enqueued and D is untouched.
 Status gemm(const GemmArgs& args, gemm_stream_t stream = nullptr,
             const GemmOptions& options = {});
+
+// An upper bound on the workspace gemm() may use to repack A and B for
+// `args` (validated arguments): both operands, packed in either order, rows
+// padded to 16 bytes, each operand's block 256-byte aligned. 0 when k == 0 or
+// the problem is empty.
+std::size_t gemm_workspace_bytes(const GemmArgs& args);
 
 // The registered kernels, in registration order.
 struct GemmKernelList {

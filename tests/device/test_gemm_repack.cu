@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The any-ld fast path of tessera::gemm (src/gemm/repack.hpp, docs/gemm.md):
+// A/B whose pointers or leading dimensions are not 16-byte multiples are
+// copied into a padded workspace and a fast kernel runs on the copy.
+//  * RepackPlan.*: the plan (host only, no GPU needed);
+//  * RepackGemm.*: tessera::gemm on odd leading dimensions, misaligned
+//    pointers, every operand order, both D orders, batches, against an fp64
+//    reference with D poisoned (the padding of D must stay poison);
+//    caller-provided workspace (its contents are checked against the plan),
+//    too-small workspace, RepackPolicy::never, and bad input writing nothing.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gemm/repack.hpp"
+#include "tessera/gemm/api.hpp"
+
+namespace {
+
+using tessera::DataType;
+using tessera::GemmArgs;
+using tessera::MatrixOrder;
+using tessera::detail::RepackTarget;
+
+constexpr MatrixOrder R = MatrixOrder::row_major;
+constexpr MatrixOrder C = MatrixOrder::col_major;
+
+// ---- the plan (host) --------------------------------------------------------
+
+GemmArgs odd_args(MatrixOrder ao, MatrixOrder bo, std::int64_t batch) {
+  GemmArgs g;
+  g.m = 45;
+  g.n = 37;
+  g.k = 29;
+  g.batch_count = batch;
+  g.input = DataType::bf16;
+  g.a = {reinterpret_cast<const void*>(std::uintptr_t(0x1002)), ao, ao == R ? 29 : 45, batch > 1 ? 2000 : 0};
+  g.b = {reinterpret_cast<const void*>(std::uintptr_t(0x9000)), bo, bo == C ? 29 : 37, batch > 1 ? 1111 : 0};
+  return g;
+}
+
+TEST(RepackPlan, SameOrderPadsRowsTo16Bytes) {
+  GemmArgs const g = odd_args(R, R, 1);
+  auto const p = tessera::detail::plan_repack(g, RepackTarget::same_order, RepackTarget::keep);
+  ASSERT_TRUE(p.a.active);
+  EXPECT_FALSE(p.b.active);
+  EXPECT_EQ(p.a.order, R);
+  EXPECT_EQ(p.a.rows, 45);
+  EXPECT_EQ(p.a.cols, 29);
+  EXPECT_EQ(p.a.ld, 32);  // 29 rounded up to 8 bf16 elements
+  EXPECT_EQ(p.a.src_row, 29);
+  EXPECT_EQ(p.a.src_col, 1);
+  EXPECT_EQ(p.a.bytes, std::size_t(45 * 32 * 2));
+  EXPECT_EQ(p.bytes, std::size_t((45 * 32 * 2 + 255) / 256 * 256));
+}
+
+TEST(RepackPlan, KMajorTransposesMnMajorOperands) {
+  GemmArgs const g = odd_args(C, R, 1);  // "nt": A M-major, B N-major
+  auto const p = tessera::detail::plan_repack(g, RepackTarget::k_major, RepackTarget::k_major);
+  // A copied row-major (M rows of K): A(i,k) was at i + k*45.
+  EXPECT_EQ(p.a.order, R);
+  EXPECT_EQ(p.a.rows, 45);
+  EXPECT_EQ(p.a.cols, 29);
+  EXPECT_EQ(p.a.src_row, 1);
+  EXPECT_EQ(p.a.src_col, 45);
+  // B copied column-major (N columns of K): B(k,j) was at k*37 + j.
+  EXPECT_EQ(p.b.order, C);
+  EXPECT_EQ(p.b.rows, 37);
+  EXPECT_EQ(p.b.cols, 29);
+  EXPECT_EQ(p.b.ld, 32);
+  EXPECT_EQ(p.b.src_row, 1);
+  EXPECT_EQ(p.b.src_col, 37);
+  EXPECT_EQ(p.b.offset % tessera::detail::kRepackBlockAlign, 0u);
+  EXPECT_GE(p.b.offset, p.a.bytes);
+  alignas(16) static char ws[1];
+  GemmArgs const q = tessera::detail::packed_args(g, p, ws);
+  EXPECT_EQ(q.a.order, R);
+  EXPECT_EQ(q.a.ld, 32);
+  EXPECT_EQ(q.b.order, C);
+  EXPECT_EQ(static_cast<const char*>(q.b.data) - ws, std::ptrdiff_t(p.b.offset));
+  EXPECT_TRUE(tessera::detail::operand_aligned16(q.a, 2, 1));
+  EXPECT_TRUE(tessera::detail::operand_aligned16(q.b, 2, 1));
+}
+
+TEST(RepackPlan, BatchesKeepBroadcastsAndPackStrides) {
+  GemmArgs g = odd_args(R, C, 3);
+  g.b.batch_stride = 0;  // B broadcast: copied once
+  auto const p = tessera::detail::plan_repack(g, RepackTarget::same_order, RepackTarget::same_order);
+  EXPECT_EQ(p.a.matrices, 3);
+  EXPECT_EQ(p.a.batch_stride, 45 * 32);
+  EXPECT_EQ(p.a.src_batch, 2000);
+  EXPECT_EQ(p.b.matrices, 1);
+  EXPECT_EQ(p.b.batch_stride, 0);
+  EXPECT_LE(p.bytes, tessera::gemm_workspace_bytes(g));
+}
+
+TEST(RepackPlan, WorkspaceBoundCoversEveryPlan) {
+  for (MatrixOrder ao : {R, C})
+    for (MatrixOrder bo : {R, C}) {
+      GemmArgs const g = odd_args(ao, bo, 2);
+      std::size_t const bound = tessera::gemm_workspace_bytes(g);
+      for (RepackTarget ta : {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major})
+        for (RepackTarget tb : {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major})
+          EXPECT_LE(tessera::detail::plan_repack(g, ta, tb).bytes, bound);
+    }
+  GemmArgs e = odd_args(R, C, 1);
+  e.k = 0;
+  EXPECT_EQ(tessera::gemm_workspace_bytes(e), 0u);
+}
+
+// ---- tessera::gemm on the GPU ----------------------------------------------
+
+int device_sm() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+#define TESSERA_REQUIRE_SM80()                                                                      \
+  do {                                                                                              \
+    int const cc_ = device_sm();                                                                    \
+    if (cc_ < 80)                                                                                   \
+      GTEST_SKIP() << "needs sm_80, found "                                                         \
+                   << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_));     \
+  } while (0)
+
+#define TESSERA_TEST_CUDA_OK(expr) \
+  ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
+
+void store_elem(DataType t, void* base, std::int64_t i, double v) {
+  switch (t) {
+    case DataType::f16: static_cast<__half*>(base)[i] = __double2half(v); break;
+    case DataType::bf16: static_cast<__nv_bfloat16*>(base)[i] = __double2bfloat16(v); break;
+    default: static_cast<float*>(base)[i] = float(v); break;
+  }
+}
+double load_elem(DataType t, const void* base, std::int64_t i) {
+  switch (t) {
+    case DataType::f16: return double(__half2float(static_cast<const __half*>(base)[i]));
+    case DataType::bf16: return double(__bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]));
+    default: return double(static_cast<const float*>(base)[i]);
+  }
+}
+std::int64_t at(MatrixOrder o, std::int64_t ld, std::int64_t r, std::int64_t c) {
+  return o == R ? r * ld + c : c * ld + r;
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (p) cudaFree(p);
+  }
+};
+
+struct Case {
+  std::string name;
+  DataType in, out, acc;
+  MatrixOrder ao, bo, dorder;
+  std::int64_t m, n, k;
+  std::int64_t pad = 0;     // extra elements on A/B leading dimensions
+  std::int64_t offset = 0;  // elements added to A/B base pointers
+  int batch = 1;
+  float beta = 0.0f;
+  std::int64_t pad_b = 0;   // extra elements on B's leading dimension only
+};
+
+double tolerance(const Case& c) {
+  if (c.in == DataType::tf32) return 4e-3;
+  if (c.acc == DataType::f16) return 2.5e-3 * std::sqrt(double(c.k) / 16.0) + 2e-3;
+  if (c.out == DataType::f16) return 2e-3;
+  if (c.out == DataType::bf16) return 1e-2;
+  return 1e-4;
+}
+
+// Host-side storage of one case and its logical fp64 values.
+struct Problem {
+  Case cs;
+  std::int64_t lda = 0, ldb = 0, ldd = 0, sa = 0, sb = 0, sd = 0;
+  std::vector<unsigned char> ha, hb, hc;
+  DeviceBuffer da, db, dc, dd;
+  GemmArgs args;
+};
+
+void make_problem(const Case& cs, Problem& p) {
+  p.cs = cs;
+  std::int64_t const in_b = tessera::size_of(cs.in), out_b = tessera::size_of(cs.out);
+  p.lda = (cs.ao == R ? cs.k : cs.m) + cs.pad;
+  p.ldb = (cs.bo == R ? cs.n : cs.k) + cs.pad + cs.pad_b;
+  p.ldd = (cs.dorder == R ? cs.n : cs.m) + 3;  // D padded: the padding must stay poison
+  p.sa = p.lda * (cs.ao == R ? cs.m : cs.k) + 5;  // odd batch strides
+  p.sb = p.ldb * (cs.bo == R ? cs.k : cs.n) + 3;
+  p.sd = p.ldd * (cs.dorder == R ? cs.m : cs.n);
+  std::int64_t const na = p.sa * cs.batch + cs.offset, nb = p.sb * cs.batch + cs.offset, nd = p.sd * cs.batch;
+  std::mt19937 rng(777u + unsigned(cs.m * 3 + cs.n * 5 + cs.k * 7));
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  p.ha.resize(std::size_t(na * in_b));
+  p.hb.resize(std::size_t(nb * in_b));
+  p.hc.resize(std::size_t(nd * out_b));
+  for (std::int64_t i = 0; i < na; ++i) store_elem(cs.in, p.ha.data(), i, dist(rng));
+  for (std::int64_t i = 0; i < nb; ++i) store_elem(cs.in, p.hb.data(), i, dist(rng));
+  for (std::int64_t i = 0; i < nd; ++i) store_elem(cs.out, p.hc.data(), i, dist(rng));
+  ASSERT_EQ(cudaMalloc(&p.da.p, p.ha.size()), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&p.db.p, p.hb.size()), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&p.dc.p, p.hc.size()), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&p.dd.p, p.hc.size()), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(p.da.p, p.ha.data(), p.ha.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(p.db.p, p.hb.data(), p.hb.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(p.dc.p, p.hc.data(), p.hc.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemset(p.dd.p, 0xFF, p.hc.size()), cudaSuccess);  // poison: NaN in every type
+  GemmArgs& g = p.args;
+  g.m = cs.m;
+  g.n = cs.n;
+  g.k = cs.k;
+  g.batch_count = cs.batch;
+  g.input = cs.in;
+  g.output = cs.out;
+  g.accumulate = cs.acc;
+  g.beta = cs.beta;
+  g.a = {static_cast<char*>(p.da.p) + cs.offset * in_b, cs.ao, p.lda, p.sa};
+  g.b = {static_cast<char*>(p.db.p) + cs.offset * in_b, cs.bo, p.ldb, p.sb};
+  g.c = {cs.beta != 0.0f ? p.dc.p : nullptr, cs.dorder, p.ldd, p.sd};
+  g.d = {p.dd.p, cs.dorder, p.ldd, p.sd};
+}
+
+// D against the fp64 product (computed here on the host) and D's padding
+// still poisoned.
+void check_result(Problem& p) {
+  const Case& cs = p.cs;
+  std::int64_t const out_b = tessera::size_of(cs.out);
+  std::vector<unsigned char> hd(p.hc.size());
+  ASSERT_EQ(cudaMemcpy(hd.data(), p.dd.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  double err = 0, ref = 0;
+  for (int z = 0; z < cs.batch; ++z)
+    for (std::int64_t i = 0; i < cs.m; ++i)
+      for (std::int64_t j = 0; j < cs.n; ++j) {
+        double s = 0;
+        for (std::int64_t kk = 0; kk < cs.k; ++kk)
+          s += load_elem(cs.in, p.ha.data(), cs.offset + z * p.sa + at(cs.ao, p.lda, i, kk)) *
+               load_elem(cs.in, p.hb.data(), cs.offset + z * p.sb + at(cs.bo, p.ldb, kk, j));
+        std::int64_t const o = z * p.sd + at(cs.dorder, p.ldd, i, j);
+        if (cs.beta != 0.0f) s += double(cs.beta) * load_elem(cs.out, p.hc.data(), o);
+        double const got = load_elem(cs.out, hd.data(), o);
+        ASSERT_TRUE(std::isfinite(got)) << cs.name << ": D(" << z << "," << i << "," << j << ") not written";
+        err += (got - s) * (got - s);
+        ref += s * s;
+      }
+  double const rel = std::sqrt(err / ref);
+  EXPECT_LE(rel, tolerance(cs)) << cs.name;
+  // Padding of D untouched.
+  std::int64_t const inner = cs.dorder == R ? cs.n : cs.m, outer = cs.dorder == R ? cs.m : cs.n;
+  for (int z = 0; z < cs.batch; ++z)
+    for (std::int64_t r = 0; r < outer; ++r)
+      for (std::int64_t c = inner; c < p.ldd; ++c) {
+        std::int64_t const o = z * p.sd + r * p.ldd + c;
+        for (std::int64_t b = 0; b < out_b; ++b)
+          ASSERT_EQ(hd[std::size_t(o * out_b + b)], 0xFF) << cs.name << ": padding of D written";
+      }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  struct T {
+    const char* n;
+    DataType in, out, acc;
+  } const types[] = {{"bf16", DataType::bf16, DataType::bf16, DataType::f32},
+                     {"f16", DataType::f16, DataType::f16, DataType::f32},
+                     {"f16acc16", DataType::f16, DataType::f16, DataType::f16},
+                     {"bf16f32", DataType::bf16, DataType::f32, DataType::f32},
+                     {"tf32", DataType::tf32, DataType::f32, DataType::f32}};
+  struct L {
+    const char* n;
+    MatrixOrder a, b;
+  } const layouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
+  for (const T& t : types)
+    for (const L& l : layouts)
+      for (MatrixOrder d : {R, C}) {
+        std::string const base = std::string(t.n) + "_" + l.n + (d == R ? "_drow" : "_dcol");
+        // ld == extent, odd: rows only 2-byte (4-byte for tf32) aligned.
+        v.push_back({base + "_oddld", t.in, t.out, t.acc, l.a, l.b, d, 195, 133, 141});
+        // 16-byte multiple ld but a base pointer one element off.
+        v.push_back({base + "_ptroff", t.in, t.out, t.acc, l.a, l.b, d, 130, 72, 96, 0, 1});
+      }
+  // Batches with odd strides, beta, an aligned A (ld 72) beside a misaligned B (ld 73).
+  v.push_back({"bf16_tn_batch3_beta", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 77, 90, 101, 0, 0, 3, 0.5f});
+  v.push_back({"f16_nt_batch2", DataType::f16, DataType::f32, DataType::f32, C, R, C, 64, 129, 80, 3, 1, 2});
+  v.push_back({"bf16_tn_b_only", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 128, 128, 72, 0, 0, 1, 0.0f, 1});
+  return v;
+}
+
+class RepackGemm : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RepackGemm, MatchesFp64Reference) {
+  TESSERA_REQUIRE_SM80();
+  Problem p;
+  make_problem(GetParam(), p);
+  if (HasFatalFailure()) return;
+  ASSERT_TRUE(tessera::validate_arguments(p.args).ok()) << tessera::validate_arguments(p.args).message;
+  tessera::Status const s = tessera::gemm(p.args, nullptr);
+  ASSERT_TRUE(s.ok()) << s.message;
+  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  check_result(p);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, RepackGemm, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+
+// The caller's workspace is used, and holds the plan's copies afterwards.
+TEST(RepackGemmWorkspace, CallerWorkspaceHoldsThePaddedCopies) {
+  TESSERA_REQUIRE_SM80();
+  Case const cs{"ws", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 70, 50, 45, 0, 1};
+  Problem p;
+  make_problem(cs, p);
+  if (HasFatalFailure()) return;
+  std::size_t const bytes = tessera::gemm_workspace_bytes(p.args);
+  ASSERT_GT(bytes, 0u);
+  DeviceBuffer ws;
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&ws.p, bytes));
+  TESSERA_TEST_CUDA_OK(cudaMemset(ws.p, 0xFF, bytes));
+  tessera::GemmOptions opts;
+  opts.workspace = ws.p;
+  opts.workspace_bytes = bytes;
+  ASSERT_TRUE(tessera::gemm(p.args, nullptr, opts).ok());
+  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  check_result(p);
+  // Both operands are misaligned (pointer + 1): both were copied. A TN problem
+  // keeps its orders in the first plan; A's copy is at offset 0.
+  std::vector<std::uint16_t> h(bytes / 2);
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(h.data(), ws.p, bytes, cudaMemcpyDeviceToHost));
+  auto const plan = tessera::detail::plan_repack(p.args, RepackTarget::same_order, RepackTarget::same_order);
+  const auto* ha = reinterpret_cast<const std::uint16_t*>(p.ha.data()) + cs.offset;
+  for (std::int64_t r = 0; r < plan.a.rows; ++r)
+    for (std::int64_t c = 0; c < plan.a.ld; ++c) {
+      std::uint16_t const want = c < plan.a.cols ? ha[r * p.lda + c] : 0;
+      ASSERT_EQ(h[std::size_t(r * plan.a.ld + c)], want) << "A copy (" << r << "," << c << ")";
+    }
+}
+
+// A workspace that is too small is ignored (stream-ordered allocation
+// instead); RepackPolicy::never runs the element-wide path. Both correct.
+TEST(RepackGemmWorkspace, SmallWorkspaceAndNeverStillCorrect) {
+  TESSERA_REQUIRE_SM80();
+  Case const cs{"small", DataType::f16, DataType::f16, DataType::f32, C, R, R, 100, 60, 33, 0, 1};
+  for (int mode = 0; mode < 2; ++mode) {
+    Problem p;
+    make_problem(cs, p);
+    if (HasFatalFailure()) return;
+    DeviceBuffer ws;
+    TESSERA_TEST_CUDA_OK(cudaMalloc(&ws.p, 64));
+    tessera::GemmOptions opts;
+    if (mode == 0) {
+      opts.workspace = ws.p;
+      opts.workspace_bytes = 64;
+    } else {
+      opts.repack = tessera::RepackPolicy::never;
+    }
+    ASSERT_TRUE(tessera::gemm(p.args, nullptr, opts).ok()) << mode;
+    TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+    check_result(p);
+  }
+}
+
+// Arguments that fail validation write nothing, misaligned or not.
+TEST(RepackGemmWorkspace, BadInputWritesNothing) {
+  TESSERA_REQUIRE_SM80();
+  Case const cs{"bad", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 40, 30, 20, 0, 1};
+  Problem p;
+  make_problem(cs, p);
+  if (HasFatalFailure()) return;
+  GemmArgs g = p.args;
+  g.b.ld = 3;  // smaller than K
+  EXPECT_EQ(tessera::gemm(g, nullptr).code, tessera::StatusCode::bad_leading_dimension);
+  EXPECT_EQ(tessera::gemm(p.args, nullptr, tessera::GemmOptions{"no_such_kernel"}).code,
+            tessera::StatusCode::unknown_kernel);
+  g = p.args;
+  g.a.data = static_cast<const char*>(p.args.d.data) + 2;  // A overlaps D
+  EXPECT_EQ(tessera::gemm(g, nullptr).code, tessera::StatusCode::aliasing);
+  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<unsigned char> hd(p.hc.size());
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(hd.data(), p.dd.p, hd.size(), cudaMemcpyDeviceToHost));
+  for (unsigned char b : hd) ASSERT_EQ(b, 0xFF);
+}
+
+}  // namespace
