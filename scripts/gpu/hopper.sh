@@ -254,7 +254,7 @@ if [ $gemm_hung -eq 0 ]; then
   for v in "${variants[@]}"; do
     timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
-    [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" | tee -a "$OUT/bench.txt"
+    [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done
   grep -vE "^RESULT|^device" "$OUT/bench.txt" | head -20
   head -1 "$OUT/bench.txt"
