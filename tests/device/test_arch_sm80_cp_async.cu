@@ -100,13 +100,14 @@ void check_copy() {
   std::vector<uint8_t> h_src(n_valid);
   for (auto& b : h_src) b = static_cast<uint8_t>(1 + gen() % 255);  // never zero, so zero-fill is visible
 
-  // NOTE: a 4-byte cp.async with a partial src-size still reads its whole
-  // 4-byte window: on an H200 (2026-11-22) memcheck reported an invalid 4-byte
-  // read for src-size 3 at the end of the allocation, while the 8- and 16-byte
-  // forms read only their src-size prefix. So for 4 bytes the allocation covers
-  // the straddling chunk's window; the bytes past src-size must still come back
-  // as zeros. Kernels must predicate 4-byte copies per element, not by prefix.
-  const int n_alloc = (kBytes == 4 && kMode == Mode::kSrcBytes) ? (n_valid + 3) / 4 * 4 : n_valid;
+  // NOTE: a cp.async with a partial src-size may read its whole window: under
+  // memcheck on an H200 (2026-11-22) the 4-byte form (one run) and the 8-byte
+  // form (another run) were reported as invalid full-width reads past the end
+  // of the allocation. So the allocation covers the straddling chunk's whole
+  // window; the bytes past src-size must still come back as zeros. Kernels
+  // must keep every partial window inside the allocation, or predicate whole
+  // chunks (src-size 0 never read out of bounds in any run).
+  const int n_alloc = kMode == Mode::kSrcBytes ? (n_valid + kBytes - 1) / kBytes * kBytes : n_valid;
   h_src.resize(n_alloc, 0xee);
 
   uint8_t* d_src;
