@@ -268,7 +268,8 @@ if [ $gemm_hung -eq 0 ]; then
                  else printf " %14s", "-" }
                printf "\n" }
              printf "(TFLOP/s, ratio to cuBLAS; max rel.diff vs cuBLAS over variants: ";
-             m = 0; for (k in rd) if (rd[k] + 0 > m) m = rd[k] + 0; printf "%.2e)\n", m }' "$OUT/bench.txt" | tee "$OUT/bench_table.txt"
+             m = 0; for (k in rd) if (rd[k] + 0 > m) m = rd[k] + 0; printf "%.2e)\n", m
+             for (k in rd) if (rd[k] + 0 > 1e-2) { split(k, kk, SUBSEP); printf "WRONG RESULT: %s %s rel.diff %s vs cuBLAS\n", kk[1], kk[2], rd[k] } }' "$OUT/bench.txt" | tee "$OUT/bench_table.txt"
 else
   echo "skipped: the GEMM test hung"
 fi
