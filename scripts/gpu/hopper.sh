@@ -12,7 +12,8 @@
 #   4. compute-sanitizer memcheck on a small filter
 #   5. times sm90_ws_gemm variants (cooperative 128x256 with raster groups 8
 #      (the default), 4, 16; ping-pong 64x256 with groups 16, 32; ping-pong
-#      128x128 with groups 8, 16) against
+#      128x128 with groups 8, 16; cooperative in CTA pairs with B multicast,
+#      groups 8, 16) against
 #      cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of
 #      30 after 5 warm-ups, L2 flushed before each) on the issue-5 shapes
 # Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
@@ -106,14 +107,15 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-// Usage: bench_sm90 cublas | bench_sm90 coop|pp|pp128 GROUP_M
+// Usage: bench_sm90 cublas | bench_sm90 coop|coop2|pp|pp128 GROUP_M
 // One variant per process (a hang or fault in one cannot hide the others);
 // prints "RESULT <shape> <label> <TFLOP/s> <rel.diff vs cuBLAS>".
 int main(int argc, char** argv) {
   bool const is_cublas = argc >= 2 && std::strcmp(argv[1], "cublas") == 0;
   tessera::detail::Sm90WsVariant variant;
   if (!is_cublas) {
-    if (argc < 3) { std::printf("usage: %s cublas | coop|pp|pp128 GROUP_M\n", argv[0]); return 2; }
+    if (argc < 3) { std::printf("usage: %s cublas | coop|coop2|pp|pp128 GROUP_M\n", argv[0]); return 2; }
+    variant.cluster = std::strcmp(argv[1], "coop2") == 0 ? 2 : 1;
     variant.pingpong = std::strncmp(argv[1], "pp", 2) == 0;
     variant.tile_n = std::strcmp(argv[1], "pp128") == 0 ? 128 : 256;
     variant.group_m = std::atoi(argv[2]);
@@ -217,8 +219,8 @@ for t in tma wgmma gemm; do
     tail -5 "$OUT/test_$t.log"
     if [ "$t" = gemm ]; then
       # A hang in a ping-pong test leaves the default kernel's results usable.
-      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -q PingPong; then
-        pp_hung=1; echo "the hang is in a ping-pong test: ping-pong variants skipped below"
+      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -qE "PingPong|Cluster2"; then
+        pp_hung=1; echo "the hang is in a ping-pong or cluster test: those variants skipped below"
       else
         gemm_hung=1
       fi
@@ -250,7 +252,7 @@ echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, 
 if [ $gemm_hung -eq 0 ]; then
   : > "$OUT/bench.txt"
   variants=("cublas" "coop 8" "coop 4" "coop 16")
-  [ $pp_hung -eq 0 ] && variants+=("pp 16" "pp 32" "pp128 8" "pp128 16")
+  [ $pp_hung -eq 0 ] && variants+=("pp 16" "pp 32" "pp128 8" "pp128 16" "coop2 8" "coop2 16")
   for v in "${variants[@]}"; do
     timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?

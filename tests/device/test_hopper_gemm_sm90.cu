@@ -99,7 +99,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
                                   << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
-                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " tile_n "
+                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m);
   int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
   std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
@@ -196,8 +196,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
       }
   double const rel = std::sqrt(num / den);
   double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
-  std::printf("  [sm90_ws_gemm%s%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+  std::printf("  [sm90_ws_gemm%s%s%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : "", variant.pingpong && variant.tile_n == 128 ? " 128x128" : "",
+              variant.cluster == 2 ? " cluster2" : "",
               variant.group_m, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
@@ -335,6 +336,24 @@ TEST(HopperGemm, PingPong128Variant) {
   run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, pp);
   run_gemm<__nv_bfloat16, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, pp);
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);  // 2048 tiles
+}
+
+// Clusters of 2 CTAs (vertically adjacent 128x256 tiles, B multicast):
+// tile-row counts odd and even (the pair's second tile past M), one K-block,
+// batches, col-major D, many units per cluster.
+TEST(HopperGemm, Cluster2Variant) {
+  TESSERA_REQUIRE_SM90();
+  detail::Sm90WsVariant v;
+  v.cluster = 2;
+  run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, float>({300, 500, 40}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__half, __half>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+  run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
 }
 
 }  // namespace

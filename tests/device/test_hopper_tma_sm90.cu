@@ -452,6 +452,7 @@ __global__ void __cluster_dims__(2, 1, 1)
     info[blockIdx.x * 4 + 2] = tessera::arch::cluster_ctaid_x();
     info[blockIdx.x * 4 + 3] = tessera::arch::cluster_nctaid_x();
   }
+  __syncwarp();                   // barrier.cluster.*.aligned: converged warps
   tessera::arch::cluster_sync();  // no CTA leaves while the other may still touch its barriers
 }
 

@@ -65,9 +65,15 @@ struct WsGemmParams {
 // consumer c rows 64c..64c+63. kPingPong = true: a whole kBlockM x kBlockN
 // tile per consumer (kBlockM / 64 wgmma row halves), consumers alternate
 // tiles. Every consumer holds 128 f32 accumulators per thread.
-template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_>
+//
+// kCluster = 2 (cooperative only): CTA pairs (a 1x2... cluster of 2 along x)
+// compute vertically adjacent tiles (tm = 2 pm + rank, same tn); each CTA
+// loads its own A and one half of B (128 rows) multicast into both CTAs, so
+// B crosses L2 -> SM once per pair. Consumers release a stage in both CTAs.
+template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
+  static constexpr int kCluster = kCluster_;
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = 64;
   static constexpr int kWgRows = kPingPong ? kBlockM : 64;  // rows of the tile one consumer computes
   static constexpr int kHalves = kWgRows / 64;               // m64 wgmma row blocks per consumer
@@ -75,7 +81,7 @@ struct WsGemmConfigT {
   static constexpr int kThreads = 128 * (1 + kConsumers);
   // Warps that release each stage: both consumers (cooperative) or the one
   // that owns the tile (ping-pong).
-  static constexpr int kConsumerWarps = kPingPong ? 4 : 4 * kConsumers;
+  static constexpr int kConsumerWarps = (kPingPong ? 4 : 4 * kConsumers) * kCluster;
   static constexpr int kStages = kStages_;
   static constexpr int kElemBytes = 2;
   static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;
@@ -94,6 +100,8 @@ struct WsGemmConfigT {
   static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
+  static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
+                "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
   static_assert(kHalves * kBlockN / 2 == 128,
                 "WsGemmConfig: a consumer must hold exactly 128 f32 accumulators per thread (64x256 or 128x128)");
 
@@ -112,6 +120,7 @@ struct WsGemmConfigT {
 using WsGemmConfig = WsGemmConfigT<false, 128, 256, 4>;
 using WsGemmPingPongConfig = WsGemmConfigT<true, 64, 256, 5>;
 using WsGemmPingPong128Config = WsGemmConfigT<true, 128, 128, 7>;
+using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 
 template <class T>
 struct WsFamily;
@@ -124,11 +133,13 @@ struct WsFamily<__half> {
   using type = arch::F32F16F16;
 };
 
-__device__ __forceinline__ void ws_tile_coords(int tile, const WsGemmParams& p, int& tm, int& tn) {
+// Tile `tile` of a tiles_m x tiles_n grid (tiles_m: p.tiles_m, or the
+// number of tile-row pairs for clusters) in grouped order.
+__device__ __forceinline__ void ws_tile_coords(int tile, const WsGemmParams& p, int& tm, int& tn, int tiles_m) {
   int const group_tiles = p.group_m * p.tiles_n;
   int const group = tile / group_tiles;
   int const first_m = group * p.group_m;
-  int const left = p.tiles_m - first_m;
+  int const left = tiles_m - first_m;
   int const rows = left < p.group_m ? left : p.group_m;
   int const in_group = tile - group * group_tiles;
   tm = first_m + in_group % rows;
@@ -202,6 +213,14 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
   }
 }
 
+// A consumer warp gives a ring stage back: to its own CTA's producer and,
+// in a cluster, to the peer's (whose multicast also writes this stage).
+template <class Cfg>
+__device__ __forceinline__ void ws_release(uint64_t* empty_bar, uint32_t rank) {
+  arch::mbarrier_arrive(empty_bar);
+  if constexpr (Cfg::kCluster == 2) arch::mbarrier_arrive_cluster(empty_bar, rank ^ 1u);
+}
+
 template <class TIn, class TOut, class Cfg = WsGemmConfig>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -240,7 +259,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   __syncthreads();
 
-  int const num_tiles = p.tiles_m * p.tiles_n;
+  // Work units: tiles, or tile-row pairs x tile columns for a cluster.
+  int const unit_rows = Cfg::kCluster == 2 ? (p.tiles_m + 1) / 2 : p.tiles_m;
+  int const num_tiles = unit_rows * p.tiles_n;
+  uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
+  int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
+  int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
+  if constexpr (Cfg::kCluster == 2) arch::cluster_sync();  // the peer's barriers exist before any multicast
 
   if (wg == 0) {
     // ---------------- producer warpgroup ----------------
@@ -250,14 +275,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_b);
       int stage = 0;
       uint32_t phase = 0;
-      for (int tile = int(blockIdx.x); tile < num_tiles; tile += int(gridDim.x)) {
+      for (int tile = unit0; tile < num_tiles; tile += unit_step) {
         int tm, tn;
-        ws_tile_coords(tile, p, tm, tn);
+        ws_tile_coords(tile, p, tm, tn, unit_rows);
+        if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
         for (int kb = 0; kb < p.k_blocks; ++kb) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
+          // Cluster: the full stage still arrives here as kStageBytes (own A,
+          // own B half, the peer's B half multicast into this CTA).
           arch::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
           arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * Cfg::kBlockK, tm * Cfg::kBlockM);
-          arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * Cfg::kBlockK, tn * Cfg::kBlockN);
+          if constexpr (Cfg::kCluster == 2) {
+            int const half = Cfg::kBlockN / 2;
+            arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + int(rank) * half * 128, &tmap_b, &full[stage],
+                                        uint16_t(0x3), kb * Cfg::kBlockK, tn * Cfg::kBlockN + int(rank) * half);
+          } else {
+            arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * Cfg::kBlockK, tn * Cfg::kBlockN);
+          }
           if (++stage == Cfg::kStages) {
             stage = 0;
             phase ^= 1u;
@@ -275,15 +309,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
     // tiles 2i + cw and it skips the other's k_blocks after each tile.
     // Cooperative: every tile, rows 64 * cw .. 64 * cw + 63.
-    int const tile_step = Cfg::kPingPong ? 2 * int(gridDim.x) : int(gridDim.x);
-    int const first = Cfg::kPingPong ? int(blockIdx.x) + cw * int(gridDim.x) : int(blockIdx.x);
+    int const tile_step = Cfg::kPingPong ? 2 * unit_step : unit_step;
+    int const first = Cfg::kPingPong ? unit0 + cw * unit_step : unit0;
     uint32_t seq = Cfg::kPingPong ? uint32_t(cw) * uint32_t(p.k_blocks) : 0u;  // ring sequence number
     uint32_t const skip = Cfg::kPingPong ? uint32_t(p.k_blocks) : 0u;          // the other consumer's K-blocks
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
-      ws_tile_coords(tile, p, tm, tn);
+      ws_tile_coords(tile, p, tm, tn, unit_rows);
+      if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf)
 #pragma unroll
@@ -324,7 +359,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // Keep this K-block's group in flight; the previous one is done, so
         // its stage goes back to the producer.
         arch::wgmma_wait_group<1>();
-        if (kb > 0 && lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
+        if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
         prev_stage = stage;
       }
       // This thread has passed every full[] wait of the tile: the fills they
@@ -334,11 +369,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
-      if (lane == 0) arch::mbarrier_arrive(&empty[prev_stage]);
+      if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf)
         ws_epilogue<TOut, Cfg::kBlockN>(acc[hf], p, tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf, tn * Cfg::kBlockN);
     }
+  }
+  // Cluster: no CTA leaves while its peer may still multicast into it or
+  // arrive on its barriers. Every thread of both CTAs gets here.
+  // barrier.cluster.*.aligned needs a converged warp: the producer warp's
+  // elected lane and the consumers' lane-0 arrives diverged above.
+  if constexpr (Cfg::kCluster == 2) {
+    __syncwarp();
+    arch::cluster_sync();
   }
 #else
   // Compiled for another target in a multi-architecture build: never launched
@@ -372,6 +415,7 @@ struct Sm90WsVariant {
   int group_m = 0;        // tile rows per rasterisation group
   int tile_n = 256;       // ping-pong only: 256 (64x256 tiles, WsGemmPingPongConfig) or
                           // 128 (128x128 tiles, WsGemmPingPong128Config)
+  int cluster = 1;        // cooperative only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
 };
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 

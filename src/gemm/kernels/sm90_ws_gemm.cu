@@ -19,6 +19,7 @@
 namespace tessera {
 namespace {
 
+using kernels::sm90::WsGemmCluster2Config;
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
@@ -130,7 +131,30 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   }
   std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
-  unsigned const grid = unsigned(tiles < sms ? tiles : sms);
+  // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
+  // clusters of 2), at most one per work unit.
+  std::int64_t const units = Cfg::kCluster == 2 ? std::int64_t((p.tiles_m + 1) / 2) * p.tiles_n : tiles;
+  std::int64_t slots = sms / Cfg::kCluster;
+  if constexpr (Cfg::kCluster > 1) {
+    // Not every SM pair can host a cluster (GPCs of odd size): size the
+    // persistent grid by how many clusters fit at once.
+    cudaLaunchConfig_t occ{};
+    occ.gridDim = dim3(unsigned(slots * Cfg::kCluster));
+    occ.blockDim = dim3(Cfg::kThreads);
+    occ.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = Cfg::kCluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    occ.attrs = attr;
+    occ.numAttrs = 1;
+    int active = 0;
+    if (cudaOccupancyMaxActiveClusters(&active, fn, &occ) == cudaSuccess && active > 0 && active < slots) slots = active;
+    cudaGetLastError();
+  }
+  if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
+  unsigned const grid = unsigned((units < slots ? units : slots) * Cfg::kCluster);
 
   tma::TiledDesc ta;
   ta.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -147,7 +171,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   tb.dims[1] = std::uint64_t(n);
   tb.strides[0] = std::uint64_t(kb.ld) * 2;
   tb.box[0] = Cfg::kBlockK;
-  tb.box[1] = Cfg::kBlockN;
+  tb.box[1] = Cfg::kBlockN / Cfg::kCluster;  // a cluster CTA loads (and multicasts) one part of B
 
   // NOTE: a batch is one persistent launch per matrix, in stream order (two
   // tensor maps per batch); a 3-D tensor map with the batch as the outer
@@ -161,7 +185,23 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
     p.d = static_cast<char*>(args.d.data) + bi * args.d.batch_stride * out_bytes;
     p.c = args.beta != 0.0f ? static_cast<const char*>(args.c.data) + bi * args.c.batch_stride * out_bytes : nullptr;
     void* kargs[] = {&tmap_a, &tmap_b, &p};
-    err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
+    if constexpr (Cfg::kCluster == 1) {
+      err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
+    } else {
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = dim3(grid);
+      cfg.blockDim = dim3(Cfg::kThreads);
+      cfg.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
+      cfg.stream = static_cast<cudaStream_t>(stream);
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = Cfg::kCluster;
+      attr[0].val.clusterDim.y = 1;
+      attr[0].val.clusterDim.z = 1;
+      cfg.attrs = attr;
+      cfg.numAttrs = 1;
+      err = cudaLaunchKernelExC(&cfg, fn, kargs);
+    }
     if (err != cudaSuccess)
       return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
   }
@@ -179,6 +219,9 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
 }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
+  if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2))
+    return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative kernel");
+  if (variant.cluster == 2) return launch_with<WsGemmCluster2Config>(args, stream, variant.group_m);
   if (!variant.pingpong) return launch_with<WsGemmConfig>(args, stream, variant.group_m);
   if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m);
   if (variant.tile_n == 128) return launch_with<WsGemmPingPong128Config>(args, stream, variant.group_m);
