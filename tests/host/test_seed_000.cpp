@@ -6,20 +6,14 @@
 // 3.6 must come out the same. Pointers are fake host addresses (never
 // dereferenced), so only the pointer kind and the layout are compared.
 //
-// Swizzled shared memory: Tessera moves the Swizzle<3,3,3> of a ComposedLayout
-// into the pointer (Sw<3,3,3>_smem_ptr) and keeps the plain layout, so a
-// partition of sA prints un-swizzled strides. The seed's CuTe build instead
-// decayed thread 0's slice of the swizzled layout into a plain smem_ptr
-// layout, splitting modes at the swizzle's bit boundaries and folding the XOR
-// into the strides: tXsA's k-blocks (_4):(_128) became (_2,_2):(144,288) =
-// (Sw(128),Sw(256)), the pipe mode _3 became (_1,_3). The register fragments
-// copy those shapes (tCrA's MMA_K (_2,_2,_2) instead of _8).
-//
-// So for these six (tAsA, tBsB, tXsA, tXsB, tCrA, tCrB) the test pins
-// Tessera's printed form and checks, element by element, that it names the
-// same addresses (shared memory, through the swizzle) or the same register
-// indices as the seed's printed layout. The other layouts (tAgA, mC, gC, tCgC,
-// tCrC, tXrA, tXrB, tBgB) must print exactly as in the seed.
+// All twelve must come out exactly as the seed prints them (pointer kind and
+// layout; the address is a fake host one). Swizzled shared memory is kept as
+// CuTe keeps it, `smem_ptr o Sw<3,3,3> o _0 o L`; a thread's partition slice
+// decays to a plain layout where that is exact (tensor/swizzle_layout.hpp):
+// the k-block strides that cross the swizzle's bits become run-time values,
+// (_2,_2):(144,288) == (Sw(128),Sw(256)) for thread 0. Besides the strings,
+// the tests check element by element that the shared-memory partitions name
+// the same addresses as the swizzled sA, for every thread.
 
 #include <cstdint>
 #include <set>
@@ -60,7 +54,7 @@ half_t* const kC = reinterpret_cast<half_t*>(std::uintptr_t{0x50a600000});
 half_t* const kSmemA = reinterpret_cast<half_t*>(std::uintptr_t{0x7f531d000000});
 half_t* const kSmemB = reinterpret_cast<half_t*>(std::uintptr_t{0x7f531d00c000});
 
-// Seed layouts that differ from Tessera's only in shape nesting (see above).
+// The seed's printed layouts as Tessera layouts (for the element checks).
 inline auto seed_tAsA() {  // ((_8,_1),_8,_1,(_1,_3)):((_1,_0),_1024,_0,(_0,_8192))
   return make_layout(make_shape(make_shape(_8{}, _1{}), _8{}, _1{}, make_shape(_1{}, _3{})),
                      make_stride(make_stride(_1{}, _0{}), Int<1024>{}, _0{}, make_stride(_0{}, Int<8192>{})));
@@ -155,13 +149,13 @@ TEST(Seed000, CopyPartitionG2S) {
 
   EXPECT_EQ(printed(tAgA).pointer, "gmem_ptr[16b]");
   EXPECT_EQ(printed(tAgA).layout, "((_8,_1),_8,_1,64):((_1,_0),65536,_0,_64)");
-  EXPECT_EQ(printed(tAsA).pointer, "Sw<3,3,3>_smem_ptr[16b]");
-  EXPECT_EQ(printed(tAsA).layout, "((_8,_1),_8,_1,_3):((_1,_0),_1024,_0,_8192)");
+  EXPECT_EQ(printed(tAsA).pointer, "smem_ptr[16b]");
+  EXPECT_EQ(printed(tAsA).layout, "((_8,_1),_8,_1,(_1,_3)):((_1,_0),_1024,_0,(_0,_8192))");
   expect_same_addresses(tAsA, seed_tAsA(), kSmemA, "tAsA");
   EXPECT_EQ(printed(tBgB).pointer, "gmem_ptr[16b]");
   EXPECT_EQ(printed(tBgB).layout, "((_8,_1),_8,_1,64):((_1,_0),65536,_0,_64)");
-  EXPECT_EQ(printed(tBsB).pointer, "Sw<3,3,3>_smem_ptr[16b]");
-  EXPECT_EQ(printed(tBsB).layout, "((_8,_1),_8,_1,_3):((_1,_0),_1024,_0,_8192)");
+  EXPECT_EQ(printed(tBsB).pointer, "smem_ptr[16b]");
+  EXPECT_EQ(printed(tBsB).layout, "((_8,_1),_8,_1,(_1,_3)):((_1,_0),_1024,_0,(_0,_8192))");
   expect_same_addresses(tBsB, seed_tAsA(), kSmemB, "tBsB");
   EXPECT_EQ(size(Seed000::copyA()), 128);
 }
@@ -186,11 +180,13 @@ TEST(Seed000, MmaPartition) {
   EXPECT_EQ(printed(tCgC).pointer, "gmem_ptr[16b]");
   EXPECT_EQ(printed(tCgC).layout, "((_2,_2),_4,(_2,_4)):((5120,_8),_32,(81920,163840))");
   EXPECT_EQ(printed(tCrA).pointer, "ptr[16b]");
-  EXPECT_EQ(printed(tCrA).layout, "((_2,_2),_4,_8):((_1,_2),_4,_16)");
+  EXPECT_EQ(printed(tCrA).layout, "((_2,_2),_4,(_2,_2,_2)):((_1,_2),_4,(_16,_32,_64))");
   expect_same_function(tCrA.layout(), seed_tCrA(), "tCrA");
+  static_assert(std::is_same_v<decltype(tCrA.layout()), decltype(seed_tCrA()) const&>, "tCrA: same static layout type as the seed's");
   EXPECT_EQ(printed(tCrB).pointer, "ptr[16b]");
-  EXPECT_EQ(printed(tCrB).layout, "(_2,_8,_8):(_1,_2,_16)");
+  EXPECT_EQ(printed(tCrB).layout, "(_2,_8,(_2,_2,_2)):(_1,_2,(_16,_32,_64))");
   expect_same_function(tCrB.layout(), seed_tCrB(), "tCrB");
+  static_assert(std::is_same_v<decltype(tCrB.layout()), decltype(seed_tCrB()) const&>, "tCrB: same static layout type as the seed's");
   EXPECT_EQ(printed(tCrC).pointer, "ptr[16b]");
   EXPECT_EQ(printed(tCrC).layout, "((_2,_2),_4,(_2,_4)):((_1,_2),_4,(_16,_32))");
 }
@@ -211,19 +207,53 @@ TEST(Seed000, S2RRetiling) {
   auto tXsB = s2r_thr_copy_b.partition_S(Seed000::sB());  // (CPY,MMA_N,MMA_K,PIPE)
   auto tXrB = s2r_thr_copy_b.retile_D(tCrB);              // (CPY,MMA_N,MMA_K)
 
-  EXPECT_EQ(printed(tXsA).pointer, "Sw<3,3,3>_smem_ptr[16b]");
-  EXPECT_EQ(printed(tXsA).layout, "((_8,_1),_4,_4,_3):((_1,_0),_2048,_128,_8192)");
+  EXPECT_EQ(printed(tXsA).pointer, "smem_ptr[16b]");
+  EXPECT_EQ(printed(tXsA).layout, "((_8,_1),_4,(_2,_2),(_1,_3)):((_1,_0),_2048,(144,288),(_0,_8192))");
   expect_same_addresses(tXsA, seed_tXsA(), kSmemA, "tXsA");
   EXPECT_EQ(printed(tXrA).pointer, "ptr[16b]");
   EXPECT_EQ(printed(tXrA).layout, "(((_4,_2),_1),_4,_4):(((_1,_16),_0),_4,_32)");
-  EXPECT_EQ(printed(tXsB).pointer, "Sw<3,3,3>_smem_ptr[16b]");
-  EXPECT_EQ(printed(tXsB).layout, "((_8,_1),_4,_4,_3):((_1,_0),_2048,_128,_8192)");
+  EXPECT_EQ(printed(tXsB).pointer, "smem_ptr[16b]");
+  EXPECT_EQ(printed(tXsB).layout, "((_8,_1),_4,(_2,_2),(_1,_3)):((_1,_0),_2048,(144,288),(_0,_8192))");
   expect_same_addresses(tXsB, seed_tXsA(), kSmemB, "tXsB");
   EXPECT_EQ(printed(tXrB).pointer, "ptr[16b]");
   EXPECT_EQ(printed(tXrB).layout, "(((_4,_2),_1),_4,_4):(((_1,_16),_0),_4,_32)");
 
   // retile_D views the same registers as tCrA: same data pointer.
   EXPECT_EQ(static_cast<void const*>(tXrA.data()), static_cast<void const*>(tCrA.data()));
+}
+
+// Every thread's shared-memory partitions (decayed to plain layouts) name the
+// addresses the swizzled sA names: compared with the same partition of the
+// swizzle_ptr form, where the swizzle is applied per access.
+template <class A, class B>
+void expect_same_element_addresses(A const& a, B const& b, int thread, char const* name) {
+  ASSERT_EQ(int(size(a)), int(size(b))) << name;
+  for (int i = 0; i < int(size(a)); ++i)
+    ASSERT_EQ(static_cast<void const*>(raw_pointer_cast(a.data() + a.layout()(i))),
+              static_cast<void const*>(raw_pointer_cast(b.data() + b.layout()(i))))
+        << name << " thread " << thread << " element " << i;
+}
+
+TEST(Seed000, EveryThreadsSmemPartitionAddresses) {
+  auto sA = Seed000::sA();
+  auto sP = as_position_independent_swizzle_tensor(sA);
+  auto copy = Seed000::copyA();
+  auto s2r = make_tiled_copy_A(Seed000::s2r_atom(), Seed000::mmaC());
+  for (int t = 0; t < 128; ++t) {
+    auto tAsA = copy.get_slice(t).partition_D(sA);
+    static_assert(is_layout_v<decltype(tAsA.layout())>, "tAsA decays to a plain layout");
+    expect_same_element_addresses(tAsA, copy.get_slice(t).partition_D(sP), t, "tAsA");
+    auto tXsA = s2r.get_slice(t).partition_S(sA);
+    static_assert(is_layout_v<decltype(tXsA.layout())>, "tXsA decays to a plain layout");
+    expect_same_element_addresses(tXsA, s2r.get_slice(t).partition_S(sP), t, "tXsA");
+    // And against the composed layout itself: element (v,m,k,p) of thread t.
+    auto tXsA_c = s2r.get_slice(t).partition_S(sP);
+    for (int p = 0; p < 3; ++p) {
+      auto a = tXsA(Underscore{}, Underscore{}, Underscore{}, p);
+      auto b = tXsA_c(Underscore{}, Underscore{}, Underscore{}, p);
+      expect_same_element_addresses(a, b, t, "tXsA(_,_,_,p)");
+    }
+  }
 }
 
 // Every element of sA(_,_,0) is loaded by exactly one (thread, value) of the

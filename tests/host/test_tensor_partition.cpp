@@ -83,14 +83,22 @@ TEST(TensorSeed000, SwizzledSharedA) {
   auto sA_layout = tile_to_shape(swizzle_atom, make_shape(Int<128>{}, Int<64>{}, Int<3>{}));
   static_assert(decltype(cosize(sA_layout))::value == 128 * 64 * 3);
 
-  // The swizzle goes into the pointer; the tensor keeps the plain layout.
+  // The tensor keeps the swizzled layout over a plain smem pointer (CuTe's form).
   alignas(1024) static half_bits smem[128 * 64 * 3];
   Tensor sA = make_tensor(make_smem_ptr(smem), sA_layout);  // (BLK_M,BLK_K,PIPE)
   static_assert(is_smem_v<decltype(sA.data())>);
-  EXPECT_EQ(str(sA.layout()), "((_8,_16),(_8,_8),_3):((_8,_512),(_1,_64),_8192)");
+  EXPECT_EQ(str(sA.layout()), "Sw<3,3,3> o _0 o ((_8,_16),(_8,_8),(_1,_3)):((_8,_512),(_1,_64),(_0,_8192))");
   std::string const printed = str(sA);
-  EXPECT_EQ(printed.rfind("Sw<3,3,3>_smem_ptr[16b](", 0), 0u) << printed;
-  EXPECT_NE(printed.find(") o ((_8,_16),(_8,_8),_3):((_8,_512),(_1,_64),_8192)"), std::string::npos) << printed;
+  EXPECT_EQ(printed.rfind("smem_ptr[16b](", 0), 0u) << printed;
+  EXPECT_NE(printed.find(") o Sw<3,3,3> o _0 o ((_8,_16),(_8,_8),(_1,_3)):((_8,_512),(_1,_64),(_0,_8192))"),
+            std::string::npos)
+      << printed;
+  // The explicit other form: the swizzle in the pointer, the plain layout in the tensor.
+  Tensor sP = as_position_independent_swizzle_tensor(sA);
+  EXPECT_EQ(str(sP.layout()), "((_8,_16),(_8,_8),(_1,_3)):((_8,_512),(_1,_64),(_0,_8192))");
+  std::string const printed_p = str(sP);
+  EXPECT_EQ(printed_p.rfind("Sw<3,3,3>_smem_ptr[16b](", 0), 0u) << printed_p;
+  for (int i = 0; i < int(size(sP)); ++i) ASSERT_EQ(&sP(i), &smem[sA_layout(i)]) << "i=" << i;
 
   // Law: &sA(c) == &smem[sA_layout(c)] (Swizzle o offset o layout) for every c.
   for (int i = 0; i < int(size(sA)); ++i) {
@@ -255,9 +263,17 @@ TEST(TensorSeed000, RecastSwizzledShared) {
   Tensor sA = make_tensor(make_smem_ptr(smem), sL);  // (16,64) halves
   Tensor sW = recast<std::uint32_t>(sA);             // (16,32) words
   std::string const printed = str(sW);
-  EXPECT_EQ(printed.rfind("Sw<3,2,3>_smem_ptr[32b](", 0), 0u) << printed;
+  EXPECT_EQ(printed.rfind("smem_ptr[32b](", 0), 0u) << printed;
+  EXPECT_NE(printed.find(") o Sw<3,2,3> o _0 o "), std::string::npos) << printed;
   EXPECT_EQ(int(size(sW)), 16 * 32);
   for (int m = 0; m < 16; ++m)
     for (int k = 0; k < 32; ++k)
       ASSERT_EQ(static_cast<void const*>(&sW(m, k)), static_cast<void const*>(&sA(m, 2 * k))) << m << "," << k;
+  // The same through the swizzle_ptr form.
+  Tensor sWp = recast<std::uint32_t>(as_position_independent_swizzle_tensor(sA));
+  std::string const printed_p = str(sWp);
+  EXPECT_EQ(printed_p.rfind("Sw<3,2,3>_smem_ptr[32b](", 0), 0u) << printed_p;
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 32; ++k)
+      ASSERT_EQ(static_cast<void const*>(&sWp(m, k)), static_cast<void const*>(&sA(m, 2 * k))) << m << "," << k;
 }

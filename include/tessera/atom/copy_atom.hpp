@@ -195,7 +195,7 @@ struct ThrCopy : TiledCopyType {
   // (M,N,...) -> (CPY, CPY_M, CPY_N, ...): this thread's source values.
   template <class STensor>
   TESSERA_HOST_DEVICE constexpr auto partition_S(STensor&& stensor) const {
-    auto thr_tensor = make_tensor(std::forward<STensor>(stensor).data(), TiledCopyType::tidfrg_S(stensor.layout()));
+    auto thr_tensor = make_tensor(std::forward<STensor>(stensor).data(), swizzle_split_layout(TiledCopyType::tidfrg_S(swizzle_split_layout(stensor.layout()))));
     constexpr int R = decltype(rank(stensor.layout()))::value;
     return thr_tensor(thr_idx_, Underscore{}, repeat<R>(Underscore{}));
   }
@@ -203,7 +203,7 @@ struct ThrCopy : TiledCopyType {
   // (M,N,...) -> (CPY, CPY_M, CPY_N, ...): this thread's destination values.
   template <class DTensor>
   TESSERA_HOST_DEVICE constexpr auto partition_D(DTensor&& dtensor) const {
-    auto thr_tensor = make_tensor(std::forward<DTensor>(dtensor).data(), TiledCopyType::tidfrg_D(dtensor.layout()));
+    auto thr_tensor = make_tensor(std::forward<DTensor>(dtensor).data(), swizzle_split_layout(TiledCopyType::tidfrg_D(swizzle_split_layout(dtensor.layout()))));
     constexpr int R = decltype(rank(dtensor.layout()))::value;
     return thr_tensor(thr_idx_, Underscore{}, repeat<R>(Underscore{}));
   }

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include <tessera/atom/mma_traits.hpp>
+#include <tessera/tensor/swizzle_layout.hpp>
 
 namespace tessera {
 
@@ -288,7 +289,7 @@ struct ThrMMA : TiledMMAType {
   // (M,N,...) -> (V, REST_M, REST_N, ...) for this thread.
   template <class CTensor>
   TESSERA_HOST_DEVICE constexpr auto partition_C(CTensor&& ctensor) const {
-    auto thr_tensor = make_tensor(std::forward<CTensor>(ctensor).data(), this->thrfrg_C(ctensor.layout()));
+    auto thr_tensor = make_tensor(std::forward<CTensor>(ctensor).data(), swizzle_split_layout(this->thrfrg_C(swizzle_split_layout(ctensor.layout()))));
     auto thr_vmn = make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<2>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
     return thr_tensor(thr_vmn, make_coord(Underscore{}, repeat<kRest>(Underscore{})));
@@ -297,7 +298,7 @@ struct ThrMMA : TiledMMAType {
   // (M,K,...) -> (V, REST_M, REST_K, ...) for this thread.
   template <class ATensor>
   TESSERA_HOST_DEVICE constexpr auto partition_A(ATensor&& atensor) const {
-    auto thr_tensor = make_tensor(std::forward<ATensor>(atensor).data(), this->thrfrg_A(atensor.layout()));
+    auto thr_tensor = make_tensor(std::forward<ATensor>(atensor).data(), swizzle_split_layout(this->thrfrg_A(swizzle_split_layout(atensor.layout()))));
     auto thr_vmk = make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<3>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
     return thr_tensor(thr_vmk, make_coord(Underscore{}, repeat<kRest>(Underscore{})));
@@ -306,7 +307,7 @@ struct ThrMMA : TiledMMAType {
   // (N,K,...) -> (V, REST_N, REST_K, ...) for this thread.
   template <class BTensor>
   TESSERA_HOST_DEVICE constexpr auto partition_B(BTensor&& btensor) const {
-    auto thr_tensor = make_tensor(std::forward<BTensor>(btensor).data(), this->thrfrg_B(btensor.layout()));
+    auto thr_tensor = make_tensor(std::forward<BTensor>(btensor).data(), swizzle_split_layout(this->thrfrg_B(swizzle_split_layout(btensor.layout()))));
     auto thr_vnk = make_coord(get<0>(thr_vmnk_), make_coord(get<2>(thr_vmnk_), get<3>(thr_vmnk_)));
     constexpr int kRest = decltype(rank<1, 1>(thr_tensor.layout()))::value;
     return thr_tensor(thr_vnk, make_coord(Underscore{}, repeat<kRest>(Underscore{})));

@@ -128,9 +128,27 @@ template <class A, class O, class B, class TS, class TD>
 TESSERA_HOST_DEVICE constexpr auto raked_product(ComposedLayout<A, O, B> const& c, Layout<TS, TD> const& tiler) {
   return composition(c.layout_a(), c.offset(), raked_product(c.layout_b(), tiler));
 }
+// On a swizzled block the modes the block does not have (appended as _1:_0)
+// keep the blocked product's (_1,n):(_0,s) form instead of coalescing to n:s:
+// the same function, written the way seed 000's CuTe build prints the pipe
+// mode of its tiled partitions, ((_8,_1),_8,_1,(_1,_3)):((_1,_0),_1024,_0,(_0,_8192)).
 template <class A, class O, class B, class TrgShape, class ModeOrder = LayoutLeft>
 TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<A, O, B> const& c, TrgShape const& trg_shape, ModeOrder const& ord = {}) {
-  return composition(c.layout_a(), c.offset(), tile_to_shape(c.layout_b(), trg_shape, ord));
+  auto t = tile_to_shape(c.layout_b(), trg_shape, ord);
+  constexpr int RB = B::rank;
+  constexpr int R = decltype(t)::rank;
+  auto padded_mode = [&](auto i) {
+    constexpr int I = decltype(i)::value;
+    auto m = layout<I>(t);
+    if constexpr (I >= RB && !is_tuple_v<std::remove_cvref_t<decltype(m.shape())>> &&
+                  !is_constant<1, std::remove_cvref_t<decltype(m.shape())>>::value) {
+      return make_layout(make_shape(Int<1>{}, m.shape()), make_stride(Int<0>{}, m.stride()));
+    } else {
+      return m;
+    }
+  };
+  auto modes = [&]<int... I>(seq<I...>) { return make_layout(padded_mode(Int<I>{})...); }(make_seq<R>{});
+  return composition(c.layout_a(), c.offset(), modes);
 }
 
 }  // namespace tessera

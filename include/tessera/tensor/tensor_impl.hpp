@@ -14,6 +14,7 @@
 #include "tessera/layout.hpp"
 #include "tessera/tensor/engine.hpp"
 #include "tessera/tensor/pointer.hpp"
+#include "tessera/tensor/swizzle_layout.hpp"
 #include "tessera/tensor/swizzle_ptr.hpp"
 
 namespace tessera {
@@ -38,12 +39,35 @@ template <int B, int M, int S> struct is_swizzle<Swizzle<B, M, S>> : std::true_t
 template <class T>
 inline constexpr bool is_any_layout_v = is_plain_layout<T>::value || is_composed<T>::value;
 
-// (sub-layout, pointer offset) of a slice. A composed layout keeps the offset
-// inside (Sw(o + x) != Sw(o) + x for a swizzle), so the pointer does not move.
+// Whether some leaf of the coordinate is not `_` (the slice fixes a mode).
+template <class T> struct has_non_underscore : bool_constant<!is_underscore_v<T>> {};
+template <class... T> struct has_non_underscore<tuple<T...>> : bool_constant<(false || ... || has_non_underscore<T>::value)> {};
+
+// (sub-layout, pointer offset) of a slice. A swizzled layout Sw o off o L
+// sliced at a coordinate that fixes some modes becomes a plain layout when
+// that is exact (swizzle_decay: the pointer moves by Sw(off + offset), the
+// strides that cross the swizzle's bits become Sw(off + offset + s) - Sw(...));
+// otherwise it stays composed, the fixed part moved into its offset.
 template <class Coord, class L>
 TESSERA_HOST_DEVICE constexpr auto slice_for_tensor(Coord const& c, L const& l) {
   if constexpr (is_composed<L>::value) {
-    return make_tuple(slice(c, l), Int<0>{});
+    using A = std::remove_cvref_t<decltype(l.layout_a())>;
+    if constexpr (is_swizzle<A>::value && has_non_underscore<Coord>::value) {
+      auto so = slice_and_offset(c, l.layout_b());
+      auto const& sliced = get<0>(so);
+      auto const t = l.offset() + get<1>(so);
+      using Diced = decltype(make_layout(dice(c, l.layout_b().shape()), dice(c, l.layout_b().stride())));
+      using O = std::remove_cvref_t<decltype(l.offset())>;
+      using Sliced = std::remove_cvref_t<decltype(get<0>(so))>;
+      constexpr decay_plan plan = swizzle_decay_plan<A, O, Diced, Sliced>();
+      if constexpr (plan.ok) {
+        return make_tuple(apply_decay<A, plan>(sliced, t), A::apply(t));
+      } else {
+        return make_tuple(composition(l.layout_a(), t, sliced), Int<0>{});
+      }
+    } else {
+      return make_tuple(slice(c, l), Int<0>{});
+    }
   } else {
     return slice_and_offset(c, l);
   }
@@ -135,27 +159,12 @@ TESSERA_HOST_DEVICE constexpr auto layout_from_args(Args const&... args) {
   }
 }
 
+// A swizzled layout stays in the tensor, CuTe's form `smem_ptr o Sw o off o L`
+// (as_position_independent_swizzle_tensor gives the other form, the swizzle
+// in the pointer).
 template <class Iter, class L>
 TESSERA_HOST_DEVICE constexpr auto make_view(Iter const& it, L const& l) {
-  if constexpr (is_composed<L>::value) {
-    using A = std::remove_cv_t<std::remove_reference_t<decltype(l.layout_a())>>;
-    if constexpr (is_swizzle<A>::value && is_smem<Iter>::value) {
-      // The swizzle moves into the pointer; the tensor keeps the plain layout.
-      using Sp = swizzle_params<A>;
-      constexpr int sh = Sp::shift > 0 ? Sp::shift : 0;
-      constexpr std::uintptr_t period =
-          (std::uintptr_t(1) << (Sp::bits + Sp::base + sh)) * sizeof(typename Iter::value_type);
-      TESSERA_ASSERT(reinterpret_cast<std::uintptr_t>(raw_pointer_cast(it)) % period == 0 &&
-                     "make_tensor: swizzled smem base must be aligned to the swizzle period");
-      auto p = make_swizzle_ptr(it + l.offset(), A{});
-      auto b = l.layout_b();
-      return Tensor<ViewEngine<decltype(p)>, decltype(b)>{ViewEngine<decltype(p)>{p}, b};
-    } else {
-      return Tensor<ViewEngine<Iter>, L>{ViewEngine<Iter>{it}, l};
-    }
-  } else {
-    return Tensor<ViewEngine<Iter>, L>{ViewEngine<Iter>{it}, l};
-  }
+  return Tensor<ViewEngine<Iter>, L>{ViewEngine<Iter>{it}, l};
 }
 }  // namespace detail
 
@@ -176,6 +185,55 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Args const&... args) {
   static_assert(is_static<L>::value, "make_tensor<T>: an owning tensor needs a static layout [use make_tensor(ptr, layout) for dynamic ones]");
   constexpr std::size_t n = std::size_t(decltype(cosize(l))::value);
   return Tensor<ArrayEngine<T, n>, L>{ArrayEngine<T, n>{}, l};
+}
+
+namespace detail {
+template <class L, class Iter>
+inline constexpr bool swizzle_ptr_convertible_v = [] {
+  if constexpr (is_composed<L>::value) {
+    return is_swizzle<std::remove_cvref_t<decltype(std::declval<L const&>().layout_a())>>::value && is_smem<Iter>::value;
+  } else {
+    return false;
+  }
+}();
+
+// Whether t's base address is aligned to its swizzle's period (what the
+// swizzle_ptr form needs: there the swizzle acts on absolute addresses).
+template <class E, class L>
+TESSERA_HOST_DEVICE bool swizzle_base_aligned(Tensor<E, L> const& t) {
+  using A = std::remove_cvref_t<decltype(t.layout().layout_a())>;
+  using Iter = std::remove_cvref_t<decltype(t.data())>;
+  using Sp = swizzle_params<A>;
+  constexpr int sh = Sp::shift > 0 ? Sp::shift : 0;
+  constexpr std::uintptr_t period = (std::uintptr_t(1) << (Sp::bits + Sp::base + sh)) * sizeof(typename Iter::value_type);
+  return reinterpret_cast<std::uintptr_t>(raw_pointer_cast(t.data())) % period == 0;
+}
+
+template <class E, class L>
+TESSERA_HOST_DEVICE constexpr auto to_swizzle_ptr_tensor(Tensor<E, L> const& t) {
+  using A = std::remove_cvref_t<decltype(t.layout().layout_a())>;
+  auto p = make_swizzle_ptr(t.data() + t.layout().offset(), A{});
+  auto b = t.layout().layout_b();
+  return Tensor<ViewEngine<decltype(p)>, decltype(b)>{ViewEngine<decltype(p)>{p}, b};
+}
+}  // namespace detail
+
+// The swizzle of a swizzled shared-memory tensor moved into its pointer
+// (Sw<B,M,S>_smem_ptr o L): slices and partitions then act on the plain L
+// and copy() can vectorise through the pointer. The swizzle then acts on the
+// absolute address, so the base must be aligned to the swizzle period
+// (checked with TESSERA_ASSERT). A tensor without a composed layout comes back as it is.
+template <class E, class L>
+TESSERA_HOST_DEVICE constexpr auto as_position_independent_swizzle_tensor(Tensor<E, L> const& t) {
+  if constexpr (detail::is_composed<L>::value) {
+    static_assert(detail::swizzle_ptr_convertible_v<L, std::remove_cvref_t<decltype(t.data())>>,
+                  "as_position_independent_swizzle_tensor: needs a Swizzle o offset o layout over an smem pointer");
+    TESSERA_ASSERT(detail::swizzle_base_aligned(t) &&
+                   "as_position_independent_swizzle_tensor: swizzled smem base must be aligned to the swizzle period");
+    return detail::to_swizzle_ptr_tensor(t);
+  } else {
+    return t;
+  }
 }
 
 // An owning tensor with the shape of `t`, compact strides ordered like t's (make_layout_like).

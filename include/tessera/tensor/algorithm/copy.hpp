@@ -128,8 +128,23 @@ constexpr auto make_vector_plan() {
 // consecutive indices (in the plan's order) is contiguous in both layouts,
 // V * sizeof(T) <= 16 bytes, and the swizzle of either pointer keeps V
 // elements together.
+template <class T>
+constexpr bool composed_copy_convertible();
+template <class T>
+TESSERA_HOST_DEVICE auto composed_copy_view(T const& t);
+
 template <class SrcTensor, class DstTensor>
 constexpr int static_vector_width() {
+  if constexpr (is_composed<typename SrcTensor::layout_type>::value ||
+                is_composed<typename DstTensor::layout_type>::value) {
+    // Swizzled layouts copy through their swizzle_ptr form (see copy()).
+    if constexpr (composed_copy_convertible<SrcTensor>() && composed_copy_convertible<DstTensor>()) {
+      return static_vector_width<decltype(composed_copy_view(std::declval<SrcTensor const&>())),
+                                 decltype(composed_copy_view(std::declval<DstTensor const&>()))>();
+    } else {
+      return 1;
+    }
+  } else {
   using ST = typename SrcTensor::value_type;
   using DT = typename DstTensor::value_type;
   using SI = typename SrcTensor::iterator;
@@ -145,6 +160,7 @@ constexpr int static_vector_width() {
     int v = 1;
     while (v * 2 <= max_elems && v * 2 <= run && plan.run % (v * 2) == 0) v *= 2;
     return v;
+  }
   }
 }
 
@@ -189,12 +205,50 @@ TESSERA_HOST_DEVICE void copy_elementwise(SrcTensor const& src, DstTensor& dst) 
 }
 }  // namespace detail
 
+namespace detail {
+// A tensor copy() can hand to the swizzle_ptr form: a plain layout, or a
+// swizzled layout over shared memory.
+template <class T>
+constexpr bool composed_copy_convertible() {
+  using L = typename T::layout_type;
+  if constexpr (is_composed<L>::value) {
+    return swizzle_ptr_convertible_v<L, std::remove_cvref_t<decltype(std::declval<T const&>().data())>>;
+  } else {
+    return true;
+  }
+}
+template <class T>
+TESSERA_HOST_DEVICE bool composed_copy_aligned(T const& t) {
+  if constexpr (is_composed<typename T::layout_type>::value) return swizzle_base_aligned(t);
+  else return true;
+}
+template <class T>
+TESSERA_HOST_DEVICE auto composed_copy_view(T const& t) {
+  if constexpr (is_composed<typename T::layout_type>::value) return to_swizzle_ptr_tensor(t);
+  else return make_tensor(t.data(), t.layout());
+}
+}  // namespace detail
+
 template <class SE, class SL, class DstTensor>
   requires is_tensor_v<DstTensor>
 TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
   using Src = Tensor<SE, SL>;
   using Dst = std::remove_cvref_t<DstTensor>;
   TESSERA_ASSERT(int(size(src.layout())) == int(size(dst.layout())));
+  if constexpr (detail::is_composed<typename Src::layout_type>::value ||
+                detail::is_composed<typename Dst::layout_type>::value) {
+    // A swizzled (composed) layout: through the swizzle_ptr form, which
+    // vectorises up to 2^M elements, when the smem base is aligned to the
+    // swizzle period (what that form needs); element-wise otherwise.
+    if constexpr (detail::composed_copy_convertible<Src>() && detail::composed_copy_convertible<Dst>()) {
+      if (detail::composed_copy_aligned(src) && detail::composed_copy_aligned(dst)) {
+        copy(detail::composed_copy_view(src), detail::composed_copy_view(dst));
+        return;
+      }
+    }
+    detail::copy_elementwise(src, dst);
+    return;
+  } else {
   constexpr int V = detail::static_vector_width<Src, Dst>();
   if constexpr (V == 1) {
     detail::copy_elementwise(src, dst);
@@ -224,6 +278,7 @@ TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
     } else {
       detail::copy_elementwise(src, dst);
     }
+  }
   }
 }
 
