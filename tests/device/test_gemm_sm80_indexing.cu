@@ -333,4 +333,34 @@ TESSERA_SIM_LAYOUTS(f16_pipelined, ConfigPipelined, 2, __half, true)
 TESSERA_SIM_LAYOUTS(tf32_tile128x128, ConfigTile128x128, 4, float, true)
 TESSERA_SIM_LAYOUTS(tf32_scalar, ConfigScalar, 4, float, false)
 
+// The tuning candidates (f16 TN only): 4x2 warps, 64x32 and 64x128 warp tiles.
+TEST(Sm80Indexing, f16_t256x128_tn) { simulate_both<ConfigT256x128S3<2>, __half>(true); }
+TEST(Sm80Indexing, f16_t128x128_w8_tn) { simulate_both<ConfigT128x128W8<2>, __half>(true); }
+TEST(Sm80Indexing, f16_t128x256_w4_tn) { simulate_both<ConfigT128x256W4<2>, __half>(true); }
+TEST(Sm80Indexing, f16_t128x128_spread_tn) { simulate_both<ConfigT128x128Spread<2>, __half>(true); }
+
+// The spread mainloop issues units [ks*P/S, (ks+1)*P/S) at k-step ks: over
+// the S k-steps of a k-tile the slices must cover each of the P units once.
+template <class Loader, int kKSteps>
+void check_slices() {
+  std::vector<int> seen(std::size_t(Loader::kPerThread), 0);
+  for (int ks = 0; ks < kKSteps; ++ks) {
+    int const first = ks * Loader::kPerThread / kKSteps;
+    int const count = (ks + 1) * Loader::kPerThread / kKSteps - first;
+    ASSERT_GE(count, 0);
+    for (int j = 0; j < count; ++j) ++seen[std::size_t(first + j)];
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 1) << "unit " << i;
+}
+TEST(Sm80Indexing, SpreadSlicesCoverEveryUnitOnce) {
+  using C1 = ConfigT128x128Spread<2>;
+  using C2 = ConfigT128x256Spread<2>;
+  check_slices<Sm80Mainloop<C1, __half, float>::LoaderA, C1::kKSteps>();
+  check_slices<Sm80Mainloop<C1, __half, float>::LoaderB, C1::kKSteps>();
+  check_slices<Sm80Mainloop<C2, __half, float>::LoaderA, C2::kKSteps>();
+  check_slices<Sm80Mainloop<C2, __half, float>::LoaderB, C2::kKSteps>();
+  static_assert(Sm80Mainloop<C1, __half, float>::kSpread && !Sm80Mainloop<ConfigTile128x128<2, true, true>, __half, float>::kSpread,
+                "test: the spread flag must reach the mainloop");
+}
+
 }  // namespace

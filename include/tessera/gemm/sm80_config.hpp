@@ -33,10 +33,16 @@ struct MainloopPipelined {
 };
 // MainloopMultistage: a ring of kStages smem tiles filled by cp.async;
 // k-tile k+kStages-1 is requested while k-tile k is consumed.
-template <int kStages_>
+// kSpread: the cp.async requests of a k-tile are issued in kKSteps slices,
+// one per k-step, instead of all at k-step 0 (a tuning candidate).
+template <int kStages_, bool kSpread_ = false>
 struct MainloopMultistage {
   static_assert(kStages_ >= 2, "MainloopMultistage: needs at least 2 stages [use MainloopSingleStage]");
+  static_assert(!kSpread_ || kStages_ >= 3,
+                "MainloopMultistage: spread requests need 3+ stages [the last slice is committed just before the "
+                "wait]");
   static constexpr int kStages = kStages_;
+  static constexpr bool kSpread = kSpread_;
 };
 
 // The element kinds the kernel multiplies. Storage types live in the .cuh
@@ -113,6 +119,9 @@ namespace sm80 {
 
 enum class OutputType : int { f16 = 0, bf16 = 1, f32 = 2 };
 
+// Default M-tiles per rasterisation group (sm80_tensorop.cuh, rasterize()).
+inline constexpr int kRasterGroupM = 8;
+
 // What the epilogue needs to know about C and D, in kernel orientation: D is
 // row-major (D(i,j) at d[i*ldd + j]); C(i,j) at c[i*c_row + j*c_col].
 struct EpilogueParams {
@@ -134,6 +143,7 @@ struct Params {
   int m, n, k;
   int batch_count;
   int tiles_m, tiles_n;
+  int raster_group;  // M-tiles per rasterisation group (>= 1)
   const void* a;
   std::int64_t lda, batch_a;
   const void* b;
@@ -180,6 +190,45 @@ using ConfigPipelined = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, 
 template <int kE, bool kA, bool kB>
 using ConfigSingleStage = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>,
                                          MainloopSingleStage, kA, kB, 16>;
+
+// ---- tuning candidates (issue 4: the seed shape at >= 430 TFLOP/s) --------
+// Instantiated for 16-bit TN only (src/gemm/kernels/sm80_tensorop_tuning.cu);
+// scripts/gpu/ampere.sh times each of them on the seed problem. Every one is
+// a plain Sm80TileConfig: only the tiling levels and the stage count differ.
+// 128x128, 4 warps of 64x64, 4 stages (128 KiB: one CTA per SM).
+template <int kE>
+using ConfigT128x128S4 = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>, MainloopMultistage<4>,
+                                        true, true, 16>;
+// 128x128, 8 warps (2x4) of 64x32, 3 stages: half the accumulators per thread,
+// two CTAs (16 warps) per SM.
+template <int kE>
+using ConfigT128x128W8 = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 32, kBlockKFor<kE>>, MainloopMultistage<3>,
+                                        true, true, 16>;
+// 128x256, 8 warps (2x4) of 64x64, 3 stages (144 KiB).
+template <int kE>
+using ConfigT128x256S3 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>, MainloopMultistage<3>,
+                                        true, true, 16>;
+// 256x128, 8 warps (4x2) of 64x64, 3 or 4 stages.
+template <int kE>
+using ConfigT256x128S3 = Sm80TileConfig<kE, GemmShape<256, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>, MainloopMultistage<3>,
+                                        true, true, 16>;
+template <int kE>
+using ConfigT256x128S4 = Sm80TileConfig<kE, GemmShape<256, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>, MainloopMultistage<4>,
+                                        true, true, 16>;
+// The seed tile and the 128x256 tile with the cp.async requests of a k-tile
+// spread over its k-steps (MainloopMultistage<N, true>).
+template <int kE>
+using ConfigT128x128Spread = Sm80TileConfig<kE, GemmShape<128, 128, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                            MainloopMultistage<3, true>, true, true, 16>;
+template <int kE>
+using ConfigT128x256Spread = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 64, kBlockKFor<kE>>,
+                                            MainloopMultistage<4, true>, true, true, 16>;
+// 128x256, 4 warps (2x2) of 64x128, 3 stages: 12 ldmatrix.x4 per 64 mma.sync
+// instead of 8 per 32. Only with f16 accumulation (128 accumulator registers;
+// f32 would need 256).
+template <int kE>
+using ConfigT128x256W4 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 128, kBlockKFor<kE>>, MainloopMultistage<3>,
+                                        true, true, 16>;
 
 }  // namespace sm80
 

@@ -246,6 +246,21 @@ struct GmemTileLoader {
     }
   }
 
+  // Units [first, first + count) of copy_async (the spread mainloop issues a
+  // k-tile in slices). first and count are constants after unrolling.
+  __device__ __forceinline__ void copy_async_slice(char* smem_stage, int kt, int first, int count) const {
+    static_assert(kAccessBytes >= 4, "GmemTileLoader: sliced requests need cp.async (4+ byte units)");
+    int const kcol = k_column_valid(kt);
+    const char* p = tile_pointer(kt) + int64_t(first) * row_step;
+#pragma unroll
+    for (int j = 0; j < count; ++j) {
+      int const i = first + j;
+      using Policy = std::conditional_t<kAccessBytes == 16, arch::CacheGlobal, arch::CacheAlways>;
+      arch::cp_async_zfill<kAccessBytes, Policy>(smem_stage + smem_offset(i), p, uint32_t(unit_valid(i, kt, kcol)));
+      p += row_step;
+    }
+  }
+
   // Register staging for the SingleStage and Pipelined policies.
   Vec staged[kPerThread];
 
@@ -420,6 +435,12 @@ struct Sm80Mainloop {
   static constexpr int kMmaN = Cfg::kMmaN;
   static constexpr int kKSteps = Cfg::kKSteps;
   static constexpr int kStages = Cfg::kStages;
+  template <class P>
+  static constexpr bool spread_of() {
+    if constexpr (requires { P::kSpread; }) return P::kSpread;
+    else return false;
+  }
+  static constexpr bool kSpread = spread_of<typename Cfg::Mainloop>();
   using LoaderA = GmemTileLoader<Elem, Cfg::kAKMajor, Cfg::kBlockM, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes>;
   using LoaderB = GmemTileLoader<Elem, Cfg::kBKMajor, Cfg::kBlockN, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes>;
   using Frags = WarpFragmentLoader<Cfg, Elem>;
@@ -532,6 +553,25 @@ struct Sm80Mainloop {
       for (int kt = 0; kt < k_tiles; ++kt) {
 #pragma unroll
         for (int ks = 0; ks < kKSteps; ++ks) {
+          if constexpr (kSpread) {
+            // NOTE: slice ks of k-tile kt_load's requests (kPerThread/kKSteps
+            // units of A and of B): the LSU sees a few cp.async per k-step
+            // instead of a burst of all of them at k-step 0. The stage being
+            // written was last read in k-tile kt-1, before the barrier that
+            // ended it. The group is committed before the wait below, so the
+            // wait count keeps its meaning.
+            if (kt_load < k_tiles) {
+              la.copy_async_slice(stage_a(write), kt_load, ks * LoaderA::kPerThread / kKSteps,
+                                  (ks + 1) * LoaderA::kPerThread / kKSteps - ks * LoaderA::kPerThread / kKSteps);
+              lb.copy_async_slice(stage_b(write), kt_load, ks * LoaderB::kPerThread / kKSteps,
+                                  (ks + 1) * LoaderB::kPerThread / kKSteps - ks * LoaderB::kPerThread / kKSteps);
+            }
+            if (ks == kKSteps - 1) {
+              arch::cp_async_fence();
+              ++kt_load;
+              write = write + 1 == kStages ? 0 : write + 1;
+            }
+          }
           if (ks == kKSteps - 1) {
             // Next k-tile's stage must be complete and visible; every warp is
             // also done reading the stage that k-step 0 below overwrites.
@@ -540,7 +580,7 @@ struct Sm80Mainloop {
             read = read + 1 == kStages ? 0 : read + 1;
           }
           load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
-          if (ks == 0) {
+          if (!kSpread && ks == 0) {
             // NOTE: the next request is issued after the first ldmatrix of the
             // k-tile, so the copy engine and the LSU queue are not fighting
             // for the first fragments.

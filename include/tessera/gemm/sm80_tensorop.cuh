@@ -17,19 +17,21 @@
 
 namespace tessera::kernels::sm80 {
 
-// NOTE: CTAs are launched in groups of kRasterGroupM consecutive M-tiles per
+// NOTE: CTAs are launched in groups of group_m consecutive M-tiles per
 // N-column (1-D grid, swizzled block order). A wave of 132 CTAs on H100 then
 // touches ~8 A row-panels and ~17 B column-panels instead of 1 A panel and
 // 132 B panels, so the operands of a wave fit in the 50 MB L2 and DRAM reads
 // drop to ~once per panel per wave.
-inline constexpr int kRasterGroupM = 8;
+// The group size is a run-time parameter (Params::raster_group, default
+// kRasterGroupM in sm80_config.hpp) so one build can compare several.
 
-__device__ __forceinline__ void rasterize(int tile, int tiles_m, int tiles_n, int& tm, int& tn) {
-  int const per_group = kRasterGroupM * tiles_n;
+__device__ __forceinline__ void rasterize(int tile, int tiles_m, int tiles_n, int raster_group, int& tm,
+                                          int& tn) {
+  int const per_group = raster_group * tiles_n;
   int const group = tile / per_group;
-  int const first_m = group * kRasterGroupM;
+  int const first_m = group * raster_group;
   int const rest = tiles_m - first_m;
-  int const group_m = rest < kRasterGroupM ? rest : kRasterGroupM;
+  int const group_m = rest < raster_group ? rest : raster_group;
   int const in_group = tile - group * per_group;
   tm = first_m + in_group % group_m;
   tn = in_group / group_m;
@@ -46,7 +48,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   extern __shared__ __align__(128) char smem[];
 
   int tm, tn;
-  rasterize(int(blockIdx.x), p.tiles_m, p.tiles_n, tm, tn);
+  rasterize(int(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
   int const m0 = tm * Cfg::kBlockM;
   int const n0 = tn * Cfg::kBlockN;
   int const warp = int(threadIdx.x) >> 5;
@@ -111,9 +113,28 @@ Launch select_layout(Sm80Variant v) {
     case Sm80Variant::single_stage:
       if constexpr (kPolicies) return describe<ConfigSingleStage<kE, kA, kB>, Elem, Acc>();
       else return {};
-    case Sm80Variant::automatic: return {};
+    default: return {};  // automatic; tuning variants: select_tuning
   }
-  return {};
+}
+
+// The tuning candidates (sm80_config.hpp), TN only. kWarp128: also the
+// 64x128 warp tile (f16 accumulation only).
+template <class Elem, class Acc, bool kWarp128>
+Launch select_tuning(Sm80Variant v) {
+  constexpr int kE = int(sizeof(Elem));
+  switch (v) {
+    case Sm80Variant::t128x128_s4: return describe<ConfigT128x128S4<kE>, Elem, Acc>();
+    case Sm80Variant::t128x128_w8: return describe<ConfigT128x128W8<kE>, Elem, Acc>();
+    case Sm80Variant::t128x256_s3: return describe<ConfigT128x256S3<kE>, Elem, Acc>();
+    case Sm80Variant::t256x128_s3: return describe<ConfigT256x128S3<kE>, Elem, Acc>();
+    case Sm80Variant::t256x128_s4: return describe<ConfigT256x128S4<kE>, Elem, Acc>();
+    case Sm80Variant::t128x256_w4:
+      if constexpr (kWarp128) return describe<ConfigT128x256W4<kE>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::t128x128_spread: return describe<ConfigT128x128Spread<kE>, Elem, Acc>();
+    case Sm80Variant::t128x256_spread: return describe<ConfigT128x256Spread<kE>, Elem, Acc>();
+    default: return {};
+  }
 }
 
 template <class Elem, class Acc, bool kWide, bool kPolicies>

@@ -26,7 +26,19 @@ enum class Sm80Variant : std::uint8_t {
                  // through MainloopPipelined, otherwise 3-stage; tf32 with 4-byte cp.async)
   pipelined,     // 128x128x64, 8 warps of 64x32, MainloopPipelined; f16 -> f32 acc only
   single_stage,  // 128x128x64, 8 warps of 64x32, MainloopSingleStage; f16 -> f32 acc only
+  // Tuning candidates, f16 inputs, TN (both operands K-major), 16-byte aligned
+  // only (sm80_config.hpp, ConfigT*); never chosen automatically.
+  t128x128_s4,   // 4 warps of 64x64, 4 stages
+  t128x128_w8,   // 8 warps of 64x32, 3 stages
+  t128x256_s3,   // 8 warps of 64x64, 3 stages
+  t256x128_s3,   // 8 warps (4x2) of 64x64, 3 stages
+  t256x128_s4,   // 8 warps (4x2) of 64x64, 4 stages
+  t128x256_w4,   // 4 warps of 64x128, 3 stages; f16 accumulation only
+  t128x128_spread,  // the seed tile (4 warps of 64x64, 3 stages), cp.async spread over the k-steps
+  t128x256_spread,  // 128x256 (8 warps of 64x64, 4 stages), cp.async spread over the k-steps
 };
+
+[[nodiscard]] constexpr bool is_tuning_variant(Sm80Variant v) { return v >= Sm80Variant::t128x128_s4; }
 
 [[nodiscard]] constexpr const char* to_string(Sm80Variant v) {
   switch (v) {
@@ -36,6 +48,14 @@ enum class Sm80Variant : std::uint8_t {
     case Sm80Variant::scalar: return "scalar";
     case Sm80Variant::pipelined: return "pipelined";
     case Sm80Variant::single_stage: return "single_stage";
+    case Sm80Variant::t128x128_s4: return "t128x128_s4";
+    case Sm80Variant::t128x128_w8: return "t128x128_w8";
+    case Sm80Variant::t128x256_s3: return "t128x256_s3";
+    case Sm80Variant::t256x128_s3: return "t256x128_s3";
+    case Sm80Variant::t256x128_s4: return "t256x128_s4";
+    case Sm80Variant::t128x256_w4: return "t128x256_w4";
+    case Sm80Variant::t128x128_spread: return "t128x128_spread";
+    case Sm80Variant::t128x256_spread: return "t128x256_spread";
   }
   return "?";
 }
@@ -58,6 +78,9 @@ Launch select_f16_f32acc(bool a_k_major, bool b_k_major, Sm80Variant v);
 Launch select_bf16_f32acc(bool a_k_major, bool b_k_major, Sm80Variant v);
 Launch select_f16_f16acc(bool a_k_major, bool b_k_major, Sm80Variant v);
 Launch select_tf32(bool a_k_major, bool b_k_major, Sm80Variant v);
+// The tuning candidates (TN only), in sm80_tensorop_tuning.cu.
+Launch select_tuning_f16_f32acc(Sm80Variant v);
+Launch select_tuning_f16_f16acc(Sm80Variant v);
 
 }  // namespace sm80
 }  // namespace tessera::kernels
@@ -70,7 +93,9 @@ bool sm80_tensorop_can_implement(const GemmArgs& args);
 // Run a chosen variant; `automatic` picks by size and alignment. Returns
 // cannot_implement when the variant does not cover the problem (e.g. a
 // 16-byte variant with misaligned operands).
-Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream);
+// raster_group: M-tiles per rasterisation group, 0 for the default (8).
+Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
+                                    int raster_group = 0);
 // The registry record ("sm80_tensorop").
 GemmKernel gemm_kernel_sm80_tensorop();
 

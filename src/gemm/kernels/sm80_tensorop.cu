@@ -99,6 +99,10 @@ Prepared prepare(const GemmArgs& args) {
 }
 
 Launch select(const GemmArgs& args, const Prepared& r, Sm80Variant v) {
+  if (is_tuning_variant(v)) {
+    if (args.input != DataType::f16 || !r.a_k_major || !r.b_k_major) return {};
+    return args.accumulate == DataType::f16 ? sm80::select_tuning_f16_f16acc(v) : sm80::select_tuning_f16_f32acc(v);
+  }
   switch (args.input) {
     case DataType::f16:
       return args.accumulate == DataType::f16 ? sm80::select_f16_f16acc(r.a_k_major, r.b_k_major, v)
@@ -126,6 +130,14 @@ int smem_bytes_of(Sm80Variant v) {
     case Sm80Variant::scalar: return ConfigScalar<kE, true, true>::kSmemBytes;
     case Sm80Variant::pipelined: return ConfigPipelined<kE, true, true>::kSmemBytes;
     case Sm80Variant::single_stage: return ConfigSingleStage<kE, true, true>::kSmemBytes;
+    case Sm80Variant::t128x128_s4: return ConfigT128x128S4<kE>::kSmemBytes;
+    case Sm80Variant::t128x128_w8: return ConfigT128x128W8<kE>::kSmemBytes;
+    case Sm80Variant::t128x256_s3: return ConfigT128x256S3<kE>::kSmemBytes;
+    case Sm80Variant::t256x128_s3: return ConfigT256x128S3<kE>::kSmemBytes;
+    case Sm80Variant::t256x128_s4: return ConfigT256x128S4<kE>::kSmemBytes;
+    case Sm80Variant::t128x256_w4: return ConfigT128x256W4<kE>::kSmemBytes;
+    case Sm80Variant::t128x128_spread: return ConfigT128x128Spread<kE>::kSmemBytes;
+    case Sm80Variant::t128x256_spread: return ConfigT128x256Spread<kE>::kSmemBytes;
     case Sm80Variant::automatic: return 0;
   }
   return 0;
@@ -139,9 +151,14 @@ int smem_bytes_of(int elem_bytes, Sm80Variant v) {
 // keeps more SMs busy. The 128x256 tile needs 192 KiB of shared memory: an
 // H100 (227 KiB per block) has it, an A100 (163 KiB) does not.
 // Misaligned operands take the element-wide variant.
+// NOTE: with f16 accumulation the seed tile stays: GPU run 2 (H200, seed
+// problem) measured 128x128 3-stage at 422.5 TFLOP/s against 410.6 for
+// 128x256 4-stage. (f32 accumulation has no such measurement yet; the
+// 128x256 tile ran bf16 4096^3 at 422.0.) scripts/gpu/ampere.sh times every
+// candidate; this rule follows its results.
 Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
   if (!r.operands_aligned16) return Sm80Variant::scalar;
-  if (r.elem_bytes == 2) {
+  if (r.elem_bytes == 2 && args.accumulate != DataType::f16) {
     std::int64_t const wide_tiles = ((r.p.m + 127) / 128) * ((r.p.n + 255) / 256) * args.batch_count;
     if (wide_tiles >= device_attribute(cudaDevAttrMultiProcessorCount) &&
         smem_bytes_of(2, Sm80Variant::tile128x256) <= device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))
@@ -156,7 +173,7 @@ Status fail(StatusCode code, std::string message) {
   return Status{code, "sm80_tensorop: " + std::move(message)};
 }
 
-Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream) {
+Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream, int raster_group) {
   if (needs_alignment(v) && !r.operands_aligned16)
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) +
@@ -180,6 +197,7 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
   if (tiles_m * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles for a 1-D grid");
   r.p.tiles_m = int(tiles_m);
   r.p.tiles_n = int(tiles_n);
+  r.p.raster_group = raster_group > 0 ? raster_group : sm80::kRasterGroupM;
   dim3 const grid(unsigned(tiles_m * tiles_n),
                   unsigned(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
   void* kernel_args[] = {&r.p};
@@ -208,13 +226,14 @@ bool sm80_tensorop_can_implement(const GemmArgs& args) {
   return true;
 }
 
-Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream) {
+Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
+                                    int raster_group) {
   if (!sm80_tensorop_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f16, bf16 or tf32 inputs and sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
   Prepared r = prepare(args);
   Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
-  return launch_prepared(args, r, v, stream);
+  return launch_prepared(args, r, v, stream, raster_group);
 }
 
 GemmKernel gemm_kernel_sm80_tensorop() {
