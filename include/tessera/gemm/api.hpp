@@ -156,7 +156,7 @@ enum class RepackPolicy : std::uint8_t {
 // Workspace: a repack needs at most gemm_workspace_bytes(args) bytes. When
 // `workspace` is non-null, 16-byte aligned and `workspace_bytes` is large
 // enough, gemm() uses it (the caller keeps it alive until the stream has
-// finished the call); otherwise it takes cudaMallocAsync/cudaFreeAsync on the
+// finished the call, and it must not overlap A, B, C or D); otherwise it takes cudaMallocAsync/cudaFreeAsync on the
 // caller's stream (no synchronisation). If neither is possible the call runs
 // without repacking; it never fails for want of a workspace.
 struct GemmOptions {
