@@ -277,3 +277,41 @@ TEST(TensorSeed000, RecastSwizzledShared) {
     for (int k = 0; k < 32; ++k)
       ASSERT_EQ(static_cast<void const*>(&sWp(m, k)), static_cast<void const*>(&sA(m, 2 * k))) << m << "," << k;
 }
+
+namespace {
+
+// A slice of a swizzled tensor decays to a plain layout only when that is
+// exact, and either way names the elements the swizzled layout names.
+TEST(TensorSwizzle, SliceDecaysOnlyWhenExact) {
+  using Sw = Swizzle<3, 3, 3>;
+  auto atom_b = Layout<Shape<_8, Shape<_8, _8>>, Stride<_8, Stride<_1, _64>>>{};  // (m,k) -> offset
+  alignas(1024) static std::uint16_t smem[8 * 64];
+  auto s = make_tensor(make_smem_ptr(smem), composition(Sw{}, atom_b));
+  // Row slices of the unsplit atom: the k-chunk leaf 8:64 crosses all three
+  // yyy bits, so no plain layout exists; the slice stays composed.
+  for (int m = 0; m < 8; ++m) {
+    auto row = s(m, Underscore{});
+    static_assert(is_composed_layout_v<decltype(row.layout())>, "an 8-wide leaf over the yyy bits cannot decay");
+    for (int k = 0; k < 64; ++k) ASSERT_EQ(&row(k), &smem[Sw{}(atom_b(m, k))]) << m << "," << k;
+  }
+  // The same atom cut at the swizzle bits: a row slice is linear (one-bit
+  // yyy leaves, disjoint images) and decays, with run-time strides.
+  auto split = swizzle_split(Sw{}, atom_b);
+  EXPECT_EQ(str(split), "((_2,_2,_2),(_8,(_2,_2,_2))):((_8,_16,_32),(_1,(_64,_128,_256)))");
+  auto t = make_tensor(make_smem_ptr(smem), composition(Sw{}, split));
+  for (int m = 0; m < 8; ++m) {
+    auto row = t(m, Underscore{});
+    static_assert(is_layout_v<decltype(row.layout())>, "one-bit leaves decay");
+    for (int k = 0; k < 64; ++k) ASSERT_EQ(&row(k), &smem[Sw{}(atom_b(m, k))]) << m << "," << k;
+  }
+  // Same nesting as the plain slice atom_b(0, _); strides Sw(64), Sw(128), Sw(256) for row 0.
+  EXPECT_EQ(str(t(0, Underscore{}).layout()), "((_8,(_2,_2,_2))):((_1,(72,144,288)))");
+  // A column slice keeps the zzz leaves (m) with a k offset whose yyy bits
+  // feed them: also one-bit leaves, also exact.
+  for (int k = 0; k < 64; ++k) {
+    auto col = t(Underscore{}, k);
+    for (int m = 0; m < 8; ++m) ASSERT_EQ(&col(m), &smem[Sw{}(atom_b(m, k))]) << m << "," << k;
+  }
+}
+
+}  // namespace
