@@ -7,13 +7,17 @@
 #   1. builds with nvcc directly, in parallel: the library TU, the device test
 #      and one timing TU per tile configuration; -Xptxas -v reports saved,
 #      every kernel with a spill listed
-#   2. runs tests/device/test_simt_sgemm.cu (fp64 reference)
-#   3. compute-sanitizer memcheck on a small filter
-#   4. times every configuration and cuBLAS SGEMM (true fp32) in the same run
-#      on 4096^3, 8192^3 and 4095x4097x4093, three storage orders; fresh
-#      random data, L2 flushed before each run, 3 warm-ups, median of 25
-#      CUDA-event timings; prints TFLOP/s, the ratio and the difference to
-#      cuBLAS's result.
+#   2. the SASS instruction mix of every k loop of the nt/tt/tn kernels of
+#      each configuration (cuobjdump + an inline Python parser): FFMA share,
+#      LDS widths, LDGSTS, BAR, integer/move overhead, local memory
+#   3. runs tests/device/test_simt_sgemm.cu (fp64 reference)
+#   4. compute-sanitizer memcheck on a small filter
+#   5. times every configuration (c0 = SgemmDefault ... c7) and cuBLAS SGEMM
+#      (true fp32) in the same run on 4096^3, 8192^3 and 4095x4097x4093,
+#      three storage orders; fresh random data, L2 flushed before each run,
+#      3 warm-ups, median of 25 CUDA-event timings; prints TFLOP/s, the ratio
+#      and the difference to cuBLAS's result, then the same sorted, and each
+#      configuration's geometric-mean and worst ratio over the cube sizes.
 # Logs under $OUT (default /tmp/tessera-simt). Usage: scripts/gpu/simt.sh
 # Without a GPU: scripts/gpu/simt.sh --emulate (host emulation, see below).
 set -u
@@ -249,7 +253,7 @@ int main(int argc, char** argv) {
   int which = argc > 1 ? std::atoi(argv[1]) : -1;
   if (which < 0 || which == 0) suite<simt::Sgemm128x128x16>("128x128x16 (default)", false);
   if (which < 0 || which == 1) suite<simt::Sgemm128x128x16S4>("128x128x16 s4", true);
-  if (which < 0 || which == 2) suite<simt::Sgemm128x128x32>("128x128x32", true);
+  if (which < 0 || which == 2) suite<simt::Sgemm128x128x16S2>("128x128x16 s2", true);
   if (which < 0 || which == 3) suite<simt::Sgemm128x128x16F2>("128x128x16 F2", true);
   if (which < 0 || which == 4) suite<simt::Sgemm128x128x8>("128x128x8", true);
   if (which < 0 || which == 5) suite<simt::Sgemm128x128x16W>("128x128x16 W", true);
@@ -296,7 +300,7 @@ using Cfg = s::Sgemm128x128x16;
 #elif CFG_ID == 1
 using Cfg = s::Sgemm128x128x16S4;
 #elif CFG_ID == 2
-using Cfg = s::Sgemm128x128x32;
+using Cfg = s::Sgemm128x128x16S2;
 #elif CFG_ID == 3
 using Cfg = s::Sgemm128x128x16F2;
 #elif CFG_ID == 4
@@ -341,7 +345,7 @@ DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
     {"c0 128x128x16 s3 (default)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
-    {"c2 128x128x32 s3", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 kfrag2", simt_run_3, simt_fn_3},
+    {"c2 128x128x16 s2", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 kfrag2", simt_run_3, simt_fn_3},
     {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
     {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7}};
 
@@ -519,6 +523,85 @@ $NVCC $ARCH "$BUILD/test.o" -o "$BUILD/test_simt_sgemm" -lgtest_main -lgtest -lp
 $NVCC $ARCH "$BUILD/bench_main.o" "$BUILD"/cfg?.o -o "$BUILD/bench_simt" -lcublas > "$OUT/link_bench.txt" 2>&1 \
   || { echo "LINK bench FAILED"; head -20 "$OUT/link_bench.txt"; }
 
+echo "== SASS instruction mix (sm_90a) of each loop with FFMAs: static counts per loop body"
+echo "   modes a/b: 0 vec16, 1 elem_mn, 2 elem_k, 3 vec16_k; nt = 0/0, tt = 3/0, tn = 3/3"
+cat > "$BUILD/sass_mix.py" <<'PYEOF'
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+# Reads `cuobjdump --dump-sass` output; for every kernel whose operand modes
+# are in MODES, finds the loops (backward branches) that contain FFMAs and
+# prints their static instruction mix: the k-tile loop and, when the k
+# groups are not unrolled, the inner group loop.
+import re, sys
+MODES = {(0, 0): "nt", (3, 0): "tt", (3, 3): "tn"}
+tag = sys.argv[1]
+funcs, cur = [], None
+for line in sys.stdin:
+    m = re.search(r"Function : (\S+)", line)
+    if m:
+        cur = {"name": m.group(1), "ins": [], "labels": {}, "pending": []}
+        funcs.append(cur)
+        continue
+    if cur is None:
+        continue
+    m = re.match(r"\s*(\.L_x_\d+):", line)
+    if m:
+        cur["pending"].append(m.group(1))
+        continue
+    m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
+    if m:
+        addr = int(m.group(1), 16)
+        for lab in cur["pending"]:
+            cur["labels"][lab] = addr
+        cur["pending"] = []
+        text = re.sub(r"^@!?U?P\w+\s+", "", m.group(2).strip())
+        cur["ins"].append((addr, text))
+for f in funcs:
+    mm = re.search(r"OperandModeE(\d)ELS\d+_(\d)E", f["name"])
+    if not mm or (int(mm.group(1)), int(mm.group(2))) not in MODES:
+        continue
+    ins = f["ins"]
+    whole = sum(1 for _, t in ins if t.split()[0] in ("STL", "LDL") or t.split()[0].startswith(("STL.", "LDL.")))
+    spans = []
+    for i, (addr, t) in enumerate(ins):
+        if not t.startswith("BRA"):
+            continue
+        m = re.search(r"\((\.L_x_\d+)\)", t) or re.search(r"(0x[0-9a-f]+)", t)
+        if not m:
+            continue
+        tgt = f["labels"].get(m.group(1)) if m.group(1).startswith(".L") else int(m.group(1), 16)
+        if tgt is None or tgt > addr:
+            continue
+        body = [x for a, x in ins if tgt <= a <= addr]
+        if any(x.startswith("FFMA") for x in body):
+            spans.append((tgt, addr, body))
+    for tgt, addr, body in spans:
+        cnt = {}
+        for x in body:
+            op = x.split()[0]
+            base = op.split(".")[0]
+            key = op if base == "LDS" else base
+            cnt[key] = cnt.get(key, 0) + 1
+        n = len(body)
+        ffma = cnt.get("FFMA", 0)
+        lds = " ".join(f"{k}:{v}" for k, v in sorted(cnt.items()) if k.startswith("LDS"))
+        ints = sum(v for k, v in cnt.items() if k in ("IMAD", "IADD3", "LEA", "ISETP", "SHF", "LOP3", "SEL", "IABS", "LEA.HI"))
+        movs = sum(v for k, v in cnt.items() if k in ("MOV", "IMAD.MOV", "S2R", "CS2R", "S2UR", "R2UR", "ULDC", "LDC"))
+        other = n - ffma - sum(v for k, v in cnt.items() if k.startswith("LDS")) - ints - movs
+        print(f"{tag:4s} {MODES[(int(mm.group(1)), int(mm.group(2)))]} loop 0x{tgt:04x}-0x{addr:04x}: {n:5d} instr, "
+              f"FFMA {ffma:5d} ({100.0 * ffma / n:4.1f}%), {lds}, LDGSTS {cnt.get('LDGSTS', 0)}, BAR {cnt.get('BAR', 0)}, "
+              f"int {ints}, mov {movs}, other {other}, local {whole}")
+PYEOF
+CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+if [ -x "$CUOBJDUMP" ]; then
+  for id in 0 1 2 3 4 5 6 7; do
+    "$CUOBJDUMP" --dump-sass "$BUILD/cfg$id.o" > "$OUT/sass_cfg$id.txt" 2>&1
+    python3 "$BUILD/sass_mix.py" "c$id" < "$OUT/sass_cfg$id.txt"
+  done | tee "$OUT/sass_mix.txt"
+else
+  echo "cuobjdump not found: no instruction mix"
+fi
+
 echo "== test_simt_sgemm"
 timeout 150 "$BUILD/test_simt_sgemm" > "$OUT/test.log" 2>&1
 echo "rc=$?"
@@ -526,7 +609,7 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|tests ran" "$OUT/test.log" | h
 grep -E -A3 "Failure" "$OUT/test.log" | head -40
 
 echo "== compute-sanitizer memcheck (small filter)"
-FILTER='SimtSgemm/0.OddShapes:SimtSgemm/0.MisalignedPointers:SimtSgemm/0.BetaZeroNeverReadsC:SimtSgemm/0.InPlaceAndBatched:SimtSgemm/3.LeadingDimensionsAboveExtent:SimtSgemm/1.KZeroIsBetaC'
+FILTER='SimtSgemm/0.KContiguousAligned:SimtSgemm/0.OddShapes:SimtSgemm/0.MisalignedPointers:SimtSgemm/0.BetaZeroNeverReadsC:SimtSgemm/0.InPlaceAndBatched:SimtSgemm/3.LeadingDimensionsAboveExtent:SimtSgemm/1.KZeroIsBetaC'
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout 120 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_simt_sgemm" --gtest_filter="$FILTER" > "$OUT/memcheck.log" 2>&1
 echo "rc=$?"

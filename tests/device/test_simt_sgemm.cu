@@ -209,7 +209,7 @@ class SimtSgemm : public ::testing::Test {};
 
 // Every configuration the benchmark (scripts/gpu/simt.sh) times; the first is
 // SgemmDefault, the registered one.
-using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x32,
+using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x16S2,
                                  simt::Sgemm128x128x16F2, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
                                  simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16>,

@@ -26,8 +26,9 @@
 // pointer is handled by the same mainloop.
 //
 // Thread tile: each thread owns (4*kRepM) x (4*kRepN) outputs as kRepM x kRepN
-// blocks of 4x4; the lanes of a warp form a kLanesM x kLanesN grid whose 4x4
-// blocks are adjacent, so one LDS.128 of a warp touches kLanesM (A) or
+// blocks of 4x4 (along a K-major operand's dimension: rows kLanes apart
+// instead, see vec16_k); the lanes of a warp form a kLanesM x kLanesN grid
+// whose 4x4 blocks are adjacent, so one LDS.128 of a warp touches kLanesM (A) or
 // kLanesN (B) distinct 16-byte chunks in distinct banks, each broadcast to
 // the lanes sharing it: no bank conflict, and kRepM + kRepN loads feed
 // 16 * kRepM * kRepN FFMAs per k step (8x8: 64 FFMA per 4 LDS.128).
@@ -169,8 +170,9 @@ struct SgemmConfig {
 using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
 // The same with 4 stages (80 KB).
 using Sgemm128x128x16S4 = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2>;
-// 32-deep k tiles, 3 stages (111 KB: 2 CTAs/SM just fit in 228 KB).
-using Sgemm128x128x32 = SgemmConfig<128, 128, 32, 3, 2, 4, 2, 2, 8, 2>;
+// 2 stages (40 KB). (128x128x32 was tried: ptxas spilled 4-52 bytes in 9
+// of its 16 kernels under the 128-register cap.)
+using Sgemm128x128x16S2 = SgemmConfig<128, 128, 16, 2, 2, 4, 2, 2, 8, 2>;
 // K-major fragments read 2 k steps at a time (LDS.64) even with one K-major operand.
 using Sgemm128x128x16F2 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 2>;
 // The run-2 default: 128x128x8, 4 stages.
@@ -499,11 +501,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
         // row (column); an M/N-major one's per k step, 4 values per LDS.128.
         // NOTE: with both tiles K-major, groups of 4 would hold 2 x 32
         // fragment registers next to the 64 accumulators (> 128): 2 at most.
-        // Likewise next to a misaligned (elem_mn) B: 4 spilled there.
-        constexpr int kG = (kKB || kModeB == OperandMode::elem_mn) && kKA && Cfg::kKFrag > 2 ? 2 : Cfg::kKFrag;
-        // NOTE: with A K-major and the group loop unrolled, ptxas spilled
-        // (28-76 bytes) at 128 registers; rolled, it did not (126).
-        constexpr int kGroupUnroll = kKA ? 1 : Cfg::kBlockK / kG;
+        // Likewise a K-major operand next to a misaligned (elem_mn) one:
+        // groups of 4 spilled there (sm_80: 28 bytes).
+        constexpr bool kTight = (kKA && (kKB || kModeB == OperandMode::elem_mn)) || (kKB && kModeA == OperandMode::elem_mn);
+        constexpr int kG = kTight && Cfg::kKFrag > 2 ? 2 : Cfg::kKFrag;
+        // NOTE: with A K-major and 4 or more groups unrolled, ptxas spilled
+        // (28-76 bytes) at 128 registers; rolled, it did not (126). With 2
+        // groups (BLK_K = 8) it is the other way round.
+        constexpr int kGroupUnroll = (kKA || kTight) && Cfg::kBlockK / kG > 2 ? 1 : Cfg::kBlockK / kG;
 #pragma unroll kGroupUnroll
         for (int g = 0; g < Cfg::kBlockK / kG; ++g) {
           float grp_a[kKA ? kG : 1][Cfg::kThrM];

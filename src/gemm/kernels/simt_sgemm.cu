@@ -3,7 +3,7 @@
 //
 // simt_sgemm: the registry face of the fp32 SIMT GEMM
 // (include/tessera/gemm/simt_sgemm.cuh), instantiated with SgemmDefault
-// (128x128x8 tile, 4-stage cp.async ring, 8x8 outputs per thread).
+// (128x128x16 tile, 3-stage cp.async ring, 8x8 outputs per thread).
 // Every order of A, B, C, D, any ld, element-aligned pointers, batches.
 #include <tessera/gemm/simt_sgemm.cuh>
 
@@ -23,8 +23,8 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) { return simt::sgemm_
 GemmKernel gemm_kernel_simt_sgemm() {
   GemmKernel k;
   k.info = {"simt_sgemm", 80, 0,
-            "fp32 FFMA: 128x128x8 tile, 4-stage cp.async (16 B, or 4 B transposing/misaligned), 8x8 per "
-            "thread, 2 CTAs/SM; every order, ld and alignment"};
+            "fp32 FFMA: 128x128x16 tile, 3-stage cp.async (16 B into M/N- or K-major tiles, 4 B when "
+            "misaligned), 8x8 per thread, 2 CTAs/SM; every order, ld and alignment"};
   k.can_implement = &simt::sgemm_can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
