@@ -15,6 +15,7 @@
 #      a. the seed problems (as in GPU run 2);
 #      b. 4095x4097x4093 bf16 (ld = extent) in every layout through the whole
 #         tessera::gemm call (repack included), and with RepackPolicy::never;
+#         aligned 4096^3 bf16 nn/nt/tt through tessera::gemm and with never;
 #      c. every tile candidate on the seed problem (f16 TN 5120x5120x4096,
 #         f16 and f32 accumulation) and raster groups 4/8/16, sorted, with
 #         registers and local memory (spills) per kernel.
@@ -285,6 +286,18 @@ int main(int argc, char** argv) {
       row(name.c_str(), p, [&] { return tessera::gemm(p.args, nullptr, with_ws); }, nullptr, cub);
       cudaFree(ws);
       std::printf("   (unpacked, the heuristic would pick %s)\n", k ? std::string(k->info.name).c_str() : "?");
+    }
+    std::printf("-- b2. 4096^3 bf16, aligned, M/N-major operands: tessera::gemm (K-major copy when it reaches a better kernel) vs never\n");
+    for (int l = 1; l < 4; ++l) {
+      Problem p{DataType::bf16, DataType::bf16, DataType::f32, 4096, 4096, 4096, lay[l][0], lay[l][1]};
+      p.init();
+      double cub = 0;
+      std::string name = std::string("4096^3 bf16 ") + lnames[l] + " tessera::gemm";
+      row(name.c_str(), p, [&] { return tessera::gemm(p.args, nullptr); }, &cub);
+      tessera::GemmOptions never;
+      never.repack = tessera::RepackPolicy::never;
+      name = std::string("4096^3 bf16 ") + lnames[l] + " RepackPolicy::never";
+      row(name.c_str(), p, [&] { return tessera::gemm(p.args, nullptr, never); }, nullptr, cub);
     }
   }
 

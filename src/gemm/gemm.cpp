@@ -103,14 +103,36 @@ struct Choice {
 //  3. copy every operand that is not already aligned and K-major, K-major.
 // The plan whose kernel ranks highest wins; an explicitly named kernel (that
 // cannot run the operands as they are) takes the first plan it can implement.
-Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options) {
+Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, const GemmKernel* unpacked) {
   Choice best;
   std::int64_t const eb = size_of(args.input);
   bool const bad_a = !detail::operand_aligned16(args.a, eb, args.batch_count);
   bool const bad_b = !detail::operand_aligned16(args.b, eb, args.batch_count);
-  if (!bad_a && !bad_b) return best;
   bool const a_km = args.a.order == MatrixOrder::row_major;
   bool const b_km = args.b.order == MatrixOrder::col_major;
+  if (!bad_a && !bad_b) {
+    // Aligned operands: a K-major copy of the M/N-major ones only when it
+    // reaches a kernel the heuristic ranks above the one that reads them in
+    // place (on Hopper: the TMA kernel, which reads only K-major operands,
+    // instead of mma.sync), and only for problems large enough that the copy
+    // (~4 bytes per 16-bit element, a few microseconds of launches) is small
+    // against the GEMM.
+    // NOTE: 2^33 flop (e.g. 2048^3) takes ~15 us at 600 TFLOP/s; copying a
+    // 2048^2 bf16 operand moves 16 MB (~5 us at 3-4 TB/s).
+    constexpr double kMinFlopForLayoutCopy = 8589934592.0;
+    if (!options.kernel.empty() || unpacked == nullptr || (a_km && b_km)) return best;
+    if (2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count) < kMinFlopForLayoutCopy)
+      return best;
+    RepackPlan const rp = detail::plan_repack(args, a_km ? RepackTarget::keep : RepackTarget::k_major,
+                                              b_km ? RepackTarget::keep : RepackTarget::k_major);
+    alignas(16) static const char probe_aligned[16] = {};
+    GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe_aligned));
+    const GemmKernel* k = nullptr;
+    if (!select_gemm_kernel(g, sm, options, &k).ok()) return best;
+    int const rank = detail::heuristic_rank(*k, g, sm);
+    if (rank > detail::heuristic_rank(*unpacked, args, sm)) best = {rp, k, rank};
+    return best;
+  }
   auto target = [](bool bad, bool km, int plan) {
     if (plan == 0) return bad ? RepackTarget::same_order : RepackTarget::keep;
     if (plan == 1) return bad ? RepackTarget::k_major : RepackTarget::keep;
@@ -187,7 +209,7 @@ Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& optio
   // when it cannot.
   bool const named_runs_as_is = !options.kernel.empty() && selected.ok();
   if (options.repack == RepackPolicy::automatic && args.k > 0 && !named_runs_as_is) {
-    Choice const c = choose_repack(args, sm, options);
+    Choice const c = choose_repack(args, sm, options, selected.ok() ? kernel : nullptr);
     if (c.kernel != nullptr && c.plan.bytes > 0) {
       Status s;
       if (run_repacked(args, c, stream, options, &s)) return s;

@@ -9,7 +9,9 @@
 //    pointers, every operand order, both D orders, batches, against an fp64
 //    reference with D poisoned (the padding of D must stay poison);
 //    caller-provided workspace (its contents are checked against the plan),
-//    too-small workspace, RepackPolicy::never, and bad input writing nothing.
+//    too-small workspace, RepackPolicy::never, and bad input writing nothing;
+//  * RepackGemmLayouts.*: a large aligned problem in every layout (M/N-major
+//    operands may be copied K-major to reach a better-ranked kernel).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -375,6 +377,78 @@ TEST(RepackGemmWorkspace, SmallWorkspaceAndNeverStillCorrect) {
     ASSERT_TRUE(tessera::gemm(p.args, nullptr, opts).ok()) << mode;
     TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
     check_result(p);
+  }
+}
+
+// fp64 reference on the device for the large cases: D(i,j) = sum_k A(i,k)
+// B(k,j), operands read through their (row, column) strides.
+__global__ void reference_bf16(int m, int n, int k, const __nv_bfloat16* a, long long a_i, long long a_k,
+                               const __nv_bfloat16* b, long long b_k, long long b_j, double* d) {
+  int const j = int(blockIdx.x * blockDim.x + threadIdx.x);
+  int const i = int(blockIdx.y);
+  if (j >= n || i >= m) return;
+  double s = 0;
+  for (int kk = 0; kk < k; ++kk)
+    s += double(__bfloat162float(a[i * a_i + kk * a_k])) * double(__bfloat162float(b[kk * b_k + j * b_j]));
+  d[(long long)i * n + j] = s;
+}
+
+// Aligned M/N-major operands of a large problem: tessera::gemm may copy them
+// K-major to reach a better-ranked kernel (on Hopper the TMA kernel). Every
+// layout against the fp64 reference, D poisoned.
+TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
+  TESSERA_REQUIRE_SM80();
+  int const m = 2048, n = 2048, k = 1024;  // 2^33 flop: at the copy threshold
+  struct L {
+    const char* name;
+    MatrixOrder a, b;
+  } const layouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
+  std::vector<__nv_bfloat16> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
+  std::mt19937 rng(99u);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (auto& x : ha) x = __float2bfloat16(dist(rng));
+  for (auto& x : hb) x = __float2bfloat16(dist(rng));
+  DeviceBuffer da, db, dd, dref;
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&da.p, ha.size() * 2));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&db.p, hb.size() * 2));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&dd.p, std::size_t(m) * n * 2));
+  TESSERA_TEST_CUDA_OK(cudaMalloc(&dref.p, std::size_t(m) * n * 8));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(da.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA_OK(cudaMemcpy(db.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  for (const L& l : layouts) {
+    SCOPED_TRACE(l.name);
+    // The same buffers reinterpreted in each order: A(i,k) and B(k,j) change
+    // with the layout, the reference reads them through the same strides.
+    long long const a_i = l.a == R ? k : 1, a_k = l.a == R ? 1 : m;
+    long long const b_k = l.b == C ? 1 : n, b_j = l.b == C ? k : 1;
+    reference_bf16<<<dim3((n + 127) / 128, m), 128>>>(m, n, k, static_cast<const __nv_bfloat16*>(da.p), a_i, a_k,
+                                                      static_cast<const __nv_bfloat16*>(db.p), b_k, b_j,
+                                                      static_cast<double*>(dref.p));
+    TESSERA_TEST_CUDA_OK(cudaGetLastError());
+    TESSERA_TEST_CUDA_OK(cudaMemset(dd.p, 0xFF, std::size_t(m) * n * 2));
+    GemmArgs g;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    g.input = DataType::bf16;
+    g.a = {da.p, l.a, l.a == R ? k : m, 0};
+    g.b = {db.p, l.b, l.b == C ? k : n, 0};
+    g.d = {dd.p, R, n, 0};
+    tessera::Status const st = tessera::gemm(g, nullptr);
+    ASSERT_TRUE(st.ok()) << st.message;
+    TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+    std::vector<__nv_bfloat16> got(std::size_t(m) * n);
+    std::vector<double> ref(std::size_t(m) * n);
+    TESSERA_TEST_CUDA_OK(cudaMemcpy(got.data(), dd.p, got.size() * 2, cudaMemcpyDeviceToHost));
+    TESSERA_TEST_CUDA_OK(cudaMemcpy(ref.data(), dref.p, ref.size() * 8, cudaMemcpyDeviceToHost));
+    double err = 0, nrm = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      double const x = double(__bfloat162float(got[i]));
+      ASSERT_TRUE(std::isfinite(x)) << "D[" << i << "] not written";
+      err += (x - ref[i]) * (x - ref[i]);
+      nrm += ref[i] * ref[i];
+    }
+    EXPECT_LE(std::sqrt(err / nrm), 1e-2);
   }
 }
 
