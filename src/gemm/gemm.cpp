@@ -157,8 +157,9 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
   return best;
 }
 
-// Run `kernel` on copies of A/B made by `plan`. Returns false (nothing
-// enqueued, *out untouched) when no workspace could be had.
+// Run `kernel` on copies of A/B made by `plan`. Returns false (*out
+// untouched, D not written; at most the copies were enqueued) when no
+// workspace could be had or the kernel refused the copies.
 bool run_repacked(const GemmArgs& args, const Choice& c, gemm_stream_t stream, const GemmOptions& options,
                   Status* out) {
   void* ws = nullptr;
