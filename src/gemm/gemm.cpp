@@ -190,6 +190,25 @@ bool run_repacked(const GemmArgs& args, const Choice& c, gemm_stream_t stream, c
 
 }  // namespace
 
+Status select_gemm_call(const GemmArgs& args, int sm, const GemmOptions& options, GemmCallPlan* out) {
+  *out = {};
+  const GemmKernel* kernel = nullptr;
+  Status const selected = select_gemm_kernel(args, sm, options, &kernel);
+  if (selected.code == StatusCode::unknown_kernel || selected.code == StatusCode::unsupported_architecture)
+    return selected;
+  bool const named_runs_as_is = !options.kernel.empty() && selected.ok();
+  if (options.repack == RepackPolicy::automatic && args.k > 0 && !named_runs_as_is) {
+    Choice const c = choose_repack(args, sm, options, selected.ok() ? kernel : nullptr);
+    if (c.kernel != nullptr && c.plan.bytes > 0) {
+      *out = {c.kernel, c.plan.a.active, c.plan.b.active, c.plan.bytes};
+      return {};
+    }
+  }
+  if (!selected.ok()) return selected;
+  out->kernel = kernel;
+  return {};
+}
+
 Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& options) {
   if (Status s = validate_arguments(args); !s.ok()) return s;
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};

@@ -4,7 +4,8 @@
 // The any-ld fast path of tessera::gemm (src/gemm/repack.hpp, docs/gemm.md):
 // A/B whose pointers or leading dimensions are not 16-byte multiples are
 // copied into a padded workspace and a fast kernel runs on the copy.
-//  * RepackPlan.*: the plan (host only, no GPU needed);
+//  * RepackPlan.*, RepackSelect.*: the plan and what gemm() would run (host
+//    only, no GPU needed);
 //  * RepackGemm.*: tessera::gemm on odd leading dimensions, misaligned
 //    pointers, every operand order, both D orders, batches, against an fp64
 //    reference with D poisoned (the padding of D must stay poison);
@@ -118,6 +119,60 @@ TEST(RepackPlan, WorkspaceBoundCoversEveryPlan) {
   GemmArgs e = odd_args(R, C, 1);
   e.k = 0;
   EXPECT_EQ(tessera::gemm_workspace_bytes(e), 0u);
+}
+
+// ---- what gemm() would do (host only: selection needs no device) -------------
+
+GemmArgs big(MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k, bool odd) {
+  GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.input = DataType::bf16;
+  std::int64_t const lda = ao == R ? k : m;
+  std::int64_t const ldb = bo == C ? k : n;
+  // Fake, never dereferenced addresses: 16-byte aligned unless `odd` (then 2).
+  std::uintptr_t const base = odd ? 0x10002 : 0x10000;
+  g.a = {reinterpret_cast<const void*>(base), ao, lda, 0};
+  g.b = {reinterpret_cast<const void*>(base + 0x40000000), bo, ldb, 0};
+  g.d = {reinterpret_cast<void*>(std::uintptr_t(0x80000000)), R, n, 0};
+  return g;
+}
+
+std::string plan_of(const GemmArgs& g, int sm, const tessera::GemmOptions& o = {}) {
+  tessera::GemmCallPlan p;
+  tessera::Status const s = tessera::select_gemm_call(g, sm, o, &p);
+  if (!s.ok()) return "error: " + s.message;
+  return std::string(p.kernel->info.name) + (p.copies_a ? " +A" : "") + (p.copies_b ? " +B" : "") +
+         (p.workspace_bytes > 0 ? " ws" : "");
+}
+
+TEST(RepackSelect, OddLeadingDimensionsAreCopiedForTheFastKernels) {
+  GemmArgs const tn = big(R, C, 4095, 4097, 4093, true);
+  EXPECT_EQ(plan_of(tn, 90), "sm90_ws_gemm +A +B ws");
+  EXPECT_EQ(plan_of(tn, 80), "sm80_tensorop +A +B ws");
+  // nn on Hopper: the copies are made K-major so the TMA kernel can read them.
+  EXPECT_EQ(plan_of(big(C, C, 4095, 4097, 4093, true), 90), "sm90_ws_gemm +A +B ws");
+  tessera::GemmOptions never;
+  never.repack = tessera::RepackPolicy::never;
+  EXPECT_EQ(plan_of(tn, 90, never), "sm80_tensorop");
+  // A named kernel that reads the operands as they are gets no copy; one that
+  // cannot gets one.
+  EXPECT_EQ(plan_of(tn, 90, tessera::GemmOptions{"sm80_tensorop"}), "sm80_tensorop");
+  EXPECT_EQ(plan_of(tn, 90, tessera::GemmOptions{"sm90_ws_gemm"}), "sm90_ws_gemm +A +B ws");
+}
+
+TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
+  const tessera::GemmKernel* hopper = tessera::find_gemm_kernel("sm90_ws_gemm");
+  ASSERT_NE(hopper, nullptr);
+  // Once the TMA kernel reads M/N-major operands itself, no copy is wanted.
+  GemmArgs const nn = big(C, C, 4096, 4096, 4096, false), tt = big(R, R, 4096, 4096, 4096, false);
+  EXPECT_EQ(plan_of(nn, 90), hopper->can_implement(nn) ? "sm90_ws_gemm" : "sm90_ws_gemm +A ws");
+  EXPECT_EQ(plan_of(tt, 90), hopper->can_implement(tt) ? "sm90_ws_gemm" : "sm90_ws_gemm +B ws");
+  EXPECT_EQ(plan_of(big(R, C, 4096, 4096, 4096, false), 90), "sm90_ws_gemm");
+  EXPECT_EQ(plan_of(big(C, C, 4096, 4096, 4096, false), 80), "sm80_tensorop");
+  GemmArgs const small = big(C, C, 256, 256, 256, false);  // too small to pay for a copy
+  EXPECT_EQ(plan_of(small, 90), hopper->can_implement(small) ? "sm90_ws_gemm" : "sm80_tensorop");
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------

@@ -393,6 +393,19 @@ const GemmKernel* find_gemm_kernel(std::string_view name);
 Status select_gemm_kernel(const GemmArgs& args, int sm, const GemmOptions& options,
                           const GemmKernel** out);
 
+// What gemm() would do for `args` on an `sm` device with `options`
+// (validated arguments assumed): the kernel, and whether A and/or B are first
+// copied into a padded, K-major or same-order workspace of `workspace_bytes`
+// (docs/gemm_kernels.md, "Any leading dimension"). When the copy is planned
+// but no workspace can be had at run time, gemm() runs select_gemm_kernel's
+// choice on the operands as they are.
+struct GemmCallPlan {
+  const GemmKernel* kernel = nullptr;
+  bool copies_a = false, copies_b = false;
+  std::size_t workspace_bytes = 0;
+};
+Status select_gemm_call(const GemmArgs& args, int sm, const GemmOptions& options, GemmCallPlan* out);
+
 // major*10+minor of the current CUDA device, or 0 with `why` filled in.
 int current_sm(std::string* why = nullptr);
 
