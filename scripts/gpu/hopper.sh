@@ -10,10 +10,10 @@
 #   2. SASS check: HGMMA present, no LDL/STL in the GEMM kernel
 #   3. runs tests/device/test_hopper_{tma,wgmma,gemm}_sm90.cu
 #   4. compute-sanitizer memcheck on a small filter
-#   5. times sm90_ws_gemm variants (cooperative 128x256 with raster groups 8
-#      (the default), 4, 16; ping-pong 64x256 with groups 16, 32; ping-pong
-#      128x128 with groups 8, 16; cooperative in CTA pairs with B multicast,
-#      groups 8, 16) against
+#   5. times sm90_ws_gemm variants (the default launch with its per-shape
+#      selection; cooperative 128x256 g16 and ping-pong 128x128 g8, each with
+#      the direct epilogue and the shared-memory + TMA-store epilogue
+#      ("_tma"); ping-pong 64x256 g16; cooperative g8) against
 #      cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of
 #      30 after 5 warm-ups, L2 flushed before each) on the issue-5 shapes
 # Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
@@ -107,21 +107,23 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-// Usage: bench_sm90 cublas | bench_sm90 coop|coop2|pp|pp128 GROUP_M
+// Usage: bench_sm90 cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma GROUP_M
 // One variant per process (a hang or fault in one cannot hide the others);
 // prints "RESULT <shape> <label> <TFLOP/s> <rel.diff vs cuBLAS>".
 int main(int argc, char** argv) {
   bool const is_cublas = argc >= 2 && std::strcmp(argv[1], "cublas") == 0;
+  bool const is_default = argc >= 2 && std::strcmp(argv[1], "default") == 0;
   tessera::detail::Sm90WsVariant variant;
-  if (!is_cublas) {
-    if (argc < 3) { std::printf("usage: %s cublas | coop|coop2|pp|pp128 GROUP_M\n", argv[0]); return 2; }
+  if (!is_cublas && !is_default) {
+    if (argc < 3) { std::printf("usage: %s cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma GROUP_M\n", argv[0]); return 2; }
     variant.cluster = std::strcmp(argv[1], "coop2") == 0 ? 2 : 1;
     variant.pingpong = std::strncmp(argv[1], "pp", 2) == 0;
-    variant.tile_n = std::strcmp(argv[1], "pp128") == 0 ? 128 : 256;
+    variant.tile_n = std::strncmp(argv[1], "pp128", 5) == 0 ? 128 : 256;
+    variant.tma_store = std::strstr(argv[1], "_tma") != nullptr;
     variant.group_m = std::atoi(argv[2]);
   }
   char label[32];
-  if (is_cublas) std::snprintf(label, sizeof label, "cublas");
+  if (is_cublas || is_default) std::snprintf(label, sizeof label, "%s", argv[1]);
   else std::snprintf(label, sizeof label, "%s_g%d", argv[1], variant.group_m);
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
@@ -131,7 +133,9 @@ int main(int argc, char** argv) {
   size_t const flush_bytes = size_t(512) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
   struct Case { int m, n, k; } const cases[] = {
       {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
-      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {4095, 4097, 4093}};
+      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {4095, 4097, 4093},
+      {5120, 5120, 4096}, {1024, 1024, 1024}, {1000, 1000, 1000}, {128, 8192, 8192}, {64, 28672, 4096},
+      {16, 4096, 14336}};
   for (const Case& c : cases) {
     long long const ldk = (c.k + 7) / 8 * 8;  // TMA rule; cuBLAS gets the same ld
     long long const na = (long long)c.m * ldk, nb = (long long)c.n * ldk, nd = (long long)c.m * c.n;
@@ -161,14 +165,18 @@ int main(int argc, char** argv) {
       float const t = median_ms(run_cublas, flush, flush_bytes, 30);
       std::printf("RESULT %s %s %.1f 0\n", name, label, flop / (t * 1e-3) / 1e12);
     } else {
-      tessera::Status st = tessera::detail::launch_sm90_ws_gemm(args, nullptr, variant);
+      auto launch = [&] {
+        return is_default ? tessera::detail::launch_sm90_ws_gemm(args, nullptr)
+                          : tessera::detail::launch_sm90_ws_gemm(args, nullptr, variant);
+      };
+      tessera::Status st = launch();
       if (!st.ok()) { std::printf("%s %s failed: %s\n", name, label, st.message.c_str()); continue; }
       cudaError_t const ke = cudaDeviceSynchronize();
       if (ke != cudaSuccess) { std::printf("%s %s kernel error: %s\n", name, label, cudaGetErrorString(ke)); return 1; }
       CHECK(cudaMemset(acc, 0, 16));
       diff<<<512, 256>>>(D, Dc, nd, acc);
       double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
-      auto run_ours = [&] { tessera::detail::launch_sm90_ws_gemm(args, nullptr, variant); };
+      auto run_ours = [&] { launch(); };
       float const t = median_ms(run_ours, flush, flush_bytes, 30);
       std::printf("RESULT %s %s %.1f %.2e\n", name, label, flop / (t * 1e-3) / 1e12, std::sqrt(hacc[0] / hacc[1]));
     }
@@ -219,7 +227,7 @@ for t in tma wgmma gemm; do
     tail -5 "$OUT/test_$t.log"
     if [ "$t" = gemm ]; then
       # A hang in a ping-pong test leaves the default kernel's results usable.
-      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -qE "PingPong|Cluster2"; then
+      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -qE "PingPong|Cluster2|TmaStore"; then
         pp_hung=1; echo "the hang is in a ping-pong or cluster test: those variants skipped below"
       else
         gemm_hung=1
@@ -238,7 +246,7 @@ SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer
 TESSERA_TEST_IN_PROCESS=1 timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.Load3D:HopperTma.StoreAndReduceAdd:HopperTma.MulticastClusterOf2' > "$OUT/memcheck_tma.log" 2>&1
 echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
 if [ $gemm_hung -eq 0 ]; then
-  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched'
+  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched:HopperGemm.TmaStoreSmall'
   [ $pp_hung -eq 0 ] && filter="$filter:HopperGemm.PingPongSmall"
   timeout 150 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter="$filter" > "$OUT/memcheck_gemm.log" 2>&1
   echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5
@@ -248,11 +256,14 @@ else
 fi
 
 echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, L2 flushed before each run)"
-# One process per variant; the default kernel is coop_g8. rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
+# One process per variant; "default" is the registry's launch (per-shape selection, direct epilogue);
+# the _tma variants use the shared-memory + TMA-store epilogue where D allows it (D col-major here, so in
+# kernel orientation D' = D^T is row-major with ld = m: m = 4095 is not 16-byte aligned and falls back to
+# the direct epilogue). rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
 if [ $gemm_hung -eq 0 ]; then
   : > "$OUT/bench.txt"
-  variants=("cublas" "coop 8" "coop 4" "coop 16")
-  [ $pp_hung -eq 0 ] && variants+=("pp 16" "pp 32" "pp128 8" "pp128 16" "coop2 8" "coop2 16")
+  variants=("cublas" "default" "coop 16" "coop_tma 16" "coop 8")
+  [ $pp_hung -eq 0 ] && variants+=("pp128 8" "pp128_tma 8" "pp 16")
   for v in "${variants[@]}"; do
     timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?

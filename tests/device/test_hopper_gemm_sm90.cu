@@ -100,7 +100,8 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                                   << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
-                                  << variant.tile_n << " group_m " << variant.group_m);
+                                  << variant.tile_n << " group_m " << variant.group_m
+                                  << (variant.tma_store ? " tma-store epilogue" : ""));
   int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
   std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -198,7 +199,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
   std::printf("  [sm90_ws_gemm%s%s%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : "", variant.pingpong && variant.tile_n == 128 ? " 128x128" : "",
-              variant.cluster == 2 ? " cluster2" : "",
+              variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
               variant.group_m, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
@@ -354,6 +355,78 @@ TEST(HopperGemm, Cluster2Variant) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
   run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+}
+
+// Per-shape selection of the default launch (host only, no GPU): the run-5
+// table's winners on a 132-SM H200, in kernel orientation (m x n x k).
+TEST(HopperGemm, DefaultVariantSelection) {
+  auto pick = [](int64_t m, int64_t n, int64_t k) { return detail::select_sm90_ws_variant(m, n, k, 132); };
+  for (Shape s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}, Shape{16384, 16384, 16384},
+                  Shape{4096, 4096, 14336}, Shape{4096, 6144, 4096}}) {
+    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
+    EXPECT_FALSE(v.pingpong) << s.m << "x" << s.n << "x" << s.k << ": cooperative 128x256 expected";
+    EXPECT_EQ(v.group_m, 16) << s.m << "x" << s.n << "x" << s.k;
+  }
+  for (Shape s : {Shape{4096, 28672, 4096}, Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{1024, 1024, 1024},
+                  Shape{128, 8192, 8192}}) {
+    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128) << s.m << "x" << s.n << "x" << s.k << ": ping-pong 128x128 expected";
+    EXPECT_EQ(v.group_m, 8) << s.m << "x" << s.n << "x" << s.k;
+  }
+  EXPECT_EQ(pick(0, 5, 5).cluster, 1);
+}
+
+// The default launch (per-shape selection) on shapes that pick each kernel.
+TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
+  TESSERA_REQUIRE_SM90();
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);  // ping-pong
+  run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f);          // short K
+  run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f);          // cooperative
+}
+
+// The shared-memory + TMA-store epilogue, cooperative and ping-pong 128x128.
+// D's ld and base are 16-byte aligned in every case below except the ones
+// marked "fallback" (direct epilogue); edge tiles (M and N not multiples of
+// the tile) rely on the TMA store clipping. Beta != 0 reads C per element.
+detail::Sm90WsVariant tma_store_variant(bool pp) {
+  detail::Sm90WsVariant v;
+  v.pingpong = pp;
+  v.tile_n = pp ? 128 : 256;
+  v.tma_store = true;
+  return v;
+}
+
+// Small cases (hopper.sh runs this one under compute-sanitizer memcheck).
+TEST(HopperGemm, TmaStoreSmall) {
+  TESSERA_REQUIRE_SM90();
+  for (bool pp : {false, true}) {
+    detail::Sm90WsVariant const v = tma_store_variant(pp);
+    run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1, 8, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 264, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({264, 136, 72}, MatrixOrder::col_major, 1.0f, 0.5f, 2, v);
+  }
+}
+
+TEST(HopperGemm, TmaStoreEpilogue) {
+  TESSERA_REQUIRE_SM90();
+  for (bool pp : {false, true}) {
+    detail::Sm90WsVariant const v = tma_store_variant(pp);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({4095, 4104, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({4095, 4104, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1000, 776, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+    run_gemm<__half, __half>({520, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, v);
+    run_gemm<__nv_bfloat16, float>({300, 504, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, v);
+    run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // many tiles per CTA
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // fallback
+  }
+  detail::Sm90WsVariant bad;
+  bad.pingpong = true;
+  bad.tile_n = 256;
+  bad.tma_store = true;
+  GemmArgs args;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
 }
 
 }  // namespace

@@ -28,6 +28,14 @@
 // CTA's tiles 2i + c), so one warpgroup's epilogue overlaps the other's
 // mainloop. The ring is shared and filled in tile order; a consumer skips
 // the other's K-blocks when it counts stages. 5 stages of 40 KiB.
+//
+// Epilogue variant (`kTmaStore`): instead of storing the accumulator
+// fragments straight to global memory (each warp writes 8 rows x 8 bytes per
+// instruction: poorly coalesced), each consumer warpgroup stages its 64-row
+// block in sub-tiles of 64 rows x 128 bytes through a double-buffered,
+// 128B-swizzled shared tile and issues one TMA store per sub-tile; the TMA
+// unit clips rows and columns past the matrix, so edge tiles need no
+// predication.
 
 #include <cuda.h>  // CUtensorMap (a plain 128-byte struct; no driver library is linked)
 #include <cuda_bf16.h>
@@ -42,6 +50,7 @@
 #include <tessera/arch/sm90/gmma_desc.hpp>
 #include <tessera/arch/sm90/gmma_layout.hpp>
 #include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/named_barrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
@@ -70,9 +79,13 @@ struct WsGemmParams {
 // compute vertically adjacent tiles (tm = 2 pm + rank, same tn); each CTA
 // loads its own A and one half of B (128 rows) multicast into both CTAs, so
 // B crosses L2 -> SM once per pair. Consumers release a stage in both CTAs.
-template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1>
+//
+// kTmaStore = true: the epilogue goes through shared memory and TMA stores
+// (two 8 KiB sub-tile buffers per consumer warpgroup after the ring).
+template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1, bool kTmaStore_ = false>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
+  static constexpr bool kTmaStore = kTmaStore_;
   static constexpr int kCluster = kCluster_;
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = 64;
   static constexpr int kWgRows = kPingPong ? kBlockM : 64;  // rows of the tile one consumer computes
@@ -88,8 +101,13 @@ struct WsGemmConfigT {
   static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kAlignSlack = 1024;  // dynamic smem is only 16-byte aligned by contract
-  // full[kStages], empty[kStages], order[2] mbarriers after the ring.
-  static constexpr int kSmemBytes = kStages * kStageBytes + (2 * kStages + 2) * 8 + kAlignSlack;
+  // Epilogue sub-tile: 64 rows x 128 bytes (one 128B swizzle row per tile
+  // row), two buffers per consumer so one TMA store drains while the next
+  // sub-tile is written.
+  static constexpr int kEpiTileBytes = 64 * 128;
+  static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
+  // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2].
+  static constexpr int kSmemBytes = kStages * kStageBytes + kEpiBytes + (2 * kStages + 2) * 8 + kAlignSlack;
   static constexpr int kGroupM = 1024 / kBlockM;  // default tile rows per group: 1024 rows of A
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 
@@ -100,6 +118,8 @@ struct WsGemmConfigT {
   static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
+  static_assert(kStageBytes % 1024 == 0, "WsGemmConfig: stages (and the epilogue buffers after them) must stay 1024-byte aligned");
+  static_assert(!kTmaStore || kCluster == 1, "WsGemmConfig: the TMA-store epilogue is implemented without clusters only");
   static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
                 "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
   static_assert(kHalves * kBlockN / 2 == 128,
@@ -121,6 +141,11 @@ using WsGemmConfig = WsGemmConfigT<false, 128, 256, 4>;
 using WsGemmPingPongConfig = WsGemmConfigT<true, 64, 256, 5>;
 using WsGemmPingPong128Config = WsGemmConfigT<true, 128, 128, 7>;
 using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
+// NOTE: the TMA-store epilogue takes 32 KiB of shared memory: the cooperative
+// ring keeps its 4 stages (230,480 bytes in all, under 232,448), the 128x128
+// ping-pong ring drops from 7 to 6 stages.
+using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true>;
+using WsGemmPingPong128TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 1, true>;
 
 template <class T>
 struct WsFamily;
@@ -213,6 +238,73 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
   }
 }
 
+// One m64nN f32 accumulator of a consumer warpgroup -> shared memory ->
+// TMA store, in sub-tiles of 64 rows x kW columns (kW x sizeof(TOut) = 128
+// bytes). `buf` holds two kEpiTileBytes buffers (1024-byte aligned); the
+// tensor map `tmap_d` describes D' (n, m) with box (kW, 64) and 128B
+// swizzle, so the shared image of row r keeps its 16-byte chunk c at chunk
+// c ^ (r % 8) -- which also makes the fragment writes bank-conflict free
+// (the 8 rows g of one instruction land on 8 different chunks).
+// Buffer reuse: thread 0 of the warpgroup issues every store of this
+// warpgroup; before a buffer is rewritten it waits until at most one bulk
+// group (the other buffer's) is still reading, then the warpgroup meets at
+// named barrier `bar_id`. Each call stores an even number of sub-tiles, so
+// the buffer parity carries over between calls.
+template <class TOut, int kN>
+__device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], const WsGemmParams& p, const void* tmap_d,
+                                                uint8_t* buf, uint32_t bar_id, int row0, int col0) {
+  constexpr int kOutBytes = int(sizeof(TOut));
+  constexpr int kW = 128 / kOutBytes;  // columns per sub-tile
+  constexpr int kSub = kN / kW;
+  static_assert(kN % kW == 0 && kSub % 2 == 0,
+                "ws_epilogue_tma: a 64xN block must split into an even number of 128-byte-wide sub-tiles");
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  bool const read_c = p.beta != 0.0f;
+#pragma unroll
+  for (int sub = 0; sub < kSub; ++sub) {
+    uint8_t* const tile = buf + (sub % 2) * 8192;
+    if (t == 0) arch::tma_store_wait_read<1>();
+    arch::named_barrier_sync(bar_id, 128);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      int const r = 16 * w + g + 8 * h;  // row in the 64-row block
+      int const grow = row0 + r;
+#pragma unroll
+      for (int jb = 0; jb < kW / 8; ++jb) {
+        int const j = sub * (kW / 8) + jb;  // 8-column block of the accumulator
+        int const lc = 8 * jb + 2 * q;      // column in the sub-tile
+        float v0 = p.alpha * acc[4 * j + 2 * h];
+        float v1 = p.alpha * acc[4 * j + 2 * h + 1];
+        if (read_c && grow < p.m) {
+          int const gcol = col0 + sub * kW + lc;
+          std::int64_t const coff = std::int64_t(grow) * p.c_row + std::int64_t(gcol) * p.c_col;
+          if (gcol < p.n) v0 += p.beta * ws_load<TOut>(p.c, coff);
+          if (gcol + 1 < p.n) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+        }
+        int const byte = lc * kOutBytes;
+        int const chunk = (byte / 16) ^ (r % 8);
+        uint8_t* const dst = tile + r * 128 + chunk * 16 + byte % 16;
+        if constexpr (kOutBytes == 4) {
+          *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
+        } else if constexpr (std::is_same_v<TOut, __half>) {
+          *reinterpret_cast<__half2*>(dst) = __floats2half2_rn(v0, v1);
+        } else {
+          *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
+        }
+      }
+    }
+    // Generic-proxy writes -> visible to the async proxy (the TMA store),
+    // then every thread's part is in before thread 0 issues the store.
+    arch::fence_proxy_async_shared_cta();
+    arch::named_barrier_sync(bar_id, 128);
+    if (t == 0) {
+      arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
+      arch::tma_store_commit_group();
+    }
+  }
+}
+
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
 // in a cluster, to the peer's (whose multicast also writes this stage).
 template <class Cfg>
@@ -224,7 +316,7 @@ __device__ __forceinline__ void ws_release(uint64_t* empty_bar, uint32_t rank) {
 template <class TIn, class TOut, class Cfg = WsGemmConfig>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-                   const WsGemmParams p) {
+                   const __grid_constant__ CUtensorMap tmap_d, const WsGemmParams p) {
 #if TESSERA_SM90A_ENABLED
   using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
   static_assert(sizeof(TIn) == Cfg::kElemBytes, "ws_gemm_kernel: inputs must be 16-bit (bf16 or f16)");
@@ -237,7 +329,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   uint8_t* const smem = smem_raw + ((1024u - (raw_addr & 1023u)) & 1023u);
   uint8_t* const sA = smem;                                 // kStages x (kBlockM rows x 128 B)
   uint8_t* const sB = smem + Cfg::kStages * Cfg::kABytes;   // kStages x (256 rows x 128 B)
-  uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kStages * Cfg::kStageBytes);
+  uint8_t* const sEpi = smem + Cfg::kStages * Cfg::kStageBytes;  // kConsumers x 2 x 8 KiB (kTmaStore)
+  uint64_t* const full = reinterpret_cast<uint64_t*>(sEpi + Cfg::kEpiBytes);
   uint64_t* const empty = full + Cfg::kStages;
   // Ping-pong only: order[c] completes a phase each time consumer c has
   // passed every full[] wait of one of its tiles (see the consumer loop).
@@ -371,8 +464,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
 #pragma unroll
-      for (int hf = 0; hf < Cfg::kHalves; ++hf)
-        ws_epilogue<TOut, Cfg::kBlockN>(acc[hf], p, tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf, tn * Cfg::kBlockN);
+      for (int hf = 0; hf < Cfg::kHalves; ++hf) {
+        int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
+        if constexpr (Cfg::kTmaStore) {
+          // Named barriers 1 and 2 (0 is __syncthreads): one per consumer.
+          ws_epilogue_tma<TOut, Cfg::kBlockN>(acc[hf], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+                                              uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
+        } else {
+          ws_epilogue<TOut, Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN);
+        }
+      }
+    }
+    // The shared sources must outlive the bulk stores; wait for the global
+    // writes too, so the kernel's completion covers them.
+    if constexpr (Cfg::kTmaStore) {
+      if (threadIdx.x % 128 == 0) arch::tma_store_wait<0>();
     }
   }
   // Cluster: no CTA leaves while its peer may still multicast into it or
@@ -388,6 +494,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // there (the registry limits the kernel to sm_90 devices).
   (void)tmap_a;
   (void)tmap_b;
+  (void)tmap_d;
   (void)p;
   __trap();
 #endif
@@ -416,7 +523,15 @@ struct Sm90WsVariant {
   int tile_n = 256;       // ping-pong only: 256 (64x256 tiles, WsGemmPingPongConfig) or
                           // 128 (128x128 tiles, WsGemmPingPong128Config)
   int cluster = 1;        // cooperative only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
+  bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
+                          // ping-pong 128x128 only); falls back to the direct epilogue when D's
+                          // base, ld or batch stride is not 16-byte aligned
 };
+
+// The variant the default launch runs for a problem of kernel orientation
+// m x n x k (D' row-major; a column-major D swaps m and n) on `sms`
+// multiprocessors. See the NOTE in src/gemm/kernels/sm90_ws_gemm.cu.
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail

@@ -24,6 +24,8 @@ using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
 using kernels::sm90::WsGemmPingPongConfig;
+using kernels::sm90::WsGemmPingPong128TmaStoreConfig;
+using kernels::sm90::WsGemmTmaStoreConfig;
 
 Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
@@ -78,9 +80,27 @@ bool can_implement(const GemmArgs& args) { return detail::can_implement_sm90_ws_
 
 Status launch(const GemmArgs& args, gemm_stream_t stream) { return detail::launch_sm90_ws_gemm(args, stream); }
 
+// The default variant for `args` on the current device.
+detail::Sm90WsVariant default_variant(const GemmArgs& args) {
+  bool const swap = args.d.order == MatrixOrder::col_major;
+  int sms = device_attribute(cudaDevAttrMultiProcessorCount);
+  if (sms <= 0) sms = 132;
+  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms);
+}
+
 GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
   if (!can_implement(args)) return {};
+  if (default_variant(args).pingpong)
+    return {function_for<WsGemmPingPong128Config>(args), WsGemmPingPong128Config::kThreads,
+            WsGemmPingPong128Config::kSmemBytes};
   return {function_for(args), WsGemmConfig::kThreads, WsGemmConfig::kSmemBytes};
+}
+
+// Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
+bool d_tma_storable(const GemmArgs& args) {
+  std::int64_t const ob = size_of(resolved_output(args));
+  return reinterpret_cast<std::uintptr_t>(args.d.data) % 16 == 0 && (args.d.ld * ob) % 16 == 0 &&
+         (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
 template <class Cfg>
@@ -172,6 +192,20 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   tb.strides[0] = std::uint64_t(kb.ld) * 2;
   tb.box[0] = Cfg::kBlockK;
   tb.box[1] = Cfg::kBlockN / Cfg::kCluster;  // a cluster CTA loads (and multicasts) one part of B
+  // D' (n, m) row-major, sub-tile boxes of 128 bytes x 64 rows (TMA-store
+  // epilogue only; the launch checked the alignment).
+  tma::TiledDesc td;
+  td.type = out == DataType::f32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+            : out == DataType::f16  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                    : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  td.elem_bytes = int(out_bytes);
+  td.rank = 2;
+  td.swizzle = tma::Swizzle::b128;
+  td.dims[0] = std::uint64_t(n);
+  td.dims[1] = std::uint64_t(m);
+  td.strides[0] = std::uint64_t(args.d.ld * out_bytes);
+  td.box[0] = std::uint32_t(128 / out_bytes);
+  td.box[1] = 64;
 
   // NOTE: a batch is one persistent launch per matrix, in stream order (two
   // tensor maps per batch); a 3-D tensor map with the batch as the outer
@@ -179,12 +213,16 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   for (std::int64_t bi = 0; bi < args.batch_count; ++bi) {
     ta.base = static_cast<const char*>(ka.data) + bi * ka.batch_stride * 2;
     tb.base = static_cast<const char*>(kb.data) + bi * kb.batch_stride * 2;
-    CUtensorMap tmap_a, tmap_b;
+    CUtensorMap tmap_a, tmap_b, tmap_d{};
     if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
     if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
     p.d = static_cast<char*>(args.d.data) + bi * args.d.batch_stride * out_bytes;
     p.c = args.beta != 0.0f ? static_cast<const char*>(args.c.data) + bi * args.c.batch_stride * out_bytes : nullptr;
-    void* kargs[] = {&tmap_a, &tmap_b, &p};
+    if constexpr (Cfg::kTmaStore) {
+      td.base = p.d;
+      if (auto r = tma::encode_tiled(&tmap_d, td); !r.ok) return ws_fail(StatusCode::cannot_implement, "D: " + r.message);
+    }
+    void* kargs[] = {&tmap_a, &tmap_b, &tmap_d, &p};
     if constexpr (Cfg::kCluster == 1) {
       err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
     } else {
@@ -214,17 +252,74 @@ namespace detail {
 
 bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
 
+// NOTE: per-shape selection (default launch). Measured on an H200 (run 5,
+// bf16 TN, ratio to cuBLAS in the same run): cooperative 128x256 with a
+// raster group of 16 tile rows wins on the square and long-K shapes (8192^3
+// 0.96 vs 0.92 with g8, 16384^3 0.97, 4096^3 0.90, 4096x4096x14336 0.92);
+// ping-pong 128x128 g8 wins where the 128x256 tiling quantises badly or K is
+// short (4096x28672x4096 0.96 vs 0.93, 16384x8192x1024 0.93 vs 0.83,
+// 4095x4097x4093 6.5x vs 6.0x) and loses clearly on square shapes (8192^3
+// 0.76, 4096x4096x14336 0.84) where it has no quantisation gain: its
+// 128x128 tile moves 1.5x the operand bytes per flop of 128x256.
+// Rule: efficiency(tiling) = useful m*n / (ceil(tiles / sms) * sms * tile
+// area), i.e. wave quantisation and edge-tile padding together. Take
+// ping-pong 128x128 g8 when K < 2048 (16384x8192x1024: the cooperative
+// epilogue is not overlapped with a mainloop, and with 16 K-blocks it is a
+// large share of the tile's time) or when its efficiency beats the
+// cooperative one by more than 0.01; otherwise cooperative g16. Values:
+// 4096^3 0.970 / 0.970 -> coop; 8192^3 0.970 / 0.970 -> coop; 16384^3
+// 0.985 / 0.993 (+0.008) -> coop; 4096x28672x4096 0.970 / 0.987 -> pp;
+// 4095x4097x4093 0.776 / 0.970 -> pp; 4096x6144x4096 0.970 / 0.970 -> coop
+// (measured pp 0.92 vs coop 0.90: the rule loses 2% there). Small problems
+// (tiles < sms) get ping-pong's smaller tiles (more SMs busy); split-K for
+// them is not implemented. Ping-pong 64x256 and clusters of 2 never won.
+// The TMA-store epilogue is not the default until a GPU run has checked it
+// (kDefaultTmaStore).
+constexpr bool kDefaultTmaStore = false;
+
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+  if (sms <= 0) sms = 1;
+  auto efficiency = [&](std::int64_t bm, std::int64_t bn) {
+    std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    std::int64_t const waves = (tiles + sms - 1) / sms;
+    return double(m) * double(n) / (double(waves) * double(sms) * double(bm * bn));
+  };
+  Sm90WsVariant v;
+  v.tma_store = kDefaultTmaStore;
+  if (m <= 0 || n <= 0) return v;
+  double const coop = efficiency(128, 256);
+  double const pp = efficiency(128, 128);
+  if (k < 2048 || pp > coop + 0.01) {
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.group_m = 8;
+  } else {
+    v.group_m = 16;
+  }
+  return v;
+}
+
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
-  return launch_with<WsGemmConfig>(args, stream, 0);
+  bool const swap = args.d.order == MatrixOrder::col_major;
+  int sms = device_attribute(cudaDevAttrMultiProcessorCount);
+  if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
+  return launch_sm90_ws_gemm(args, stream, select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms));
 }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2))
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative kernel");
+  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong && variant.tile_n != 128)))
+    return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 only");
+  bool const tma_store = variant.tma_store && d_tma_storable(args);
   if (variant.cluster == 2) return launch_with<WsGemmCluster2Config>(args, stream, variant.group_m);
-  if (!variant.pingpong) return launch_with<WsGemmConfig>(args, stream, variant.group_m);
+  if (!variant.pingpong)
+    return tma_store ? launch_with<WsGemmTmaStoreConfig>(args, stream, variant.group_m)
+                     : launch_with<WsGemmConfig>(args, stream, variant.group_m);
   if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m);
-  if (variant.tile_n == 128) return launch_with<WsGemmPingPong128Config>(args, stream, variant.group_m);
+  if (variant.tile_n == 128)
+    return tma_store ? launch_with<WsGemmPingPong128TmaStoreConfig>(args, stream, variant.group_m)
+                     : launch_with<WsGemmPingPong128Config>(args, stream, variant.group_m);
   return ws_fail(StatusCode::cannot_implement, "ping-pong tile_n must be 128 or 256");
 }
 
