@@ -245,6 +245,7 @@ void suite(const char* name, bool quick) {
   { Case big{140, 72, 200, R, C, C, C}; big.beta = 0.5f; run<Cfg>(big, name); }
   { Case bt{70, 66, 52, R, C, R, R}; bt.batch = 2; bt.beta = 1; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
   { Case mx{64, 96, 40, R, R, R, R}; mx.off_b = 1; run<Cfg>(mx, name); }  // vec16_k A next to elem_mn B
+  { Case my{64, 96, 40, C, C, R, R}; my.off_a = 1; run<Cfg>(my, name); }  // elem_mn A next to vec16_k B
   std::printf("%s: done, %d runs so far, %d failures\n", name, runs, failures);
   std::fflush(stdout);
 }

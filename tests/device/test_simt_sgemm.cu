@@ -325,6 +325,12 @@ TYPED_TEST(SimtSgemm, KContiguousAligned) {
   Case big{260, 200, 1000, R, C, C, C};  // many k tiles, 1000 % 16 == 8
   big.beta = 0.5f;
   run_case<TypeParam>(big);
+  Case mx{64, 96, 40, R, R, R, R};  // K-major A next to a misaligned N-contiguous B
+  mx.off_b = 1;
+  run_case<TypeParam>(mx);
+  Case my{64, 96, 40, C, C, R, R};  // misaligned M-contiguous A next to a K-major B
+  my.off_a = 1;
+  run_case<TypeParam>(my);
   Case bt{70, 66, 52, R, C, R, R};  // batches of K-major tiles
   bt.batch = 3;
   bt.beta = 1.0f;
