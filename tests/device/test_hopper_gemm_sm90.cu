@@ -367,12 +367,25 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_FALSE(v.pingpong) << s.m << "x" << s.n << "x" << s.k << ": cooperative 128x256 expected";
     EXPECT_EQ(v.group_m, 16) << s.m << "x" << s.n << "x" << s.k;
   }
-  for (Shape s : {Shape{4096, 28672, 4096}, Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{1024, 1024, 1024},
-                  Shape{128, 8192, 8192}}) {
+  for (Shape s : {Shape{4096, 28672, 4096}, Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     EXPECT_TRUE(v.pingpong && v.tile_n == 128) << s.m << "x" << s.n << "x" << s.k << ": ping-pong 128x128 expected";
     EXPECT_EQ(v.group_m, 8) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_EQ(v.splits, 1) << s.m << "x" << s.n << "x" << s.k;
   }
+  // Split-K where the 128x256 tiles leave most SMs idle: (shape, splits).
+  struct SplitCase {
+    Shape s;
+    int splits;
+  };
+  for (SplitCase c : {SplitCase{{128, 8192, 8192}, 4}, SplitCase{{16, 4096, 14336}, 8}, SplitCase{{1024, 1024, 1024}, 4},
+                      SplitCase{{1000, 1000, 1000}, 4}, SplitCase{{128, 256, 8192}, 16}, SplitCase{{128, 256, 512}, 2}}) {
+    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
+    EXPECT_FALSE(v.pingpong) << c.s.m << "x" << c.s.n << "x" << c.s.k;
+    EXPECT_EQ(v.splits, c.splits) << c.s.m << "x" << c.s.n << "x" << c.s.k;
+  }
+  EXPECT_EQ(pick(64, 28672, 4096).splits, 1);  // 112 tiles: no room for a second split
+  EXPECT_EQ(pick(128, 256, 256).splits, 1);    // 4 K-blocks: too short to split
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
@@ -382,6 +395,54 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);  // ping-pong
   run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f);          // short K
   run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f);          // cooperative
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f);   // split-K 8
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f);         // split-K 4
+}
+
+// Small split-K cases (hopper.sh runs this one under memcheck): each kernel
+// configuration, an uneven last split, alpha/beta.
+TEST(HopperGemm, SplitKSmall) {
+  TESSERA_REQUIRE_SM90();
+  for (int kind = 0; kind < 3; ++kind) {
+    detail::Sm90WsVariant v;
+    v.pingpong = kind == 1;
+    v.tile_n = kind == 1 ? 128 : 256;
+    v.tma_store = kind == 2;
+    v.splits = 3;
+    run_gemm<__nv_bfloat16, float>({129, 257, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({72, 136, 300}, MatrixOrder::col_major, 1.5f, -0.5f, 1, v);
+  }
+}
+
+// Split-K forced through the variant: odd M/N/K, uneven K-blocks per split
+// (the last split reads zeros past K), more splits asked than K-blocks,
+// alpha/beta with C, column-major D, batches, both kernels and both
+// epilogue configurations (the partial store is the same in each).
+TEST(HopperGemm, SplitK) {
+  TESSERA_REQUIRE_SM90();
+  for (int kind = 0; kind < 3; ++kind) {
+    detail::Sm90WsVariant v;
+    v.pingpong = kind == 1;
+    v.tile_n = kind == 1 ? 128 : 256;
+    v.tma_store = kind == 2;
+    for (int sp : {2, 3, 7}) {
+      v.splits = sp;
+      run_gemm<__nv_bfloat16, float>({129, 257, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    }
+    v.splits = 5;
+    run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);      // 1 K-block: no split
+    run_gemm<__nv_bfloat16, float>({300, 500, 130}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // 3 K-blocks
+    run_gemm<__nv_bfloat16, float>({1000, 777, 3000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+    run_gemm<__half, __half>({513, 1031, 2000}, MatrixOrder::col_major, -2.0f, 0.25f, 1, v);
+    run_gemm<__nv_bfloat16, float>({300, 500, 2000}, MatrixOrder::row_major, 1.0f, 0.5f, 3, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  }
+  detail::Sm90WsVariant bad;
+  bad.cluster = 2;
+  bad.splits = 2;
+  GemmArgs args;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
 }
 
 // The shared-memory + TMA-store epilogue, cooperative and ping-pong 128x128.

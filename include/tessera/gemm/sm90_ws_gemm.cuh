@@ -68,6 +68,13 @@ struct WsGemmParams {
   std::int64_t c_row = 0, c_col = 0;
   float alpha = 1.0f, beta = 0.0f;
   int group_m = 8;  // tile rows per rasterisation group (>= 1)
+  // Split-K: `splits` work units per output tile, unit s covering K-blocks
+  // [s * k_blocks, (s + 1) * k_blocks) (k_blocks is then the per-split
+  // count; blocks past K load as TMA zeros). With splits > 1 every unit
+  // stores its raw f32 sum to partial[s][i][j] (ld n) and
+  // ws_splitk_reduce_kernel applies alpha/beta and writes D.
+  int splits = 1;
+  float* partial = nullptr;
 };
 
 // kPingPong = false: both consumers share a kBlockM (128) x kBlockN tile,
@@ -305,6 +312,51 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
   }
 }
 
+// Split-K: one m64nN f32 accumulator, unscaled, into split `split`'s slice
+// of the f32 workspace (row-major m x n per split).
+template <int kN>
+__device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
+                                                    int col0, int split) {
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  float* const base = p.partial + std::int64_t(split) * p.m * p.n;
+  bool const pair_ok = p.n % 2 == 0;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    int const row = row0 + 16 * w + g + 8 * h;
+    if (row >= p.m) continue;
+    float* const prow = base + std::int64_t(row) * p.n;
+#pragma unroll
+    for (int j = 0; j < kN / 8; ++j) {
+      int const col = col0 + 8 * j + 2 * q;
+      float const v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+      if (pair_ok && col + 1 < p.n) {
+        *reinterpret_cast<float2*>(prow + col) = make_float2(v0, v1);
+      } else {
+        if (col < p.n) prow[col] = v0;
+        if (col + 1 < p.n) prow[col + 1] = v1;
+      }
+    }
+  }
+}
+
+// Split-K reduction: D'(i, j) = alpha * sum_s partial[s](i, j) + beta * C'(i, j).
+// One thread per element, consecutive threads along a row (coalesced reads
+// of the workspace and writes of D').
+template <class TOut>
+__global__ void ws_splitk_reduce_kernel(const WsGemmParams p) {
+  std::int64_t const total = std::int64_t(p.m) * p.n;
+  std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t idx = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total; idx += stride) {
+    float sum = 0.0f;
+    for (int s = 0; s < p.splits; ++s) sum += p.partial[std::int64_t(s) * total + idx];
+    std::int64_t const row = idx / p.n, col = idx - row * p.n;
+    float v = p.alpha * sum;
+    if (p.beta != 0.0f) v += p.beta * ws_load<TOut>(p.c, row * p.c_row + col * p.c_col);
+    ws_store1<TOut>(p.d, row * p.ldd + col, v);
+  }
+}
+
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
 // in a cluster, to the peer's (whose multicast also writes this stage).
 template <class Cfg>
@@ -354,7 +406,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   // Work units: tiles, or tile-row pairs x tile columns for a cluster.
   int const unit_rows = Cfg::kCluster == 2 ? (p.tiles_m + 1) / 2 : p.tiles_m;
-  int const num_tiles = unit_rows * p.tiles_n;
+  int const num_tiles = unit_rows * p.tiles_n * p.splits;  // work units (tile, split), split fastest
   uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
   int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
   int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
@@ -370,9 +422,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       uint32_t phase = 0;
       for (int tile = unit0; tile < num_tiles; tile += unit_step) {
         int tm, tn;
-        ws_tile_coords(tile, p, tm, tn, unit_rows);
+        int const tile_idx = tile / p.splits;
+        int const kb0 = (tile - tile_idx * p.splits) * p.k_blocks;  // first K-block of this split
+        ws_tile_coords(tile_idx, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
-        for (int kb = 0; kb < p.k_blocks; ++kb) {
+        for (int kb = kb0; kb < kb0 + p.k_blocks; ++kb) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
           // Cluster: the full stage still arrives here as kStageBytes (own A,
           // own B half, the peer's B half multicast into this CTA).
@@ -410,7 +464,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     uint32_t my_tiles = 0;  // tiles this consumer has started
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
-      ws_tile_coords(tile, p, tm, tn, unit_rows);
+      int const tile_idx = tile / p.splits;
+      int const split = tile - tile_idx * p.splits;
+      ws_tile_coords(tile_idx, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf)
@@ -466,7 +522,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if constexpr (Cfg::kTmaStore) {
+        if (p.splits > 1) {
+          ws_epilogue_partial<Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN, split);
+        } else if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer.
           ws_epilogue_tma<TOut, Cfg::kBlockN>(acc[hf], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
@@ -526,6 +584,9 @@ struct Sm90WsVariant {
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
                           // ping-pong 128x128 only); falls back to the direct epilogue when D's
                           // base, ld or batch stride is not 16-byte aligned
+  int splits = 1;         // split-K: work units per output tile (not with clusters); reduced through
+                          // an f32 workspace taken with cudaMallocAsync on the stream (no split
+                          // when that fails)
 };
 
 // The variant the default launch runs for a problem of kernel orientation

@@ -103,8 +103,19 @@ bool d_tma_storable(const GemmArgs& args) {
          (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
+template <class TOut>
+const void* reduce_fn() {
+  return reinterpret_cast<const void*>(&kernels::sm90::ws_splitk_reduce_kernel<TOut>);
+}
+
+const void* reduce_function_for(const GemmArgs& args) {
+  DataType const out = resolved_output(args);
+  if (out == DataType::f32) return reduce_fn<float>();
+  return out == DataType::f16 ? reduce_fn<__half>() : reduce_fn<__nv_bfloat16>();
+}
+
 template <class Cfg>
-Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
+Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits = 1) {
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
@@ -138,6 +149,16 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
   p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
   p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
   p.k_blocks = int((args.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
+  if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
+  if (splits > 1 && Cfg::kCluster != 1) return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
+  if (splits > 1) {
+    // Equal K-block counts per split (the last one reads TMA zeros past K);
+    // no split starts past K.
+    int const per = (p.k_blocks + splits - 1) / splits;
+    splits = (p.k_blocks + per - 1) / per;
+    if (splits > 1) p.k_blocks = per;
+  }
+  p.splits = splits;
   p.group_m = group_m > 0 ? group_m : Cfg::kGroupM;
   p.ldd = args.d.ld;
   p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
@@ -149,11 +170,29 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
     p.c_row = c_like_d ? args.c.ld : 1;
     p.c_col = c_like_d ? 1 : args.c.ld;
   }
-  std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
+  std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n * p.splits;
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
   // clusters of 2), at most one per work unit.
   std::int64_t const units = Cfg::kCluster == 2 ? std::int64_t((p.tiles_m + 1) / 2) * p.tiles_n : tiles;
+  // Split-K workspace: splits x m x n f32, stream-ordered, one for the whole
+  // batch (its launches run in stream order). Without it: no split.
+  float* partial = nullptr;
+  if (p.splits > 1) {
+    std::size_t const bytes = std::size_t(p.splits) * std::size_t(m) * std::size_t(n) * sizeof(float);
+    if (cudaMallocAsync(reinterpret_cast<void**>(&partial), bytes, static_cast<cudaStream_t>(stream)) != cudaSuccess) {
+      cudaGetLastError();
+      return launch_with<Cfg>(args, stream, group_m, 1);
+    }
+    p.partial = partial;
+  }
+  struct FreeWorkspace {
+    float* ptr;
+    gemm_stream_t stream;
+    ~FreeWorkspace() {
+      if (ptr != nullptr) cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream));
+    }
+  } const free_workspace{partial, stream};
   std::int64_t slots = sms / Cfg::kCluster;
   if constexpr (Cfg::kCluster > 1) {
     // Not every SM pair can host a cluster (GPCs of odd size): size the
@@ -242,6 +281,15 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m) {
     }
     if (err != cudaSuccess)
       return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+    if (p.splits > 1) {
+      std::int64_t const elems = m * n;
+      std::int64_t blocks = (elems + 255) / 256;
+      if (blocks > std::int64_t(sms) * 16) blocks = std::int64_t(sms) * 16;
+      void* rargs[] = {&p};
+      err = cudaLaunchKernel(reduce_function_for(args), dim3(unsigned(blocks)), dim3(256), rargs, 0, stream);
+      if (err != cudaSuccess)
+        return ws_fail(StatusCode::cuda_error, std::string("split-K reduction launch failed: ") + cudaGetErrorString(err));
+    }
   }
   return {};
 }
@@ -272,7 +320,16 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // 4095x4097x4093 0.776 / 0.970 -> pp; 4096x6144x4096 0.970 / 0.970 -> coop
 // (measured pp 0.92 vs coop 0.90: the rule loses 2% there). Small problems
 // (tiles < sms) get ping-pong's smaller tiles (more SMs busy); split-K for
-// them is not implemented. Ping-pong 64x256 and clusters of 2 never won.
+// them: see split-K below. Ping-pong 64x256 and clusters of 2 never won.
+// Split-K (run 4: 128x8192x8192 0.47x, 16x4096x14336 0.25x, 1000^3 0.54x,
+// 1024^3 0.46x -- 16 to 32 of 132 SMs busy): when at least two splits of
+// every 128x256 tile fit on the SMs and K has >= 8 K-blocks, run the
+// cooperative kernel with splits = min(sms / tiles, k_blocks / 4, 16) (a
+// split keeps >= 4 K-blocks = 256 of K so the ring still pipelines) and
+// reduce through an f32 workspace (splits x m x n, read once by a
+// coalesced reduction kernel that applies alpha/beta). Cooperative, not
+// ping-pong: a CTA holding a single unit would leave one ping-pong consumer
+// idle. 64x28672x4096 (112 tiles) stays unsplit.
 // The TMA-store epilogue is not the default until a GPU run has checked it
 // (kDefaultTmaStore).
 constexpr bool kDefaultTmaStore = false;
@@ -287,6 +344,16 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
+  std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  std::int64_t const k_blocks = (k + 63) / 64;
+  if (2 * coop_tiles <= sms && k_blocks >= 8) {
+    std::int64_t splits = sms / coop_tiles;
+    if (splits > k_blocks / 4) splits = k_blocks / 4;
+    if (splits > 16) splits = 16;
+    v.splits = int(splits);
+    v.group_m = 16;
+    return v;
+  }
   double const coop = efficiency(128, 256);
   double const pp = efficiency(128, 128);
   if (k < 2048 || pp > coop + 0.01) {
@@ -300,6 +367,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
 }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
+  if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
+  if (args.m == 0 || args.n == 0) return {};
   bool const swap = args.d.order == MatrixOrder::col_major;
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
@@ -311,15 +380,17 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative kernel");
   if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong && variant.tile_n != 128)))
     return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 only");
+  if (variant.splits != 1 && variant.cluster != 1)
+    return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   bool const tma_store = variant.tma_store && d_tma_storable(args);
-  if (variant.cluster == 2) return launch_with<WsGemmCluster2Config>(args, stream, variant.group_m);
+  int const g = variant.group_m, sp = variant.splits;
+  if (variant.cluster == 2) return launch_with<WsGemmCluster2Config>(args, stream, g);
   if (!variant.pingpong)
-    return tma_store ? launch_with<WsGemmTmaStoreConfig>(args, stream, variant.group_m)
-                     : launch_with<WsGemmConfig>(args, stream, variant.group_m);
-  if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, variant.group_m);
+    return tma_store ? launch_with<WsGemmTmaStoreConfig>(args, stream, g, sp) : launch_with<WsGemmConfig>(args, stream, g, sp);
+  if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, g, sp);
   if (variant.tile_n == 128)
-    return tma_store ? launch_with<WsGemmPingPong128TmaStoreConfig>(args, stream, variant.group_m)
-                     : launch_with<WsGemmPingPong128Config>(args, stream, variant.group_m);
+    return tma_store ? launch_with<WsGemmPingPong128TmaStoreConfig>(args, stream, g, sp)
+                     : launch_with<WsGemmPingPong128Config>(args, stream, g, sp);
   return ws_fail(StatusCode::cannot_implement, "ping-pong tile_n must be 128 or 256");
 }
 
