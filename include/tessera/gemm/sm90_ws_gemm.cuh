@@ -306,7 +306,9 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
     arch::fence_proxy_async_shared_cta();
     arch::named_barrier_sync(bar_id, 128);
     if (t == 0) {
-      arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
+      // A sub-tile wholly outside D is not stored (an empty bulk group keeps
+      // the one-group-per-buffer count of the wait above).
+      if (row0 < p.m && col0 + sub * kW < p.n) arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
       arch::tma_store_commit_group();
     }
   }
