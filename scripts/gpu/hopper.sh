@@ -206,7 +206,7 @@ echo "== SASS check"
 CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 [ -x "$CUOBJDUMP" ] || echo "cuobjdump not found: the counts below are meaningless"
 "$CUOBJDUMP" --dump-sass "$BUILD/ws.o" > "$OUT/ws_gemm.sass" 2>&1
-echo "HGMMA: $(grep -c HGMMA "$OUT/ws_gemm.sass")  LDL/STL: $(grep -cE '\b(LDL|STL)\b' "$OUT/ws_gemm.sass")  UTMALDG: $(grep -c UTMALDG "$OUT/ws_gemm.sass")  SYNCS: $(grep -c SYNCS "$OUT/ws_gemm.sass")  USETMAXREG: $(grep -c USETMAXREG "$OUT/ws_gemm.sass")"
+echo "HGMMA: $(grep -c HGMMA "$OUT/ws_gemm.sass")  LDL/STL: $(grep -cE '\b(LDL|STL)\b' "$OUT/ws_gemm.sass")  UTMALDG: $(grep -c UTMALDG "$OUT/ws_gemm.sass")  SYNCS: $(grep -c SYNCS "$OUT/ws_gemm.sass")  USETMAXREG: $(grep -c USETMAXREG "$OUT/ws_gemm.sass")  UTMASTG (TMA-store epilogue): $(grep -c UTMASTG "$OUT/ws_gemm.sass")"
 grep -m3 HGMMA "$OUT/ws_gemm.sass"
 
 echo "== link"
