@@ -9,7 +9,9 @@
 
 #include <climits>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
@@ -103,6 +105,48 @@ bool d_tma_storable(const GemmArgs& args) {
          (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
+// NOTE: the split-K workspace is cached per (device, stream) and only grows:
+// a cudaMallocAsync/cudaFreeAsync pair per call would hand the memory back to
+// the default pool, which (release threshold 0) returns it to the driver at
+// the next synchronisation, so every call would map memory again on the
+// host between launches. Work on one stream runs in order, so reusing the
+// buffer there is safe. The buffers live until the process ends (at most
+// splits x m x n x 4 bytes each; the heuristic's splits x tiles <= SMs keeps
+// that under 132 x 128 x 256 x 4 = 17 MB). A stream destroyed while its work
+// is pending and a new stream that gets the same handle could share a buffer
+// out of order: not guarded.
+float* splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
+  struct Entry {
+    int dev;
+    gemm_stream_t stream;
+    float* ptr;
+    std::size_t bytes;
+  };
+  static std::mutex mu;
+  static std::vector<Entry> cache;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return nullptr;
+  std::lock_guard<std::mutex> lock(mu);
+  Entry* e = nullptr;
+  for (Entry& x : cache)
+    if (x.dev == dev && x.stream == stream) e = &x;
+  if (e != nullptr && e->bytes >= bytes) return e->ptr;
+  if (e == nullptr) {
+    cache.push_back({dev, stream, nullptr, 0});
+    e = &cache.back();
+  }
+  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, static_cast<cudaStream_t>(stream));
+  e->ptr = nullptr;
+  e->bytes = 0;
+  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, static_cast<cudaStream_t>(stream)) != cudaSuccess) {
+    cudaGetLastError();
+    e->ptr = nullptr;
+    return nullptr;
+  }
+  e->bytes = bytes;
+  return e->ptr;
+}
+
 template <class TOut>
 const void* reduce_fn() {
   return reinterpret_cast<const void*>(&kernels::sm90::ws_splitk_reduce_kernel<TOut>);
@@ -175,24 +219,13 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
   // clusters of 2), at most one per work unit.
   std::int64_t const units = Cfg::kCluster == 2 ? std::int64_t((p.tiles_m + 1) / 2) * p.tiles_n : tiles;
-  // Split-K workspace: splits x m x n f32, stream-ordered, one for the whole
-  // batch (its launches run in stream order). Without it: no split.
-  float* partial = nullptr;
+  // Split-K workspace: splits x m x n f32, one for the whole batch (its
+  // launches run in stream order). Without it: no split.
   if (p.splits > 1) {
     std::size_t const bytes = std::size_t(p.splits) * std::size_t(m) * std::size_t(n) * sizeof(float);
-    if (cudaMallocAsync(reinterpret_cast<void**>(&partial), bytes, static_cast<cudaStream_t>(stream)) != cudaSuccess) {
-      cudaGetLastError();
-      return launch_with<Cfg>(args, stream, group_m, 1);
-    }
-    p.partial = partial;
+    p.partial = splitk_workspace(bytes, stream);
+    if (p.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1);
   }
-  struct FreeWorkspace {
-    float* ptr;
-    gemm_stream_t stream;
-    ~FreeWorkspace() {
-      if (ptr != nullptr) cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream));
-    }
-  } const free_workspace{partial, stream};
   std::int64_t slots = sms / Cfg::kCluster;
   if constexpr (Cfg::kCluster > 1) {
     // Not every SM pair can host a cluster (GPCs of odd size): size the
