@@ -91,6 +91,8 @@ struct Shape {
   int64_t m, n, k;
 };
 
+constexpr int kDefaultLaunch = -1;
+
 template <class TIn, class TOut>
 void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1,
               detail::Sm90WsVariant variant = {}) {
@@ -101,7 +103,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m
-                                  << (variant.tma_store ? " tma-store epilogue" : ""));
+                                  << (variant.tma_store ? " tma-store epilogue" : "") << " splits " << variant.splits);
   int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
   std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -152,7 +154,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   args.d = {dd, d_order, ldd, d_bs};
   ASSERT_TRUE(validate_arguments(args).ok()) << validate_arguments(args).message;
   ASSERT_TRUE(detail::can_implement_sm90_ws_gemm(args));
-  Status const st = detail::launch_sm90_ws_gemm(args, nullptr, variant);
+  // group_m == kDefaultLaunch: the registry's launch (per-shape selection).
+  Status const st = variant.group_m == kDefaultLaunch ? detail::launch_sm90_ws_gemm(args, nullptr)
+                                                      : detail::launch_sm90_ws_gemm(args, nullptr, variant);
   ASSERT_TRUE(st.ok()) << st.message;
   TESSERA_CUDA_OK(cudaGetLastError());
   TESSERA_CUDA_OK(cudaDeviceSynchronize());
@@ -197,10 +201,10 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
       }
   double const rel = std::sqrt(num / den);
   double const bound = kOut == DataType::f32 ? 1e-5 : kOut == DataType::f16 ? 2e-3 : 1e-2;
-  std::printf("  [sm90_ws_gemm%s%s%s g%d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+  std::printf("  [sm90_ws_gemm%s%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : "", variant.pingpong && variant.tile_n == 128 ? " 128x128" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
-              variant.group_m, (long long)s.m, (long long)s.n, (long long)s.k,
+              variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
@@ -392,11 +396,13 @@ TEST(HopperGemm, DefaultVariantSelection) {
 // The default launch (per-shape selection) on shapes that pick each kernel.
 TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   TESSERA_REQUIRE_SM90();
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);  // ping-pong
-  run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f);          // short K
-  run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f);          // cooperative
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f);   // split-K 8
-  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f);         // split-K 4
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);  // ping-pong
+  run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);          // short K
+  run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);          // cooperative
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // split-K 8
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // split-K 4
+  run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // split-K, batch
 }
 
 // Small split-K cases (hopper.sh runs this one under memcheck): each kernel
