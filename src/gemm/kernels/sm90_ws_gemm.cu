@@ -434,7 +434,8 @@ namespace kernels {
 GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
-            "TMA + wgmma m64n256k16, warp-specialised persistent 128x256x64 4-stage, 2 consumer warpgroups; "
+            "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256x64 4-stage, ping-pong 128x128 "
+            "7-stage, or split-K with an f32 workspace; "
             "bf16/f16 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
