@@ -210,7 +210,7 @@ class SimtSgemm : public ::testing::Test {};
 // Every configuration the benchmark (scripts/gpu/simt.sh) times; the first is
 // SgemmDefault, the registered one.
 using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x16S2,
-                                 simt::Sgemm128x128x16F2, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
+                                 simt::Sgemm128x128x16K, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
                                  simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
@@ -308,8 +308,9 @@ TYPED_TEST(SimtSgemm, InPlaceAndBatched) {
   run_case<TypeParam>(aligned);
 }
 
-// K-contiguous operands with 16-byte aligned rows take the K-major path
-// (vec16_k): K residues inside a 16-byte chunk, M/N residues, every order.
+// K-contiguous operands with 16-byte aligned rows: the K-major path
+// (vec16_k) for Sgemm128x128x16K, elem_k for the others. K residues inside
+// a 16-byte chunk, M/N residues, every order.
 TYPED_TEST(SimtSgemm, KContiguousAligned) {
   TESSERA_REQUIRE_SM80();
   for (MatrixOrder oa : {R, C})
@@ -335,6 +336,46 @@ TYPED_TEST(SimtSgemm, KContiguousAligned) {
   bt.batch = 3;
   bt.beta = 1.0f;
   run_case<TypeParam>(bt);
+}
+
+// Host-only (no GPU needed): the operand modes plan_sgemm picks. 16-byte
+// aligned K-contiguous operands get vec16_k only from a configuration with
+// kVec16K (exactly Sgemm128x128x16K among the tested ones), elem_k otherwise;
+// the kernel is instantiated for vec16_k only there.
+TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
+  alignas(16) static float buf[4 * 64 * 64];
+  auto args_for = [&](MatrixOrder oa, MatrixOrder ob, int off) {
+    GemmArgs a;
+    a.m = 64;
+    a.n = 64;
+    a.k = 64;
+    a.a = {buf + off, oa, 64, 0};
+    a.b = {buf + 64 * 64, ob, 64, 0};
+    a.c = {buf + 2 * 64 * 64, R, 64, 0};
+    a.d = {buf + 3 * 64 * 64, R, 64, 0};
+    return a;
+  };
+  using simt::OperandMode;
+  GemmArgs const tn = args_for(R, C, 0);  // Ak K-contiguous, Bk K-contiguous, all aligned
+  auto const dflt = simt::detail::plan_sgemm(tn, simt::SgemmDefault::kVec16K);
+  EXPECT_EQ(dflt.mode_a, OperandMode::elem_k);
+  EXPECT_EQ(dflt.mode_b, OperandMode::elem_k);
+  auto const kcfg = simt::detail::plan_sgemm(tn, simt::Sgemm128x128x16K::kVec16K);
+  EXPECT_EQ(kcfg.mode_a, OperandMode::vec16_k);
+  EXPECT_EQ(kcfg.mode_b, OperandMode::vec16_k);
+  auto const mis = simt::detail::plan_sgemm(args_for(R, C, 1), true);  // A misaligned: elem_k even so
+  EXPECT_EQ(mis.mode_a, OperandMode::elem_k);
+  EXPECT_EQ(mis.mode_b, OperandMode::vec16_k);
+  auto const nt = simt::detail::plan_sgemm(args_for(C, R, 0), simt::SgemmDefault::kVec16K);
+  EXPECT_EQ(nt.mode_a, OperandMode::vec16);
+  EXPECT_EQ(nt.mode_b, OperandMode::vec16);
+  static_assert(!simt::SgemmDefault::kVec16K && simt::Sgemm128x128x16K::kVec16K && !simt::Sgemm128x128x8::kVec16K &&
+                    !simt::Sgemm128x128x16S4::kVec16K && !simt::Sgemm128x128x16S2::kVec16K &&
+                    !simt::Sgemm128x128x16W::kVec16K && !simt::Sgemm128x256x16::kVec16K &&
+                    !simt::Sgemm128x128x16NoPf::kVec16K,
+                "test_simt_sgemm: exactly one configuration (Sgemm128x128x16K) opts into vec16_k");
+  EXPECT_EQ(simt::detail::sgemm_function<simt::SgemmDefault>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
+  EXPECT_NE(simt::detail::sgemm_function<simt::Sgemm128x128x16K>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
 }
 
 TYPED_TEST(SimtSgemm, ManyKTiles) {

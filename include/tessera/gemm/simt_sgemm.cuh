@@ -14,12 +14,15 @@
 // each thread's A and B fragments with 128-bit shared loads (LDS.128). How a
 // tile gets there depends on how the operand is stored (OperandMode):
 //   vec16  M/N-contiguous, 16-byte aligned: cp.async 16 B, no transposition;
-//   vec16_k K-contiguous, 16-byte aligned: cp.async 16 B along K into a
+//   vec16_k K-contiguous, 16-byte aligned, and only for a configuration
+//          that opts in (kVec16K; the others use elem_k, see the NOTE at
+//          plan_sgemm): cp.async 16 B along K into a
 //          K-major tile (BLK_MN rows of BLK_K+4 floats); the fragments are
 //          read along K (one LDS.128 = 4 k steps of one row), so the thread
 //          owns rows lane, lane+kLanes, ... (not 4-row blocks) to keep those
 //          reads conflict-free (row pitch (BLK_K+4)/4 chunks is odd);
-//   elem_k K-contiguous, not 16-byte aligned: cp.async 4 B per element,
+//   elem_k K-contiguous (not 16-byte aligned, or kVec16K off): cp.async
+//          4 B per element,
 //          scattered into the transposed tile (M/N-contiguous);
 //   elem_mn M/N-contiguous but not 16-byte aligned: cp.async 4 B.
 // Every copy is predicated (zero fill), so any M, N, K, ld and element-aligned
@@ -63,9 +66,12 @@ TESSERA_HOST_DEVICE constexpr bool kmajor(OperandMode m) { return m == OperandMo
 // (4*kRepM) x (4*kRepN) outputs, lanes kLanesM x (32/kLanesM) per warp,
 // kMinBlocks CTAs per SM asked of the register allocator, fragments of the
 // next k step prefetched or not (M/N-major tiles), kKFrag k steps per
-// fragment read from a K-major tile (4: LDS.128, 2: LDS.64, 1: LDS.32).
+// fragment read from a K-major tile (4: LDS.128, 2: LDS.64, 1: LDS.32),
+// 16-byte aligned K-contiguous operands copied into K-major tiles (vec16_k,
+// kVec16K) or element-wise into M/N-major ones (elem_k, the default).
 template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
-          int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true, int kKFrag_ = 4>
+          int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true, int kKFrag_ = 4,
+          bool kVec16K_ = false>
 struct SgemmConfig {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
@@ -81,6 +87,8 @@ struct SgemmConfig {
   // Load step k+1's fragments before step k's FFMAs (2x the fragment registers).
   static constexpr bool kFragPrefetch = kFragPrefetch_;
   static constexpr int kKFrag = kKFrag_;
+  // Whether plan_sgemm may pick vec16_k (K-major tiles) for this configuration.
+  static constexpr bool kVec16K = kVec16K_;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThrM = 4 * kRepM;  // outputs per thread along M
   static constexpr int kThrN = 4 * kRepN;
@@ -96,9 +104,12 @@ struct SgemmConfig {
   // 16-byte bank groups.
   static constexpr int kLdKA = kBlockK + 4;
   static constexpr int kLdKB = kBlockK + 4;
-  // One stage holds either form of the tile.
-  static constexpr int kStageA = kBlockK * kLdA > kBlockM * kLdKA ? kBlockK * kLdA : kBlockM * kLdKA;
-  static constexpr int kStageB = kBlockK * kLdB > kBlockN * kLdKB ? kBlockK * kLdB : kBlockN * kLdKB;
+  // One stage holds either form of the tile (only the M/N-major one
+  // without kVec16K).
+  static constexpr int kStageA =
+      kVec16K && kBlockM * kLdKA > kBlockK * kLdA ? kBlockM * kLdKA : kBlockK * kLdA;
+  static constexpr int kStageB =
+      kVec16K && kBlockN * kLdKB > kBlockK * kLdB ? kBlockN * kLdKB : kBlockK * kLdB;
   static constexpr int kSmemFloats = kStages * (kStageA + kStageB);
   static constexpr int kSmemBytes = kSmemFloats * 4;
   // Tiles rasterised in groups of kGroupM tile rows (L2 reuse of B panels).
@@ -111,6 +122,8 @@ struct SgemmConfig {
   static_assert(kStages >= 2, "SgemmConfig: the cp.async ring needs at least 2 stages");
   static_assert(kKFrag == 1 || kKFrag == 2 || kKFrag == 4, "SgemmConfig: kKFrag must be 1, 2 or 4");
   static_assert(kBlockK % kKFrag == 0, "SgemmConfig: kBlockK must be a multiple of kKFrag");
+  static_assert(kVec16K || kKFrag == 4,
+                "SgemmConfig: kKFrag only shapes K-major fragment reads [set kVec16K or leave kKFrag at 4]");
   static_assert((kLdKA / 4) % 2 == 1, "SgemmConfig: the K-major row pitch must be an odd number of 16-byte chunks");
   static_assert((kBlockM * kBlockK) % kThreads == 0 && (kBlockN * kBlockK) % kThreads == 0,
                 "SgemmConfig: a tile must split evenly over the threads");
@@ -163,9 +176,10 @@ struct SgemmConfig {
 };
 
 // The shipped configuration and the ones the benchmark compares. All have
-// 8 warps and 8x8 values per thread unless said otherwise.
+// 8 warps and 8x8 values per thread and use elem_k for K-contiguous
+// operands unless said otherwise.
 // 128x128x16, 3 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
-// (<= 128 registers), 60 KB shared memory (K-major-sized stages).
+// (<= 128 registers), 49.5 KB shared memory (M/N-major stages).
 // Measured best of run 2 (BK=16 beat BK=8 in every order).
 using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
 // The same with 4 stages (80 KB).
@@ -173,14 +187,16 @@ using Sgemm128x128x16S4 = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2>;
 // 2 stages (40 KB). (128x128x32 was tried: ptxas spilled 4-52 bytes in 9
 // of its 16 kernels under the 128-register cap.)
 using Sgemm128x128x16S2 = SgemmConfig<128, 128, 16, 2, 2, 4, 2, 2, 8, 2>;
-// K-major fragments read 2 k steps at a time (LDS.64) even with one K-major operand.
-using Sgemm128x128x16F2 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 2>;
+// The default tile with vec16_k for 16-byte aligned K-contiguous operands
+// (K-major tiles, 60 KB): the one configuration that opts in (see the NOTE
+// at plan_sgemm), kept so that path stays tested and timed.
+using Sgemm128x128x16K = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, true>;
 // The run-2 default: 128x128x8, 4 stages.
 using Sgemm128x128x8 = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2>;
 // 4x8 lanes: warps of 32x64 (4x2 warps).
 using Sgemm128x128x16W = SgemmConfig<128, 128, 16, 3, 4, 2, 2, 2, 4, 2>;
 // 128x256x16, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
-using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1, true, 2>;
+using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1>;
 // The default tile without the register double buffer of fragments.
 using Sgemm128x128x16NoPf = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, false>;
 using SgemmDefault = Sgemm128x128x16;
@@ -385,6 +401,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
   // Preconditions: Ak is M-contiguous unless kModeA is elem_k or vec16_k
   // (then K-contiguous); likewise Bk; vec16 and vec16_k operands have
   // 16-byte aligned pointers and leading dimensions (host checks).
+  static_assert(Cfg::kVec16K || (!kmajor(kModeA) && !kmajor(kModeB)),
+                "simt_sgemm_kernel: vec16_k operands need a configuration with kVec16K [use elem_k]");
   extern __shared__ __align__(16) float smem[];
   constexpr bool kKA = kmajor(kModeA);  // A's shared tile is K-major
   constexpr bool kKB = kmajor(kModeB);
@@ -666,7 +684,8 @@ struct SgemmPlan {
   OperandMode mode_b = OperandMode::elem_k;
 };
 
-inline SgemmPlan plan_sgemm(const GemmArgs& args) {
+// `vec16_k`: the configuration's kVec16K (whether K-major tiles may be used).
+inline SgemmPlan plan_sgemm(const GemmArgs& args, bool vec16_k) {
   SgemmPlan r;
   SgemmParams& p = r.p;
   bool const swap = args.d.order == MatrixOrder::col_major;  // compute D^T = B^T A^T
@@ -693,10 +712,17 @@ inline SgemmPlan plan_sgemm(const GemmArgs& args) {
   p.b_k = b_mn_contig ? kb.ld : 1;
   bool const a16 = aligned16(ka.data, ka.ld, ka.batch_stride, args.batch_count);
   bool const b16 = aligned16(kb.data, kb.ld, kb.batch_stride, args.batch_count);
+  // NOTE: vec16_k only where the configuration opts in (kVec16K): on an
+  // NVIDIA H200 it was slower than elem_k everywhere it was chosen (ratio to
+  // cuBLAS SGEMM, median of 25, same run). Run 2, K-contiguous operands on
+  // elem_k, 128x128x16 s3: 8192^3 tt 0.870 nt 0.887 tn 0.822, 4095x4097x4093
+  // tt 0.889 nt 0.896 tn 0.802. Run 8, vec16_k: 8192^3 tt 0.744 nt 0.883
+  // tn 0.751, 4096^3 tt 0.733 nt 0.900 tn 0.746; 128x128x8 s4 tt 0.834 ->
+  // 0.756. (The K-major loops ran LDS.64 and a rolled k-group loop.)
   r.mode_a = a_mn_contig ? (a16 ? OperandMode::vec16 : OperandMode::elem_mn)
-                         : (a16 ? OperandMode::vec16_k : OperandMode::elem_k);
+                         : (a16 && vec16_k ? OperandMode::vec16_k : OperandMode::elem_k);
   r.mode_b = b_mn_contig ? (b16 ? OperandMode::vec16 : OperandMode::elem_mn)
-                         : (b16 ? OperandMode::vec16_k : OperandMode::elem_k);
+                         : (b16 && vec16_k ? OperandMode::vec16_k : OperandMode::elem_k);
   // Ck(i,j): C stored like D is contiguous along j.
   bool const read_c = args.beta != 0.0f;
   bool const c_like_d = args.c.order == args.d.order;
@@ -725,7 +751,9 @@ const void* sgemm_function(OperandMode b) {
     case OperandMode::vec16: return sgemm_function<Cfg, kA, OperandMode::vec16>();
     case OperandMode::elem_mn: return sgemm_function<Cfg, kA, OperandMode::elem_mn>();
     case OperandMode::elem_k: return sgemm_function<Cfg, kA, OperandMode::elem_k>();
-    case OperandMode::vec16_k: return sgemm_function<Cfg, kA, OperandMode::vec16_k>();
+    case OperandMode::vec16_k:
+      if constexpr (Cfg::kVec16K) return sgemm_function<Cfg, kA, OperandMode::vec16_k>();
+      return nullptr;
   }
   return nullptr;
 }
@@ -736,7 +764,9 @@ const void* sgemm_function(OperandMode a, OperandMode b) {
     case OperandMode::vec16: return sgemm_function<Cfg, OperandMode::vec16>(b);
     case OperandMode::elem_mn: return sgemm_function<Cfg, OperandMode::elem_mn>(b);
     case OperandMode::elem_k: return sgemm_function<Cfg, OperandMode::elem_k>(b);
-    case OperandMode::vec16_k: return sgemm_function<Cfg, OperandMode::vec16_k>(b);
+    case OperandMode::vec16_k:
+      if constexpr (Cfg::kVec16K) return sgemm_function<Cfg, OperandMode::vec16_k>(b);
+      return nullptr;
   }
   return nullptr;
 }
@@ -747,7 +777,7 @@ const void* sgemm_function(OperandMode a, OperandMode b) {
 template <class Cfg>
 GemmKernel::LaunchShape sgemm_launch_shape(const GemmArgs& args) {
   if (!sgemm_can_implement(args)) return {};
-  detail::SgemmPlan const r = detail::plan_sgemm(args);
+  detail::SgemmPlan const r = detail::plan_sgemm(args, Cfg::kVec16K);
   return {detail::sgemm_function<Cfg>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
 }
 
@@ -759,7 +789,7 @@ Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
   if (!sgemm_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
-  detail::SgemmPlan r = detail::plan_sgemm(args);
+  detail::SgemmPlan r = detail::plan_sgemm(args, Cfg::kVec16K);
   std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
   std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
   // Whole groups of kGroupM tile rows must fit the int block index.

@@ -23,8 +23,8 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) { return simt::sgemm_
 GemmKernel gemm_kernel_simt_sgemm() {
   GemmKernel k;
   k.info = {"simt_sgemm", 80, 0,
-            "fp32 FFMA: 128x128x16 tile, 3-stage cp.async (16 B into M/N- or K-major tiles, 4 B when "
-            "misaligned), 8x8 per thread, 2 CTAs/SM; every order, ld and alignment"};
+            "fp32 FFMA: 128x128x16 tile, 3-stage cp.async into M/N-major tiles (16 B along M/N, 4 B along "
+            "K or when misaligned), 8x8 per thread, 2 CTAs/SM; every order, ld and alignment"};
   k.can_implement = &simt::sgemm_can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
