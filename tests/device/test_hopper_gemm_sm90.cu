@@ -366,30 +366,23 @@ TEST(HopperGemm, Cluster2Variant) {
 TEST(HopperGemm, DefaultVariantSelection) {
   auto pick = [](int64_t m, int64_t n, int64_t k) { return detail::select_sm90_ws_variant(m, n, k, 132); };
   for (Shape s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}, Shape{16384, 16384, 16384},
-                  Shape{4096, 4096, 14336}, Shape{4096, 6144, 4096}}) {
+                  Shape{4096, 4096, 14336}, Shape{4096, 6144, 4096}, Shape{4096, 28672, 4096}, Shape{28672, 4096, 4096}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     EXPECT_FALSE(v.pingpong) << s.m << "x" << s.n << "x" << s.k << ": cooperative 128x256 expected";
     EXPECT_EQ(v.group_m, 16) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_TRUE(v.tma_store) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_EQ(v.splits, 1) << s.m << "x" << s.n << "x" << s.k;
   }
-  for (Shape s : {Shape{4096, 28672, 4096}, Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}}) {
+  // Short K, a partly idle first wave, or a badly quantised 128x256 tiling.
+  for (Shape s : {Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}, Shape{5120, 5120, 4096},
+                  Shape{1024, 1024, 1024}, Shape{1000, 1000, 1000}, Shape{128, 8192, 8192}, Shape{8192, 128, 8192},
+                  Shape{64, 28672, 4096}, Shape{16, 4096, 14336}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     EXPECT_TRUE(v.pingpong && v.tile_n == 128) << s.m << "x" << s.n << "x" << s.k << ": ping-pong 128x128 expected";
     EXPECT_EQ(v.group_m, 8) << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_TRUE(v.tma_store) << s.m << "x" << s.n << "x" << s.k;
     EXPECT_EQ(v.splits, 1) << s.m << "x" << s.n << "x" << s.k;
   }
-  // Split-K where the 128x256 tiles leave most SMs idle: (shape, splits).
-  struct SplitCase {
-    Shape s;
-    int splits;
-  };
-  for (SplitCase c : {SplitCase{{128, 8192, 8192}, 4}, SplitCase{{16, 4096, 14336}, 8}, SplitCase{{1024, 1024, 1024}, 4},
-                      SplitCase{{1000, 1000, 1000}, 4}, SplitCase{{128, 256, 8192}, 16}, SplitCase{{128, 256, 512}, 2}}) {
-    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
-    EXPECT_FALSE(v.pingpong) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-    EXPECT_EQ(v.splits, c.splits) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-  }
-  EXPECT_EQ(pick(64, 28672, 4096).splits, 1);  // 112 tiles: no room for a second split
-  EXPECT_EQ(pick(128, 256, 256).splits, 1);    // 4 K-blocks: too short to split
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
@@ -400,9 +393,9 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);  // ping-pong
   run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);          // short K
   run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);          // cooperative
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // split-K 8
-  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // split-K 4
-  run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // split-K, batch
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // ping-pong, skinny
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // ping-pong, small
+  run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // ping-pong, batch
 }
 
 // Small split-K cases (hopper.sh runs this one under memcheck): each kernel

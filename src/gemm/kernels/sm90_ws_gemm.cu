@@ -333,39 +333,29 @@ namespace detail {
 
 bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
 
-// NOTE: per-shape selection (default launch). Measured on an H200 (run 5,
-// bf16 TN, ratio to cuBLAS in the same run): cooperative 128x256 with a
-// raster group of 16 tile rows wins on the square and long-K shapes (8192^3
-// 0.96 vs 0.92 with g8, 16384^3 0.97, 4096^3 0.90, 4096x4096x14336 0.92);
-// ping-pong 128x128 g8 wins where the 128x256 tiling quantises badly or K is
-// short (4096x28672x4096 0.96 vs 0.93, 16384x8192x1024 0.93 vs 0.83,
-// 4095x4097x4093 6.5x vs 6.0x) and loses clearly on square shapes (8192^3
-// 0.76, 4096x4096x14336 0.84) where it has no quantisation gain: its
-// 128x128 tile moves 1.5x the operand bytes per flop of 128x256.
+// NOTE: per-shape selection (default launch). Measured on an H200 (run 9,
+// 2026-11-22, bf16 TN, D col-major, ratio to cuBLAS in the same run, median
+// of 30). The TMA-store epilogue (registers -> swizzled smem -> TMA store)
+// beat the direct register stores everywhere: cooperative 128x256 g16
+// 4096^3 1.00 (direct 0.90), 8192^3 1.05 = 818.6 TFLOP/s (0.99),
+// 16384^3 1.00 (0.97), 4096x6144x4096 0.99 (0.92), 4096x28672x4096 1.01
+// (0.94), 4096x4096x14336 1.00 (1.00), 16384x8192x1024 0.97 (0.78);
+// ping-pong 128x128 g8 with it: 0.95, 0.98, 0.91, 0.94, 0.95, 0.90, 0.97.
+// Ping-pong 128x128 + TMA store won where the 128x256 tiling leaves SMs idle
+// or quantises badly: 4095x4097x4093 6.29x (coop 5.79x), 5120x5120x4096 0.88
+// (0.87), 1024^3 0.67 (0.50), 1000^3 0.74 (0.59), 128x8192x8192 0.84 (0.52),
+// 64x28672x4096 0.82 (0.50), 16x4096x14336 0.51 (0.29) -- and it also beat
+// split-K on every one of those (split-K default of run 9: 0.38, 0.48, 0.51,
+// 0.81, 0.50), so split-K stays an explicit variant, not a default.
 // Rule: efficiency(tiling) = useful m*n / (ceil(tiles / sms) * sms * tile
-// area), i.e. wave quantisation and edge-tile padding together. Take
-// ping-pong 128x128 g8 when K < 2048 (16384x8192x1024: the cooperative
-// epilogue is not overlapped with a mainloop, and with 16 K-blocks it is a
-// large share of the tile's time) or when its efficiency beats the
-// cooperative one by more than 0.01; otherwise cooperative g16. Values:
-// 4096^3 0.970 / 0.970 -> coop; 8192^3 0.970 / 0.970 -> coop; 16384^3
-// 0.985 / 0.993 (+0.008) -> coop; 4096x28672x4096 0.970 / 0.987 -> pp;
-// 4095x4097x4093 0.776 / 0.970 -> pp; 4096x6144x4096 0.970 / 0.970 -> coop
-// (measured pp 0.92 vs coop 0.90: the rule loses 2% there). Small problems
-// (tiles < sms) get ping-pong's smaller tiles (more SMs busy); split-K for
-// them: see split-K below. Ping-pong 64x256 and clusters of 2 never won.
-// Split-K (run 4: 128x8192x8192 0.47x, 16x4096x14336 0.25x, 1000^3 0.54x,
-// 1024^3 0.46x -- 16 to 32 of 132 SMs busy): when at least two splits of
-// every 128x256 tile fit on the SMs and K has >= 8 K-blocks, run the
-// cooperative kernel with splits = min(sms / tiles, k_blocks / 4, 16) (a
-// split keeps >= 4 K-blocks = 256 of K so the ring still pipelines) and
-// reduce through an f32 workspace (splits x m x n, read once by a
-// coalesced reduction kernel that applies alpha/beta). Cooperative, not
-// ping-pong: a CTA holding a single unit would leave one ping-pong consumer
-// idle. 64x28672x4096 (112 tiles) stays unsplit.
-// The TMA-store epilogue is not the default until a GPU run has checked it
-// (kDefaultTmaStore).
-constexpr bool kDefaultTmaStore = false;
+// area). Ping-pong 128x128 when the 128x256 tiles do not fill one wave, when
+// K < 2048 (the epilogue is a large share of a short tile; 16384x8192x1024
+// measured 0.97 for both), or when ping-pong's efficiency beats the
+// cooperative one by more than 0.05 (4095x4097x4093: 0.970 vs 0.776;
+// 5120x5120x4096: 0.932 vs 0.866); otherwise cooperative g16
+// (4096x28672x4096: 0.987 vs 0.970 stays cooperative, measured 1.01 vs 0.95).
+// Ping-pong 64x256 and clusters of 2 never won (run 5).
+constexpr bool kDefaultTmaStore = true;
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
   if (sms <= 0) sms = 1;
@@ -378,18 +368,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
-  std::int64_t const k_blocks = (k + 63) / 64;
-  if (2 * coop_tiles <= sms && k_blocks >= 8) {
-    std::int64_t splits = sms / coop_tiles;
-    if (splits > k_blocks / 4) splits = k_blocks / 4;
-    if (splits > 16) splits = 16;
-    v.splits = int(splits);
-    v.group_m = 16;
-    return v;
-  }
   double const coop = efficiency(128, 256);
   double const pp = efficiency(128, 128);
-  if (k < 2048 || pp > coop + 0.01) {
+  if (coop_tiles < sms || k < 2048 || pp > coop + 0.05) {
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
