@@ -99,10 +99,17 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
+// NOTE: D's contiguous extent must also be a whole number of 16-byte units.
+// Run 10 (H200, 2026-11-22): with a 16-byte aligned ld but a row of 133 bf16
+// (266 bytes), the TMA-store epilogue wrote into the padding between the row's
+// end and ld (test_gemm_repack, *_drow_oddld); only rows whose byte length
+// is not a multiple of 16 failed, which points at the last partial 16-byte
+// unit (cause not pinned down further). Such rows take the direct epilogue.
 bool d_tma_storable(const GemmArgs& args) {
   std::int64_t const ob = size_of(resolved_output(args));
+  std::int64_t const inner = args.d.order == MatrixOrder::row_major ? args.n : args.m;
   return reinterpret_cast<std::uintptr_t>(args.d.data) % 16 == 0 && (args.d.ld * ob) % 16 == 0 &&
-         (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
+         (inner * ob) % 16 == 0 && (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
 // NOTE: the split-K workspace is cached per (device, stream) and only grows:
