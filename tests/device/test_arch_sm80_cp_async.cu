@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -25,15 +27,7 @@ namespace {
 
 using namespace tessera::arch;
 
-#define TESSERA_TEST_CUDA(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(expr)
-
-int device_cc() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return -1;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return -1;
-  return prop.major * 10 + prop.minor;
-}
+using tessera::test::device_cc;
 
 enum class Mode {
   kPlain,     // every chunk copied: cp_async(dst, src)
@@ -78,7 +72,7 @@ __global__ void cp_async_kernel(const uint8_t* src, int n_valid, uint8_t* out) {
 template <int kBytes, class Policy, Mode kMode>
 void check_copy() {
   const int cc = device_cc();
-  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
   auto kernel = cp_async_kernel<kBytes, Policy, kMode>;
   cudaFuncAttributes attr{};
@@ -183,7 +177,7 @@ __global__ void cp_async_groups_kernel(const uint8_t* src, uint8_t* out) {
 
 TEST(ArchCpAsyncSm80, WaitGroupOrder) {
   const int cc = device_cc();
-  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
   cudaFuncAttributes attr{};
   if (cudaFuncGetAttributes(&attr, cp_async_groups_kernel) != cudaSuccess) {

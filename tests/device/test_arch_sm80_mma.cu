@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -28,16 +30,7 @@ namespace {
 
 using namespace tessera::arch;
 
-#define TESSERA_TEST_CUDA(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(expr)
-
-// Compute capability as 10*major+minor, or -1 when there is no CUDA device.
-int device_cc() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return -1;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return -1;
-  return prop.major * 10 + prop.minor;
-}
+using tessera::test::device_cc;
 
 // ---------------------------------------------------------------------------
 // Fragment maps, from the PTX ISA "Matrix Fragments for mma.m16n8kK" tables.
@@ -234,7 +227,7 @@ template <int kM, int kN, int kK, class D, class A, class B, class C, bool kInPl
 void check_form(double bound, int trials = 4) {
   using Op = MmaSync<kM, kN, kK, D, A, B, C>;
   const int cc = device_cc();
-  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
   auto kernel = mma_kernel<Op, D, A, B, C, kInPlace>;
   cudaFuncAttributes attr{};
@@ -394,7 +387,7 @@ __global__ void named_kernel(const NamedInputs* in, int* mismatches) {
 
 TEST(ArchMmaSm80, NamedFunctionsMatchTemplate) {
   const int cc = device_cc();
-  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
   cudaFuncAttributes attr{};
   if (cudaFuncGetAttributes(&attr, named_kernel) != cudaSuccess) {

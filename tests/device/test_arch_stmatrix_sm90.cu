@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -21,15 +23,7 @@ namespace {
 
 using namespace tessera::arch;
 
-#define TESSERA_TEST_CUDA(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(expr)
-
-int device_cc() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return -1;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return -1;
-  return prop.major * 10 + prop.minor;
-}
+using tessera::test::device_cc;
 
 constexpr int kRows = 32;   // 4 matrices x 8 rows
 constexpr int kPitch = 24;  // b16 elements per physical row (48 bytes)
@@ -64,7 +58,7 @@ __global__ void stmatrix_kernel(uint16_t* tile_out, uint32_t* regs_back) {
 template <int kNum, bool kTrans>
 void check_variant() {
   const int cc = device_cc();
-  if (cc < 0) GTEST_SKIP() << "no CUDA device";
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc != 90) GTEST_SKIP() << "needs sm_90 (this test is built for sm_90a only), found sm_" << cc;
   uint16_t* d_tile;
   uint32_t* d_regs;

@@ -17,6 +17,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
@@ -24,24 +26,12 @@ namespace {
 
 using namespace tessera;
 
-#define TESSERA_TEST_CUDA(call)                                                              \
-  do {                                                                                       \
-    cudaError_t err_ = (call);                                                               \
-    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_);               \
-  } while (0)
-
-int device_cc() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
-  cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, 0);
-  return 10 * p.major + p.minor;
-}
+using tessera::test::device_cc;
 
 #define TESSERA_NEED_CC(min)                                                                     \
   do {                                                                                           \
     int const cc_ = device_cc();                                                                 \
-    if (cc_ < (min)) GTEST_SKIP() << "needs sm_" << (min) << ", found " << (cc_ ? "sm_" + std::to_string(cc_) : std::string("no GPU")); \
+    if (cc_ < (min)) GTEST_SKIP() << "needs sm_" << (min) << ", found " << tessera::test::device_name(cc_); \
   } while (0)
 
 // ---- ldmatrix ------------------------------------------------------------------

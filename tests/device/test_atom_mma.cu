@@ -14,6 +14,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
@@ -21,20 +23,7 @@ namespace {
 
 using namespace tessera;
 
-#define TESSERA_TEST_CUDA(call)                                                              \
-  do {                                                                                       \
-    cudaError_t err_ = (call);                                                               \
-    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_);               \
-  } while (0)
-
-// Compute capability as 10*major+minor, 0 without a device.
-int device_cc() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
-  cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, 0);
-  return 10 * p.major + p.minor;
-}
+using tessera::test::device_cc;
 
 template <class Op>
 __global__ void mma_atom_kernel(typename MMA_Traits<Op>::ValTypeA const* A, typename MMA_Traits<Op>::ValTypeB const* B,
@@ -84,7 +73,7 @@ T random_value(std::mt19937& gen) {
 template <class Op>
 void check_atom(double tolerance, int min_cc) {
   int const cc = device_cc();
-  if (cc < min_cc) GTEST_SKIP() << "needs sm_" << min_cc << ", found " << (cc ? "sm_" + std::to_string(cc) : "no GPU");
+  if (cc < min_cc) GTEST_SKIP() << "needs sm_" << min_cc << ", found " << tessera::test::device_name(cc);
   using Traits = MMA_Traits<Op>;
   using TA = typename Traits::ValTypeA;
   using TB = typename Traits::ValTypeB;

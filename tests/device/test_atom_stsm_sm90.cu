@@ -13,6 +13,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
@@ -20,13 +22,7 @@ namespace {
 
 using namespace tessera;
 
-int device_cc() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
-  cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, 0);
-  return 10 * p.major + p.minor;
-}
+using tessera::test::device_cc;
 
 template <class Op>
 __global__ void stsm_kernel(std::uint16_t* out) {
@@ -48,7 +44,7 @@ __global__ void stsm_kernel(std::uint16_t* out) {
 template <class Op, int kMatrices>
 void check_stsm() {
   int const cc = device_cc();
-  if (cc < 90) GTEST_SKIP() << "needs sm_90, found " << (cc ? "sm_" + std::to_string(cc) : std::string("no GPU"));
+  if (cc < 90) GTEST_SKIP() << "needs sm_90, found " << tessera::test::device_name(cc);
   std::uint16_t* d_out;
   ASSERT_EQ(cudaMalloc(&d_out, 256 * sizeof(std::uint16_t)), cudaSuccess);
   stsm_kernel<Op><<<1, 32>>>(d_out);
@@ -95,7 +91,7 @@ __global__ void ldsm_stsm_kernel(std::uint16_t* out) {
 template <class Load, class Store, int kMatrices>
 void check_round_trip() {
   int const cc = device_cc();
-  if (cc < 90) GTEST_SKIP() << "needs sm_90, found " << (cc ? "sm_" + std::to_string(cc) : std::string("no GPU"));
+  if (cc < 90) GTEST_SKIP() << "needs sm_90, found " << tessera::test::device_name(cc);
   std::uint16_t* d_out;
   ASSERT_EQ(cudaMalloc(&d_out, 256 * sizeof(std::uint16_t)), cudaSuccess);
   ldsm_stsm_kernel<Load, Store><<<1, 32>>>(d_out);

@@ -13,25 +13,15 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include "tessera/tensor.hpp"
 
 using namespace tessera;
 
 namespace {
 
-#define CUDA_OK(expr)                                                                   \
-  do {                                                                                  \
-    cudaError_t e_ = (expr);                                                            \
-    ASSERT_EQ(e_, cudaSuccess) << #expr << ": " << cudaGetErrorString(e_);             \
-  } while (0)
-
-int device_cc() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
-  cudaDeviceProp p{};
-  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return 0;
-  return p.major * 10 + p.minor;
-}
+using tessera::test::device_cc;
 
 constexpr int kM = 64;
 constexpr int kK = 64;
@@ -97,14 +87,14 @@ TEST(TensorDevice, UnderscoreUsableInKernels) {
   std::vector<int> h_in(kRows * 8), h_out(kRows * 8, -1);
   for (auto& x : h_in) x = int(rng() % 100000) + 1;
   int *d_in = nullptr, *d_out = nullptr;
-  CUDA_OK(cudaMalloc(&d_in, h_in.size() * sizeof(int)));
-  CUDA_OK(cudaMalloc(&d_out, h_out.size() * sizeof(int)));
-  CUDA_OK(cudaMemcpy(d_in, h_in.data(), h_in.size() * sizeof(int), cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemset(d_out, 0xff, h_out.size() * sizeof(int)));  // poison
+  TESSERA_TEST_CUDA(cudaMalloc(&d_in, h_in.size() * sizeof(int)));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_out, h_out.size() * sizeof(int)));
+  TESSERA_TEST_CUDA(cudaMemcpy(d_in, h_in.data(), h_in.size() * sizeof(int), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(d_out, 0xff, h_out.size() * sizeof(int)));  // poison
   underscore_slice_rows<<<1, 32>>>(d_in, d_out, kRows);
-  CUDA_OK(cudaGetLastError());
-  CUDA_OK(cudaDeviceSynchronize());
-  CUDA_OK(cudaMemcpy(h_out.data(), d_out, h_out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaMemcpy(h_out.data(), d_out, h_out.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (int r = 0; r < kRows; ++r)
     for (int c = 0; c < 8; ++c) ASSERT_EQ(h_out[r * 8 + c], h_in[r * 8 + 7 - c]) << r << "," << c;
   cudaFree(d_in);
@@ -117,7 +107,7 @@ class TensorCopyDevice : public ::testing::Test {
  protected:
   void SetUp() override {
     int cc = device_cc();
-    if (cc < 80) GTEST_SKIP() << "needs sm_80, found " << (cc == 0 ? std::string("no GPU") : "sm_" + std::to_string(cc));
+    if (cc < 80) GTEST_SKIP() << "needs sm_80, found " << tessera::test::device_name(cc);
   }
 };
 
@@ -127,17 +117,17 @@ TEST_F(TensorCopyDevice, SwizzledRoundTripVectorised) {
   for (auto& x : h_in) x = std::uint16_t(rng() & 0x7fff);  // never all zeros
   std::uint16_t *d_in = nullptr, *d_out = nullptr;
   int* d_vec = nullptr;
-  CUDA_OK(cudaMalloc(&d_in, h_in.size() * 2));
-  CUDA_OK(cudaMalloc(&d_out, h_out.size() * 2));
-  CUDA_OK(cudaMalloc(&d_vec, sizeof(int)));
-  CUDA_OK(cudaMemcpy(d_in, h_in.data(), h_in.size() * 2, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemset(d_out, 0xff, h_out.size() * 2));  // poison
+  TESSERA_TEST_CUDA(cudaMalloc(&d_in, h_in.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_out, h_out.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_vec, sizeof(int)));
+  TESSERA_TEST_CUDA(cudaMemcpy(d_in, h_in.data(), h_in.size() * 2, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(d_out, 0xff, h_out.size() * 2));  // poison
   roundtrip_swizzled<<<1, 64>>>(d_in, d_out, d_vec);
-  CUDA_OK(cudaGetLastError());
-  CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   int vec = 0;
-  CUDA_OK(cudaMemcpy(h_out.data(), d_out, h_out.size() * 2, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(&vec, d_vec, sizeof(int), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(h_out.data(), d_out, h_out.size() * 2, cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(&vec, d_vec, sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(vec, 8) << "8 x 16-bit per access expected through Swizzle<3,3,3>";
   int bad = 0;
   for (int i = 0; i < kM * kK; ++i) bad += h_out[i] != h_in[i];
@@ -153,17 +143,17 @@ TEST_F(TensorCopyDevice, TransposeFallsBackToElementwise) {
   for (auto& x : h_in) x = std::uint16_t(rng() & 0x7fff);
   std::uint16_t *d_in = nullptr, *d_out = nullptr;
   int* d_vec = nullptr;
-  CUDA_OK(cudaMalloc(&d_in, h_in.size() * 2));
-  CUDA_OK(cudaMalloc(&d_out, h_out.size() * 2));
-  CUDA_OK(cudaMalloc(&d_vec, sizeof(int)));
-  CUDA_OK(cudaMemcpy(d_in, h_in.data(), h_in.size() * 2, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemset(d_out, 0xff, h_out.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_in, h_in.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_out, h_out.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_vec, sizeof(int)));
+  TESSERA_TEST_CUDA(cudaMemcpy(d_in, h_in.data(), h_in.size() * 2, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(d_out, 0xff, h_out.size() * 2));
   transpose_elementwise<<<1, 64>>>(d_in, d_out, d_vec);
-  CUDA_OK(cudaGetLastError());
-  CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   int vec = 0;
-  CUDA_OK(cudaMemcpy(h_out.data(), d_out, h_out.size() * 2, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(&vec, d_vec, sizeof(int), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(h_out.data(), d_out, h_out.size() * 2, cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(&vec, d_vec, sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(vec, 1);
   int bad = 0;
   for (int m = 0; m < kM; ++m)

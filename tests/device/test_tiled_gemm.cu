@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "device_test.cuh"
+
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
@@ -22,19 +24,7 @@ namespace {
 
 using namespace tessera;
 
-#define TESSERA_TEST_CUDA(call)                                                              \
-  do {                                                                                       \
-    cudaError_t err_ = (call);                                                               \
-    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_);               \
-  } while (0)
-
-int device_cc() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return 0;
-  cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, 0);
-  return 10 * p.major + p.minor;
-}
+using tessera::test::device_cc;
 
 constexpr int kM = 128, kN = 128, kBK = 64, kStages = 3, kK = kBK * kStages;
 
@@ -134,7 +124,7 @@ __global__ void __launch_bounds__(128) tiled_gemm_kernel(half_t const* A, half_t
 template <class MMAOp, class TC, bool kSwizzle = true>
 void check_tiled_gemm(double tolerance) {
   int const cc = device_cc();
-  if (cc < 80) GTEST_SKIP() << "needs sm_80, found " << (cc ? "sm_" + std::to_string(cc) : std::string("no GPU"));
+  if (cc < 80) GTEST_SKIP() << "needs sm_80, found " << tessera::test::device_name(cc);
   std::mt19937 gen(2024);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<half_t> hA(kM * kK), hB(kN * kK);

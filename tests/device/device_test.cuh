@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// What every device test needs: the GPU's compute capability (to skip loudly
+// when it is missing or too old) and a CUDA-call assertion.
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace tessera::test {
+
+// Compute capability of device 0 as major * 10 + minor; 0 without a usable device.
+inline int device_cc() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 0;
+  return prop.major * 10 + prop.minor;
+}
+
+// "sm_90", or "no GPU" for a device_cc() of 0: for skip messages.
+inline std::string device_name(int cc) { return cc ? "sm_" + std::to_string(cc) : std::string("no GPU"); }
+
+}  // namespace tessera::test
+
+// ASSERT that a CUDA call succeeded, evaluating it once.
+#define TESSERA_TEST_CUDA(call)                                                \
+  do {                                                                         \
+    cudaError_t const err_ = (call);                                           \
+    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_); \
+  } while (0)
