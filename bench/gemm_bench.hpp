@@ -52,7 +52,9 @@ struct Config {
 
 struct Measurement {
   std::string impl;          // kernel name or "cublas"
-  bool default_choice = false;  // the kernel tessera::gemm picks without a name
+  // The kernel tessera::gemm runs without a name, on the operands as given;
+  // no row is marked when the public call repacks A or B first.
+  bool default_choice = false;
   bool ok = false;           // ran and passed the precision bound
   std::string note;          // failure text, or "N runs only (slow)"
   int runs = 0;
@@ -60,6 +62,9 @@ struct Measurement {
   double tflops = 0;
   double ratio_to_cublas = 0;  // tflops / cuBLAS tflops (cuBLAS row: 1)
   double pct_of_peak = 0;      // of DeviceInfo::peak_tflops(type)
+  // Bytes of A and B (each read once, batch included) over the median time,
+  // in % of ProblemResult::copy_gbps; -1 when not measured.
+  double pct_of_bandwidth = -1;
   double error = 0;            // ||D - ref|| / ||ref|| over sampled rows
   double error_bound = 0;
   // Kernel resources (cudaFuncGetAttributes / occupancy); -1 for cuBLAS.
@@ -71,6 +76,7 @@ struct Measurement {
 struct ProblemResult {
   Problem problem;
   std::vector<Measurement> rows;  // cuBLAS first, then Tessera kernels
+  double copy_gbps = 0;           // copy_bandwidth_gbps(), the %BW denominator
 };
 
 // Runs one problem: cuBLAS, then `only_kernel` if non-empty, else every
@@ -80,6 +86,10 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
 
 // Measured ceilings for `tessera info`.
 double measure_copy_bandwidth_gbps(std::int64_t bytes);  // (read + write) / time
+// measure_copy_bandwidth_gbps over max(4 x L2, 512 MiB) per buffer (at most a
+// quarter of the free memory each), measured on the first call and reused for
+// the rest of the process; 0 when it cannot be measured.
+double copy_bandwidth_gbps(const DeviceInfo& device);
 double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
                              CublasReference& cublas);
 

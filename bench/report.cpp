@@ -68,17 +68,25 @@ void print_header(const DeviceInfo& d, double measured_clock_mhz) {
 }
 
 void print_table(const std::vector<ProblemResult>& results) {
-  std::printf("%-18s %-5s %-3s %-26s %9s %9s %8s %6s %5s %7s %5s %9s %s\n", "shape (MxNxK)", "type",
-              "lay", "impl", "TFLOP/s", "ms", "xcuBLAS", "%peak", "regs", "smem", "occ", "rel.err",
-              "status");
+  for (const ProblemResult& r : results)
+    if (r.copy_gbps > 0) {
+      std::printf("measured copy bandwidth: %.0f GB/s (the %%BW column's denominator; numerator: "
+                  "bytes of A and B once over the median time)\n",
+                  r.copy_gbps);
+      break;
+    }
+  std::printf("%-18s %-5s %-3s %-26s %9s %9s %8s %6s %5s %5s %7s %5s %9s %s\n", "shape (MxNxK)",
+              "type", "lay", "impl", "TFLOP/s", "ms", "xcuBLAS", "%peak", "%BW", "regs", "smem",
+              "occ", "rel.err", "status");
   for (const ProblemResult& r : results) {
     for (const Measurement& m : r.rows) {
       std::string const smem =
           m.static_smem < 0 ? "-" : std::to_string((m.static_smem + m.dynamic_smem + 512) / 1024) + "K";
-      std::printf("%-18s %-5s %-3s %-26s %9.2f %9.3f %8.3f %6.1f %5s %7s %5s %9.2e %s%s\n",
+      std::printf("%-18s %-5s %-3s %-26s %9.2f %9.3f %8.3f %6.1f %5s %5s %7s %5s %9.2e %s%s\n",
                   shape_label(r.problem.shape).c_str(),
                   std::string(to_string(r.problem.type)).c_str(), r.problem.layout.c_str(),
                   (m.impl + (m.default_choice ? " *" : "")).c_str(), m.tflops, m.median_ms, m.ratio_to_cublas, m.pct_of_peak,
+                  m.pct_of_bandwidth < 0 ? "-" : fmt("%.1f", m.pct_of_bandwidth).c_str(),
                   m.registers < 0 ? "-" : std::to_string(m.registers).c_str(), smem.c_str(),
                   m.occupancy < 0 ? "-" : fmt("%.0f%%", 100 * m.occupancy).c_str(), m.error,
                   m.ok ? "ok" : "FAIL", m.note.empty() ? "" : ("  " + m.note).c_str());
@@ -91,8 +99,8 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
   std::ofstream f(path);
   if (!f) return false;
   f << "device,sm,group,m,n,k,batch,type,layout,impl,default_choice,ok,runs,median_ms,min_ms,max_ms,tflops,"
-       "ratio_to_cublas,pct_of_peak,registers,static_smem,dynamic_smem,threads,blocks_per_sm,"
-       "occupancy,rel_error,error_bound,note\n";
+       "ratio_to_cublas,pct_of_peak,pct_of_bandwidth,copy_gbps,registers,static_smem,dynamic_smem,"
+       "threads,blocks_per_sm,occupancy,rel_error,error_bound,note\n";
   for (const ProblemResult& r : results)
     for (const Measurement& m : r.rows) {
       Shape const& s = r.problem.shape;
@@ -101,7 +109,8 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
         << ',' << r.problem.layout << ',' << m.impl << ',' << (m.default_choice ? 1 : 0) << ','
         << (m.ok ? 1 : 0) << ',' << m.runs
         << ',' << m.median_ms << ',' << m.min_ms << ',' << m.max_ms << ',' << m.tflops << ','
-        << m.ratio_to_cublas << ',' << m.pct_of_peak << ',' << m.registers << ','
+        << m.ratio_to_cublas << ',' << m.pct_of_peak << ',' << m.pct_of_bandwidth << ','
+        << r.copy_gbps << ',' << m.registers << ','
         << m.static_smem << ',' << m.dynamic_smem << ',' << m.threads << ',' << m.blocks_per_sm
         << ',' << m.occupancy << ',' << m.error << ',' << m.error_bound << ','
         << csv_field(m.note) << '\n';
@@ -114,10 +123,13 @@ bool write_json(const std::string& path, const DeviceInfo& device, double measur
   std::ofstream f(path);
   if (!f) return false;
   auto num = [](double v) { return std::isfinite(v) ? fmt("%.6g", v) : std::string("null"); };
+  double copy_gbps = 0;
+  for (const ProblemResult& r : results) copy_gbps = std::max(copy_gbps, r.copy_gbps);
   f << "{\n  \"device\": {\"name\": \"" << json_escape(device.name) << "\", \"sm\": " << device.sm
     << ", \"sm_count\": " << device.sm_count << ", \"peak_clock_mhz\": " << device.max_sm_clock_mhz
     << ", \"measured_clock_mhz\": " << num(measured_clock_mhz)
-    << ", \"l2_bytes\": " << device.l2_bytes << "},\n  \"results\": [";
+    << ", \"l2_bytes\": " << device.l2_bytes << ", \"copy_gbps\": " << num(copy_gbps)
+    << "},\n  \"results\": [";
   bool first = true;
   for (const ProblemResult& r : results)
     for (const Measurement& m : r.rows) {
@@ -130,7 +142,9 @@ bool write_json(const std::string& path, const DeviceInfo& device, double measur
         << ", \"ok\": " << (m.ok ? "true" : "false")
         << ", \"runs\": " << m.runs << ", \"median_ms\": " << num(m.median_ms)
         << ", \"tflops\": " << num(m.tflops) << ", \"ratio_to_cublas\": " << num(m.ratio_to_cublas)
-        << ", \"pct_of_peak\": " << num(m.pct_of_peak) << ", \"registers\": " << m.registers
+        << ", \"pct_of_peak\": " << num(m.pct_of_peak)
+        << ", \"pct_of_bandwidth\": " << (m.pct_of_bandwidth < 0 ? "null" : num(m.pct_of_bandwidth))
+        << ", \"registers\": " << m.registers
         << ", \"static_smem\": " << m.static_smem << ", \"dynamic_smem\": " << m.dynamic_smem
         << ", \"occupancy\": " << num(m.occupancy) << ", \"rel_error\": " << num(m.error)
         << ", \"note\": \"" << json_escape(m.note) << "\"}";

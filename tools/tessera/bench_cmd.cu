@@ -108,9 +108,11 @@ int run_bench(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   bench::print_table(results);
-  std::printf("%zu problems in %.0f s; %d failed checks. Ratios are Tessera / cuBLAS median TFLOP/s "
-              "on the same data; %%peak is of the datasheet-style estimate above; * marks the kernel "
-              "tessera::gemm picks by default.\n",
+  std::printf("%zu problems in %.0f s; %d failed checks. Ratios are Tessera / cuBLAS median "
+              "TFLOP/s on the same data; %%peak is of the datasheet-style estimate above; %%BW is "
+              "bytes of A and B (each once) per median time, of the measured copy bandwidth; * "
+              "marks the kernel tessera::gemm runs by default on the operands as given (no row "
+              "when it repacks them first).\n",
               results.size(), seconds, failures);
   int rc = failures > 0 ? 1 : 0;
   auto write = [&](const char* what, const std::string& path, bool ok) {

@@ -56,7 +56,8 @@ int run_gemm(int argc, char** argv) {
   }
   std::string kernel = opts.get("kernel");
   if (kernel.empty()) {
-    // The kernel tessera::gemm would choose for this problem.
+    // The kernel tessera::gemm would choose for these operands as they are
+    // (for misaligned ones the public call may repack and run another).
     GemmArgs probe;
     probe.m = p.shape.m;
     probe.n = p.shape.n;

@@ -49,10 +49,10 @@ int run_info(int argc, char** argv) {
 
   std::printf("measured ceilings:\n");
   std::fflush(stdout);
-  // NOTE: 1 GiB each way: far beyond the L2, so this is DRAM read + write.
-  double const gbps = bench::measure_copy_bandwidth_gbps(std::int64_t{1} << 30);
+  // The same measurement as the %BW column of `tessera bench`.
+  double const gbps = bench::copy_bandwidth_gbps(d);
   std::printf("  device-to-device copy: %.0f GB/s (read + write bytes; %.0f%% of %.0f GB/s peak "
-              "estimate)\n",
+              "estimate; the %%BW denominator of tessera bench)\n",
               gbps, d.peak_dram_gbps > 0 ? 100 * gbps / d.peak_dram_gbps : 0.0, d.peak_dram_gbps);
   CublasReference cublas;
   if (!cublas.status().ok()) {
