@@ -11,11 +11,11 @@
 #   3. runs tests/device/test_hopper_{tma,wgmma,gemm}_sm90.cu
 #   4. compute-sanitizer memcheck on a small filter
 #   5. times sm90_ws_gemm variants (the default launch with its per-shape
-#      selection; cooperative 128x256 g16 and ping-pong 128x128 g8, each with
-#      the direct epilogue and the shared-memory + TMA-store epilogue
-#      ("_tma"); ping-pong 64x256 g16; cooperative g8) against
-#      cublasGemmEx (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of
-#      30 after 5 warm-ups, L2 flushed before each) on the issue-5 shapes
+#      selection; cooperative 128x256 g16 and ping-pong 128x128 g8 with the
+#      TMA-store epilogue; on the small and skinny shapes also the narrow
+#      cooperative 128xN tiles (nN) and split-K counts) against cublasGemmEx
+#      (bf16, CUBLAS_COMPUTE_32F, same data, same run, median of 30 after 5
+#      warm-ups, L2 flushed before each) on the issue-5 shapes
 # Logs under $OUT (default /tmp/tessera-hopper). Usage: scripts/gpu/hopper.sh
 set -u
 OUT=${OUT:-/tmp/tessera-hopper}
@@ -107,23 +107,29 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-// Usage: bench_sm90 cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma GROUP_M
+// Usage: bench_sm90 cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma|n16|n32|n64|n128 GROUP_M [SPLITS]
+// (nN: cooperative 128xN narrow tiles). SHAPES=small in the environment keeps
+// the shapes with fewer 128x128 tiles than SMs or one dimension <= 128.
 // One variant per process (a hang or fault in one cannot hide the others);
 // prints "RESULT <shape> <label> <TFLOP/s> <rel.diff vs cuBLAS>".
 int main(int argc, char** argv) {
   bool const is_cublas = argc >= 2 && std::strcmp(argv[1], "cublas") == 0;
   bool const is_default = argc >= 2 && std::strcmp(argv[1], "default") == 0;
+  bool const small_only = std::getenv("SHAPES") != nullptr && std::strcmp(std::getenv("SHAPES"), "small") == 0;
   tessera::detail::Sm90WsVariant variant;
   if (!is_cublas && !is_default) {
-    if (argc < 3) { std::printf("usage: %s cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma GROUP_M\n", argv[0]); return 2; }
+    if (argc < 3) { std::printf("usage: %s cublas | default | coop|coop2|pp|pp128|coop_tma|pp128_tma|n16|n32|n64|n128 GROUP_M [SPLITS]\n", argv[0]); return 2; }
     variant.cluster = std::strcmp(argv[1], "coop2") == 0 ? 2 : 1;
     variant.pingpong = std::strncmp(argv[1], "pp", 2) == 0;
     variant.tile_n = std::strncmp(argv[1], "pp128", 5) == 0 ? 128 : 256;
+    if (argv[1][0] == 'n') variant.tile_n = std::atoi(argv[1] + 1);
     variant.tma_store = std::strstr(argv[1], "_tma") != nullptr;
     variant.group_m = std::atoi(argv[2]);
+    variant.splits = argc >= 4 ? std::atoi(argv[3]) : 1;
   }
   char label[32];
   if (is_cublas || is_default) std::snprintf(label, sizeof label, "%s", argv[1]);
+  else if (variant.splits > 1) std::snprintf(label, sizeof label, "%s_g%d_s%d", argv[1], variant.group_m, variant.splits);
   else std::snprintf(label, sizeof label, "%s_g%d", argv[1], variant.group_m);
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int clk = 0; cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
@@ -135,8 +141,10 @@ int main(int argc, char** argv) {
       {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
       {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {4095, 4097, 4093},
       {5120, 5120, 4096}, {1024, 1024, 1024}, {1000, 1000, 1000}, {128, 8192, 8192}, {64, 28672, 4096},
-      {16, 4096, 14336}};
+      {16, 4096, 14336}, {2048, 2048, 2048}};
   for (const Case& c : cases) {
+    if (small_only && (long long)((c.m + 127) / 128) * ((c.n + 127) / 128) >= prop.multiProcessorCount && c.m > 128 && c.n > 128)
+      continue;
     long long const ldk = (c.k + 7) / 8 * 8;  // TMA rule; cuBLAS gets the same ld
     long long const na = (long long)c.m * ldk, nb = (long long)c.n * ldk, nd = (long long)c.m * c.n;
     __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
@@ -227,8 +235,8 @@ for t in tma wgmma gemm; do
     tail -5 "$OUT/test_$t.log"
     if [ "$t" = gemm ]; then
       # A hang in a ping-pong test leaves the default kernel's results usable.
-      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -qE "PingPong|Cluster2|TmaStore|SplitK|DefaultLaunch"; then
-        pp_hung=1; echo "the hang is in a variant test (ping-pong, cluster, TMA store, split-K, default selection): ping-pong variants skipped below, the rest timed with a 45 s limit each"
+      if grep -E "^\[ RUN +\]" "$OUT/test_$t.log" | tail -1 | grep -qE "PingPong|Cluster2|TmaStore|SplitK|Narrow|Tf32|DefaultLaunch"; then
+        pp_hung=1; echo "the hang is in a variant test (ping-pong, cluster, TMA store, split-K, narrow, tf32, default selection): ping-pong variants skipped below, the rest timed with a 45 s limit each"
       else
         gemm_hung=1
       fi
@@ -246,7 +254,7 @@ SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer
 TESSERA_TEST_IN_PROCESS=1 timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.Load3D:HopperTma.StoreAndReduceAdd:HopperTma.MulticastClusterOf2' > "$OUT/memcheck_tma.log" 2>&1
 echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
 if [ $gemm_hung -eq 0 ]; then
-  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched:HopperGemm.TmaStoreSmall:HopperGemm.SplitKSmall'
+  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched:HopperGemm.TmaStoreSmall:HopperGemm.SplitKSmall:HopperGemm.NarrowSmall'
   [ $pp_hung -eq 0 ] && filter="$filter:HopperGemm.PingPongSmall"
   timeout 150 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter="$filter" > "$OUT/memcheck_gemm.log" 2>&1
   echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5
@@ -262,10 +270,17 @@ echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, 
 # the direct epilogue). rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
 if [ $gemm_hung -eq 0 ]; then
   : > "$OUT/bench.txt"
-  variants=("cublas" "default" "coop 16" "coop_tma 16" "coop 8")
-  [ $pp_hung -eq 0 ] && variants+=("pp128 8" "pp128_tma 8" "pp 16")
+  variants=("cublas" "default" "coop_tma 16")
+  [ $pp_hung -eq 0 ] && variants+=("pp128_tma 8")
   for v in "${variants[@]}"; do
     timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
+  done
+  # Narrow tiles and split-K on the small and skinny shapes only.
+  for v in "n128 8" "n128 8 2" "n128 8 3" "n128 8 4" "n64 8" "n64 8 2" "n64 8 4" "n32 8 4" "n16 8 2" "n16 8 4" "n16 8 8" \
+           "coop_tma 16 2" "pp128_tma 8 2"; do
+    SHAPES=small timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done

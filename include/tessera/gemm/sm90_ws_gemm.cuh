@@ -36,6 +36,24 @@
 // 128B-swizzled shared tile and issues one TMA store per sub-tile; the TMA
 // unit clips rows and columns past the matrix, so edge tiles need no
 // predication.
+//
+// Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128):
+// for a GEMM with one small dimension the launcher puts that dimension on the
+// tile's N side (computing D^T = B^T A^T when it is M, so D' may be column-
+// major: the direct epilogue stores through (d_row, d_col) strides). The
+// small B stage leaves room for 6-12 stages, which keeps enough bytes in
+// flight per SM for a memory-bound problem.
+//
+// Split-K (`splits` > 1, any configuration without clusters): the work units
+// are (tile, K slice) pairs. Every unit stores its f32 sum to its slice of a
+// workspace, then counts itself in on a per-(tile, 64-row block) counter; the
+// unit that arrives last adds the other slices to its registers and runs the
+// epilogue (alpha, beta, D), then resets the counter to 0 for the next launch.
+// No second kernel, and no unit ever waits for another.
+//
+// Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
+// K-block = 32 elements); either way one K-block row is one 128-byte swizzle
+// row and one wgmma K step is 32 bytes, so the stage layout is the same.
 
 #include <cuda.h>  // CUtensorMap (a plain 128-byte struct; no driver library is linked)
 #include <cuda_bf16.h>
@@ -62,8 +80,8 @@ struct WsGemmParams {
   int m = 0, n = 0, k = 0;  // kernel orientation
   int tiles_m = 0, tiles_n = 0, k_blocks = 0;
   void* d = nullptr;
-  std::int64_t ldd = 0;
-  bool d_pair_ok = false;  // D'(i, j..j+1) can be stored as one 2-element vector
+  std::int64_t d_row = 0, d_col = 1;  // D'(i, j) is element i * d_row + j * d_col of d
+  bool d_pair_ok = false;  // d_col == 1 and D'(i, j..j+1) can be stored as one 2-element vector
   const void* c = nullptr;  // read only when beta != 0
   std::int64_t c_row = 0, c_col = 0;
   float alpha = 1.0f, beta = 0.0f;
@@ -71,10 +89,13 @@ struct WsGemmParams {
   // Split-K: `splits` work units per output tile, unit s covering K-blocks
   // [s * k_blocks, (s + 1) * k_blocks) (k_blocks is then the per-split
   // count; blocks past K load as TMA zeros). With splits > 1 every unit
-  // stores its raw f32 sum to partial[s][i][j] (ld n) and
-  // ws_splitk_reduce_kernel applies alpha/beta and writes D.
+  // stores its raw f32 sum to partial[s][i][j] (ld n) and counts itself in
+  // on counters[tile * (kBlockM / 64) + row block]; the last one to arrive
+  // finishes the block (see ws_epilogue_splitk). The counters must be 0 at
+  // launch and are 0 again when the kernel ends.
   int splits = 1;
   float* partial = nullptr;
+  int* counters = nullptr;
 };
 
 // kPingPong = false: both consumers share a kBlockM (128) x kBlockN tile,
@@ -94,7 +115,12 @@ struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
   static constexpr bool kTmaStore = kTmaStore_;
   static constexpr int kCluster = kCluster_;
-  static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = 64;
+  static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_;
+  // A K-block is one 128-byte swizzle row of each operand: 64 16-bit or 32
+  // tf32 elements.
+  static constexpr int kBlockKBytes = 128;
+  template <class TIn>
+  static constexpr int kBlockK = kBlockKBytes / int(sizeof(TIn));
   static constexpr int kWgRows = kPingPong ? kBlockM : 64;  // rows of the tile one consumer computes
   static constexpr int kHalves = kWgRows / 64;               // m64 wgmma row blocks per consumer
   static constexpr int kConsumers = 2;             // warpgroups
@@ -103,9 +129,8 @@ struct WsGemmConfigT {
   // that owns the tile (ping-pong).
   static constexpr int kConsumerWarps = (kPingPong ? 4 : 4 * kConsumers) * kCluster;
   static constexpr int kStages = kStages_;
-  static constexpr int kElemBytes = 2;
-  static constexpr int kABytes = kBlockM * kBlockK * kElemBytes;
-  static constexpr int kBBytes = kBlockN * kBlockK * kElemBytes;
+  static constexpr int kABytes = kBlockM * kBlockKBytes;
+  static constexpr int kBBytes = kBlockN * kBlockKBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kAlignSlack = 1024;  // dynamic smem is only 16-byte aligned by contract
   // Epilogue sub-tile: 64 rows x 128 bytes (one 128B swizzle row per tile
@@ -113,13 +138,15 @@ struct WsGemmConfigT {
   // sub-tile is written.
   static constexpr int kEpiTileBytes = 64 * 128;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
-  // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2].
-  static constexpr int kSmemBytes = kStages * kStageBytes + kEpiBytes + (2 * kStages + 2) * 8 + kAlignSlack;
+  // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2],
+  // and one split-K "last unit" flag per consumer.
+  static constexpr int kSmemBytes =
+      kStages * kStageBytes + kEpiBytes + (2 * kStages + 2) * 8 + kConsumers * 4 + kAlignSlack;
   static constexpr int kGroupM = 1024 / kBlockM;  // default tile rows per group: 1024 rows of A
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 
-  static_assert(kBlockK * kElemBytes == 128,
-                "WsGemmConfig: a K-block row must be exactly one 128-byte swizzle row [kBlockK = 64 for 16-bit]");
+  static_assert(kBlockN % 8 == 0 && kBlockN >= 8 && kBlockN <= 256,
+                "WsGemmConfig: kBlockN must be a multiple of 8 in [8, 256] [the m64nNk wgmma shapes]");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
                 "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
   static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
@@ -129,15 +156,20 @@ struct WsGemmConfigT {
   static_assert(!kTmaStore || kCluster == 1, "WsGemmConfig: the TMA-store epilogue is implemented without clusters only");
   static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
                 "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
-  static_assert(kHalves * kBlockN / 2 == 128,
-                "WsGemmConfig: a consumer must hold exactly 128 f32 accumulators per thread (64x256 or 128x128)");
+  static_assert(kHalves * kBlockN / 2 <= 128,
+                "WsGemmConfig: a consumer may hold at most 128 f32 accumulators per thread (64x256 or 128x128)");
 
-  // What a 128B-swizzled TMA box of (rows, 64) 16-bit elements leaves in
-  // shared memory, one 64-row consumer slice: (row, k) -> element offset.
+  // What a 128B-swizzled TMA box of (rows, 64) 16-bit or (rows, 32) 32-bit
+  // elements leaves in shared memory, one 64-row consumer slice: (row, k) ->
+  // element offset.
+  template <int kBytes>
   using SmemSliceLayout = decltype(make_composed_layout(
-      Swizzle<3, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<64>{}, Int<kBlockK>{}), make_stride(Int<kBlockK>{}, Int<1>{}))));
-  static_assert(arch::is_gmma_k_major_canonical<kElemBytes>(SmemSliceLayout{}, arch::GmmaSwizzle::b128),
-                "WsGemmConfig: the TMA tile layout is not the wgmma 128B K-major canonical layout");
+      Swizzle<3, 4 - (kBytes / 2), 3>{}, Int<0>{},
+      make_layout(make_shape(Int<64>{}, Int<128 / kBytes>{}), make_stride(Int<128 / kBytes>{}, Int<1>{}))));
+  static_assert(arch::is_gmma_k_major_canonical<2>(SmemSliceLayout<2>{}, arch::GmmaSwizzle::b128),
+                "WsGemmConfig: the 16-bit TMA tile layout is not the wgmma 128B K-major canonical layout");
+  static_assert(arch::is_gmma_k_major_canonical<4>(SmemSliceLayout<4>{}, arch::GmmaSwizzle::b128),
+                "WsGemmConfig: the tf32 TMA tile layout is not the wgmma 128B K-major canonical layout");
 };
 
 // NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
@@ -154,6 +186,18 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true>;
 using WsGemmPingPong128TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 1, true>;
 
+// Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128): as many stages as
+// fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB; 64: 9 x 24 KiB;
+// 128: 7 x 32 KiB). Direct epilogue (D' may be column-major here).
+template <int kN>
+constexpr int ws_narrow_stages() {
+  constexpr int stage = (128 + kN) * 128;
+  constexpr int fit = (227 * 1024 - 1024 - 256) / stage;
+  return fit < 12 ? fit : 12;
+}
+template <int kN>
+using WsGemmNarrowConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN>()>;
+
 template <class T>
 struct WsFamily;
 template <>
@@ -163,6 +207,11 @@ struct WsFamily<__nv_bfloat16> {
 template <>
 struct WsFamily<__half> {
   using type = arch::F32F16F16;
+};
+// f32 storage read as tf32 (wgmma uses the top 19 bits of each element).
+template <>
+struct WsFamily<float> {
+  using type = arch::F32TF32TF32;
 };
 
 // Tile `tile` of a tiles_m x tiles_n grid (tiles_m: p.tiles_m, or the
@@ -213,7 +262,9 @@ __device__ __forceinline__ void ws_store2(void* base, std::int64_t off, float v0
 
 // One m64nN f32 accumulator of a consumer warpgroup -> global memory.
 // Fragment map (wgmma.cuh): acc[4j + 2h + e] is row 16w + g + 8h, column
-// 8j + 2q + e of the warpgroup's 64xN block.
+// 8j + 2q + e of the warpgroup's 64xN block. D'(i, j) is d[i * d_row +
+// j * d_col]: row-major D' stores column pairs as one vector when aligned,
+// column-major D' (the transposed orientation) stores single elements.
 template <class TOut, int kN>
 __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const WsGemmParams& p, int row0, int col0) {
   int const t = threadIdx.x % 128;
@@ -223,7 +274,7 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
   for (int h = 0; h < 2; ++h) {
     int const row = row0 + 16 * w + g + 8 * h;
     if (row >= p.m) continue;
-    std::int64_t const drow = std::int64_t(row) * p.ldd;
+    std::int64_t const drow = std::int64_t(row) * p.d_row;
 #pragma unroll
     for (int j = 0; j < kN / 8; ++j) {
       int const col = col0 + 8 * j + 2 * q;
@@ -235,11 +286,12 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
         if (in0) v0 += p.beta * ws_load<TOut>(p.c, coff);
         if (in1) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
       }
+      std::int64_t const off = drow + std::int64_t(col) * p.d_col;
       if (in1 && p.d_pair_ok) {
-        ws_store2<TOut>(p.d, drow + col, v0, v1);
+        ws_store2<TOut>(p.d, off, v0, v1);
       } else {
-        if (in0) ws_store1<TOut>(p.d, drow + col, v0);
-        if (in1) ws_store1<TOut>(p.d, drow + col + 1, v1);
+        if (in0) ws_store1<TOut>(p.d, off, v0);
+        if (in1) ws_store1<TOut>(p.d, off + p.d_col, v1);
       }
     }
   }
@@ -315,19 +367,23 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 }
 
 // Split-K: one m64nN f32 accumulator, unscaled, into split `split`'s slice
-// of the f32 workspace (row-major m x n per split).
+// of the f32 workspace. A slice is m x n, stored in D's order (row-major when
+// d_col == 1, else column-major) so that the finishing pass reads it and
+// writes D along the same contiguous direction.
 template <int kN>
 __device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
                                                     int col0, int split) {
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
   float* const base = p.partial + std::int64_t(split) * p.m * p.n;
-  bool const pair_ok = p.n % 2 == 0;
+  bool const row_major = p.d_col == 1;
+  std::int64_t const pr = row_major ? p.n : 1, pc = row_major ? 1 : p.m;
+  bool const pair_ok = row_major && p.n % 2 == 0;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     int const row = row0 + 16 * w + g + 8 * h;
     if (row >= p.m) continue;
-    float* const prow = base + std::int64_t(row) * p.n;
+    float* const prow = base + std::int64_t(row) * pr;
 #pragma unroll
     for (int j = 0; j < kN / 8; ++j) {
       int const col = col0 + 8 * j + 2 * q;
@@ -335,27 +391,60 @@ __device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], 
       if (pair_ok && col + 1 < p.n) {
         *reinterpret_cast<float2*>(prow + col) = make_float2(v0, v1);
       } else {
-        if (col < p.n) prow[col] = v0;
-        if (col + 1 < p.n) prow[col + 1] = v1;
+        if (col < p.n) prow[col * pc] = v0;
+        if (col + 1 < p.n) prow[(col + 1) * pc] = v1;
       }
     }
   }
 }
 
-// Split-K reduction: D'(i, j) = alpha * sum_s partial[s](i, j) + beta * C'(i, j).
-// One thread per element, consecutive threads along a row (coalesced reads
-// of the workspace and writes of D').
-template <class TOut>
-__global__ void ws_splitk_reduce_kernel(const WsGemmParams p) {
-  std::int64_t const total = std::int64_t(p.m) * p.n;
-  std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t idx = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total; idx += stride) {
+// Split-K, one consumer warpgroup's 64 x kN block of work unit (tile, split):
+// store the unscaled sum to the workspace, count in on counter `slot`, and if
+// this unit is the last of the `splits` units of the block, sum all slices
+// and write D (alpha, beta). The finishing pass walks the block with the 128
+// threads along D's contiguous direction (coalesced workspace reads, C reads
+// and D writes) and does not touch the accumulators, which are dead by then.
+// Ordering: every thread fences its partial stores before the warpgroup
+// barrier, thread 0 then increments the counter (so a unit's slice is
+// visible before its count), and the last unit's thread 0 fences after the
+// increment, before the barrier that releases the reads (L1 bypassed: other
+// SMs wrote the data). No unit waits for another, so any schedule of the
+// units terminates.
+template <class TOut, int kN>
+__device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
+                                                   int col0, int split, int slot, uint32_t bar_id,
+                                                   volatile int* last_flag) {
+  ws_epilogue_partial<kN>(acc, p, row0, col0, split);
+  __threadfence();
+  arch::named_barrier_sync(bar_id, 128);
+  int const t = threadIdx.x % 128;
+  if (t == 0) {
+    int const before = atomicAdd(p.counters + slot, 1);
+    bool const last = before == p.splits - 1;
+    // Every unit of the block has counted in: reset for the next launch.
+    if (last) atomicExch(p.counters + slot, 0);
+    __threadfence();
+    *last_flag = last ? 1 : 0;
+  }
+  arch::named_barrier_sync(bar_id, 128);
+  if (*last_flag == 0) return;
+  bool const row_major = p.d_col == 1;
+  std::int64_t const slice = std::int64_t(p.m) * p.n;
+  std::int64_t const pr = row_major ? p.n : 1, pc = row_major ? 1 : p.m;
+  int const rows = p.m - row0 < 64 ? p.m - row0 : 64;
+  int const cols = p.n - col0 < kN ? p.n - col0 : kN;
+  // Element e of the block: contiguous index fastest.
+  int const inner = row_major ? cols : rows;
+  int const count = rows * cols;
+  for (int e = t; e < count; e += 128) {
+    int const a = e % inner, b = e / inner;
+    int const row = row0 + (row_major ? b : a), col = col0 + (row_major ? a : b);
+    std::int64_t const off = std::int64_t(row) * pr + std::int64_t(col) * pc;
     float sum = 0.0f;
-    for (int s = 0; s < p.splits; ++s) sum += p.partial[std::int64_t(s) * total + idx];
-    std::int64_t const row = idx / p.n, col = idx - row * p.n;
+    for (int s = 0; s < p.splits; ++s) sum += __ldcg(p.partial + s * slice + off);
     float v = p.alpha * sum;
-    if (p.beta != 0.0f) v += p.beta * ws_load<TOut>(p.c, row * p.c_row + col * p.c_col);
-    ws_store1<TOut>(p.d, row * p.ldd + col, v);
+    if (p.beta != 0.0f) v += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
+    ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, v);
   }
 }
 
@@ -373,8 +462,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                    const __grid_constant__ CUtensorMap tmap_d, const WsGemmParams p) {
 #if TESSERA_SM90A_ENABLED
   using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
-  static_assert(sizeof(TIn) == Cfg::kElemBytes, "ws_gemm_kernel: inputs must be 16-bit (bf16 or f16)");
-  static_assert(Mma::kRegsD * Cfg::kHalves == 128, "ws_gemm_kernel: a consumer holds 128 f32 accumulators per thread");
+  constexpr int kBlockK = Cfg::template kBlockK<TIn>;
+  static_assert(Mma::kK * int(sizeof(TIn)) == 32, "ws_gemm_kernel: one wgmma K step must be 32 bytes of the swizzle row");
+  static_assert(Mma::kRegsD * Cfg::kHalves <= 128, "ws_gemm_kernel: a consumer holds at most 128 f32 accumulators per thread");
 
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   // The 128B swizzle pattern and the wgmma descriptor both work on absolute
@@ -389,6 +479,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Ping-pong only: order[c] completes a phase each time consumer c has
   // passed every full[] wait of one of its tiles (see the consumer loop).
   uint64_t* const order = empty + Cfg::kStages;
+  // Split-K: per consumer, whether its unit was the last of its block.
+  volatile int* const last_flag = reinterpret_cast<volatile int*>(order + 2);
 
   int const wg = int(threadIdx.x) / 128;
   int const warp = int(threadIdx.x) / 32;
@@ -433,13 +525,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // Cluster: the full stage still arrives here as kStageBytes (own A,
           // own B half, the peer's B half multicast into this CTA).
           arch::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
-          arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * Cfg::kBlockK, tm * Cfg::kBlockM);
+          arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * kBlockK, tm * Cfg::kBlockM);
           if constexpr (Cfg::kCluster == 2) {
             int const half = Cfg::kBlockN / 2;
             arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + int(rank) * half * 128, &tmap_b, &full[stage],
-                                        uint16_t(0x3), kb * Cfg::kBlockK, tn * Cfg::kBlockN + int(rank) * half);
+                                        uint16_t(0x3), kb * kBlockK, tn * Cfg::kBlockN + int(rank) * half);
           } else {
-            arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * Cfg::kBlockK, tn * Cfg::kBlockN);
+            arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * kBlockK, tn * Cfg::kBlockN);
           }
           if (++stage == Cfg::kStages) {
             stage = 0;
@@ -497,8 +589,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
         arch::wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk) {
-          // K step of 16 elements = 32 bytes inside the 128-byte swizzled row;
+        for (int kk = 0; kk < kBlockK / Mma::kK; ++kk) {
+          // K step of 16 (tf32: 8) elements = 32 bytes inside the 128-byte swizzled row;
           // row half hf starts 64 rows x 128 B = 8 KiB further into A.
 #pragma unroll
           for (int hf = 0; hf < Cfg::kHalves; ++hf)
@@ -525,9 +617,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
         if (p.splits > 1) {
-          ws_epilogue_partial<Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN, split);
+          int const slot = tile_idx * (Cfg::kBlockM / 64) + (row0 - tm * Cfg::kBlockM) / 64;
+          ws_epilogue_splitk<TOut, Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN, split, slot, uint32_t(1 + cw),
+                                                 last_flag + cw);
         } else if constexpr (Cfg::kTmaStore) {
-          // Named barriers 1 and 2 (0 is __syncthreads): one per consumer.
+          // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
+          // (also used by the split-K epilogue).
           ws_epilogue_tma<TOut, Cfg::kBlockN>(acc[hf], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
@@ -565,9 +660,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 namespace tessera::detail {
 
 // Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
-// with f32 accumulation, both operands K-major in kernel orientation, 16-byte
-// aligned A/B base pointers, leading dimensions and batch strides, k > 0.
-// Does not query the device.
+// with f32 accumulation or tf32 inputs (f32 output), both operands K-major in
+// kernel orientation, 16-byte aligned A/B base pointers, leading dimensions
+// and batch strides, k > 0. Does not query the device.
 bool can_implement_sm90_ws_gemm(const GemmArgs& args);
 
 // Encodes the tensor maps and launches on `stream`. Returns cannot_implement
@@ -580,21 +675,25 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
 struct Sm90WsVariant {
   bool pingpong = false;  // consumers alternate whole tiles
   int group_m = 0;        // tile rows per rasterisation group
-  int tile_n = 256;       // ping-pong only: 256 (64x256 tiles, WsGemmPingPongConfig) or
-                          // 128 (128x128 tiles, WsGemmPingPong128Config)
-  int cluster = 1;        // cooperative only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
+  int tile_n = 256;       // ping-pong: 256 (64x256 tiles, WsGemmPingPongConfig) or 128 (128x128,
+                          // WsGemmPingPong128Config); cooperative: 256 (128x256, WsGemmConfig) or
+                          // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
+  int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
                           // ping-pong 128x128 only); falls back to the direct epilogue when D's
-                          // base, ld or batch stride is not 16-byte aligned
-  int splits = 1;         // split-K: work units per output tile (not with clusters); reduced through
-                          // an f32 workspace taken with cudaMallocAsync on the stream (no split
-                          // when that fails)
+                          // base, ld or batch stride is not 16-byte aligned, or with `transpose`
+  int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
+                          // kernel by the last unit of each tile; partial sums in an f32 workspace
+                          // taken with cudaMallocAsync on the stream (no split when that fails)
+  bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
+                          // column-major): the other orientation, D' column-major, direct epilogue
 };
 
 // The variant the default launch runs for a problem of kernel orientation
-// m x n x k (D' row-major; a column-major D swaps m and n) on `sms`
-// multiprocessors. See the NOTE in src/gemm/kernels/sm90_ws_gemm.cu.
-Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
+// m x n x k (D' row-major; a column-major D swaps m and n) with inputs of
+// `elem_bytes` bytes on `sms` multiprocessors. See the NOTE in
+// src/gemm/kernels/sm90_ws_gemm.cu.
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2);
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail

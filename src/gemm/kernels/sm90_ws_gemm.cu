@@ -3,8 +3,10 @@
 //
 // sm90_ws_gemm: the registry face of the Hopper warp-specialised GEMM
 // (include/tessera/gemm/sm90_ws_gemm.cuh). Maps GemmArgs onto the kernel's
-// orientation (a column-major D is computed as D^T = B^T A^T), encodes the two
-// TMA tensor maps and launches min(tiles, SMs) persistent CTAs.
+// orientation (D' = D, or D' = D^T = B^T A^T: by default when D is
+// column-major, so that D' is row-major; the narrow variants choose the
+// orientation that puts the small dimension on the tile's N side), encodes
+// the TMA tensor maps and launches min(work units, SMs) persistent CTAs.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -23,6 +25,7 @@ namespace {
 
 using kernels::sm90::WsGemmCluster2Config;
 using kernels::sm90::WsGemmConfig;
+using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
 using kernels::sm90::WsGemmPingPongConfig;
@@ -33,11 +36,16 @@ Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
 }
 
+// Bytes per input element: 2 (bf16, f16) or 4 (tf32, f32 storage).
+std::int64_t in_bytes(const GemmArgs& args) { return args.input == DataType::tf32 ? 4 : 2; }
+
 // The rule `args` breaks, or empty when the kernel can run it.
 std::string unsupported_reason(const GemmArgs& args) {
-  if (args.input != DataType::bf16 && args.input != DataType::f16) return "needs bf16 or f16 inputs";
+  if (args.input != DataType::bf16 && args.input != DataType::f16 && args.input != DataType::tf32)
+    return "needs bf16, f16 or tf32 inputs";
   DataType const out = resolved_output(args);
   if (args.accumulate != DataType::f32) return "needs f32 accumulation";
+  if (args.input == DataType::tf32 && out != DataType::f32) return "tf32 inputs write f32";
   if (out != args.input && out != DataType::f32) return "output must be the input type or f32";
   if (args.k <= 0) return "needs k > 0";
   if (args.batch_count > INT_MAX) return "batch_count must be below 2^31";
@@ -49,10 +57,11 @@ std::string unsupported_reason(const GemmArgs& args) {
     return "needs K-major operands (A row-major, B column-major: the \"tn\" case); MN-major is not implemented yet";
   auto mis16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
   if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
-  if ((args.a.ld * 2) % 16 != 0 || (args.b.ld * 2) % 16 != 0)
-    return "TMA needs leading dimensions of A and B that are multiples of 8 elements (16 bytes)";
-  if (args.batch_count > 1 && ((args.a.batch_stride * 2) % 16 != 0 || (args.b.batch_stride * 2) % 16 != 0))
-    return "TMA needs A and B batch strides that are multiples of 8 elements (16 bytes)";
+  std::int64_t const e = in_bytes(args);
+  if ((args.a.ld * e) % 16 != 0 || (args.b.ld * e) % 16 != 0)
+    return "TMA needs leading dimensions of A and B that are multiples of 16 bytes";
+  if (args.batch_count > 1 && ((args.a.batch_stride * e) % 16 != 0 || (args.b.batch_stride * e) % 16 != 0))
+    return "TMA needs A and B batch strides that are multiples of 16 bytes";
   return {};
 }
 
@@ -68,7 +77,31 @@ const void* function_for(const GemmArgs& args) {
     return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
   if (args.input == DataType::f16)
     return out == DataType::f32 ? kernel_fn<__half, float, Cfg>() : kernel_fn<__half, __half, Cfg>();
+  if (args.input == DataType::tf32 && out == DataType::f32) return kernel_fn<float, float, Cfg>();
   return nullptr;
+}
+
+// Calls f.template operator()<Cfg>() with the configuration of `v` (TMA-store
+// epilogue when `tma_store`), or returns the rule the variant breaks.
+template <class F>
+Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
+  if (v.cluster == 2) return f.template operator()<WsGemmCluster2Config>();
+  if (!v.pingpong) {
+    switch (v.tile_n) {
+      case 256:
+        return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
+      case 128: return f.template operator()<WsGemmNarrowConfig<128>>();
+      case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
+      case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
+      case 16: return f.template operator()<WsGemmNarrowConfig<16>>();
+      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 128, 64, 32 or 16");
+    }
+  }
+  if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
+  if (v.tile_n == 128)
+    return tma_store ? f.template operator()<WsGemmPingPong128TmaStoreConfig>()
+                     : f.template operator()<WsGemmPingPong128Config>();
+  return ws_fail(StatusCode::cannot_implement, "ping-pong tile_n must be 128 or 256");
 }
 
 int device_attribute(cudaDeviceAttr attr) {
@@ -87,15 +120,21 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   bool const swap = args.d.order == MatrixOrder::col_major;
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
-  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms);
+  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms,
+                                        int(in_bytes(args)));
 }
+
+bool d_tma_storable(const GemmArgs& args);
 
 GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
   if (!can_implement(args)) return {};
-  if (default_variant(args).pingpong)
-    return {function_for<WsGemmPingPong128Config>(args), WsGemmPingPong128Config::kThreads,
-            WsGemmPingPong128Config::kSmemBytes};
-  return {function_for(args), WsGemmConfig::kThreads, WsGemmConfig::kSmemBytes};
+  detail::Sm90WsVariant const v = default_variant(args);
+  GemmKernel::LaunchShape shape;
+  (void)with_config(v, v.tma_store && !v.transpose && d_tma_storable(args), [&]<class Cfg>() {
+    shape = {function_for<Cfg>(args), Cfg::kThreads, Cfg::kSmemBytes};
+    return Status{};
+  });
+  return shape;
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -118,66 +157,93 @@ bool d_tma_storable(const GemmArgs& args) {
 // the next synchronisation, so every call would map memory again on the
 // host between launches. Work on one stream runs in order, so reusing the
 // buffer there is safe. The buffers live until the process ends (at most
-// splits x m x n x 4 bytes each; the heuristic's splits x tiles <= SMs keeps
-// that under 132 x 128 x 256 x 4 = 17 MB). A stream destroyed while its work
-// is pending and a new stream that gets the same handle could share a buffer
-// out of order: not guarded.
-float* splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
+// splits x m x n x 4 bytes each; the heuristic's splits x tiles <= a few
+// waves keeps that to a few MB). A stream destroyed while its work is pending
+// and a new stream that gets the same handle could share a buffer out of
+// order: not guarded. Each entry also owns kCounterSlots tile counters,
+// zeroed once when allocated; every launch leaves them zero again.
+constexpr std::int64_t kCounterSlots = 1 << 16;
+
+struct SplitkWorkspace {
+  float* partial = nullptr;
+  int* counters = nullptr;
+};
+
+SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
   struct Entry {
     int dev;
     gemm_stream_t stream;
     float* ptr;
     std::size_t bytes;
+    int* counters;
   };
   static std::mutex mu;
   static std::vector<Entry> cache;
   int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return nullptr;
+  if (cudaGetDevice(&dev) != cudaSuccess) return {};
+  auto const s = static_cast<cudaStream_t>(stream);
   std::lock_guard<std::mutex> lock(mu);
   Entry* e = nullptr;
   for (Entry& x : cache)
     if (x.dev == dev && x.stream == stream) e = &x;
-  if (e != nullptr && e->bytes >= bytes) return e->ptr;
   if (e == nullptr) {
-    cache.push_back({dev, stream, nullptr, 0});
+    cache.push_back({dev, stream, nullptr, 0, nullptr});
     e = &cache.back();
   }
-  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, static_cast<cudaStream_t>(stream));
+  if (e->counters == nullptr) {
+    std::size_t const cbytes = std::size_t(kCounterSlots) * sizeof(int);
+    if (cudaMallocAsync(reinterpret_cast<void**>(&e->counters), cbytes, s) != cudaSuccess ||
+        cudaMemsetAsync(e->counters, 0, cbytes, s) != cudaSuccess) {
+      cudaGetLastError();
+      if (e->counters != nullptr) cudaFreeAsync(e->counters, s);
+      e->counters = nullptr;
+      return {};
+    }
+  }
+  if (e->ptr != nullptr && e->bytes >= bytes) return {e->ptr, e->counters};
+  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
   e->ptr = nullptr;
   e->bytes = 0;
-  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, static_cast<cudaStream_t>(stream)) != cudaSuccess) {
+  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, s) != cudaSuccess) {
     cudaGetLastError();
     e->ptr = nullptr;
-    return nullptr;
+    return {};
   }
   e->bytes = bytes;
-  return e->ptr;
+  return {e->ptr, e->counters};
 }
 
-template <class TOut>
-const void* reduce_fn() {
-  return reinterpret_cast<const void*>(&kernels::sm90::ws_splitk_reduce_kernel<TOut>);
+// Strides of matrix `x` (rows x cols as the API sees it) in the kernel's
+// orientation: (row, col) of x, or of x^T when `swap`.
+void kernel_strides(const MatrixDesc& x, bool swap, std::int64_t* row, std::int64_t* col) {
+  std::int64_t r = x.order == MatrixOrder::row_major ? x.ld : 1;
+  std::int64_t c = x.order == MatrixOrder::row_major ? 1 : x.ld;
+  if (swap) std::swap(r, c);
+  *row = r;
+  *col = c;
 }
 
-const void* reduce_function_for(const GemmArgs& args) {
-  DataType const out = resolved_output(args);
-  if (out == DataType::f32) return reduce_fn<float>();
-  return out == DataType::f16 ? reduce_fn<__half>() : reduce_fn<__nv_bfloat16>();
-}
-
+// `transpose`: compute in the orientation opposite to the default one (the
+// default makes D' row-major: D' = D for a row-major D, D^T otherwise).
 template <class Cfg>
-Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits = 1) {
+Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits, bool transpose) {
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
+  if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
+  if (splits > 1 && Cfg::kCluster != 1) return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
+  if (transpose && Cfg::kTmaStore)
+    return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue needs the default (row-major D') orientation");
 
-  bool const swap = args.d.order == MatrixOrder::col_major;
+  bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K), K-major
   const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K), K-major
   std::int64_t const m = swap ? args.n : args.m;
   std::int64_t const n = swap ? args.m : args.n;
   DataType const out = resolved_output(args);
   std::int64_t const out_bytes = size_of(out);
+  std::int64_t const e = in_bytes(args);
+  int const block_k = int(Cfg::kBlockKBytes / e);
 
   int const smem_limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (smem_limit < Cfg::kSmemBytes)
@@ -199,9 +265,9 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   p.k = int(args.k);
   p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
   p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  p.k_blocks = int((args.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
-  if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
-  if (splits > 1 && Cfg::kCluster != 1) return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
+  p.k_blocks = int((args.k + block_k - 1) / block_k);
+  std::int64_t const count_slots = std::int64_t(p.tiles_m) * p.tiles_n * (Cfg::kBlockM / 64);
+  if (splits > 1 && count_slots > kCounterSlots) splits = 1;  // too many tiles to count; split-K would not pay anyway
   if (splits > 1) {
     // Equal K-block counts per split (the last one reads TMA zeros past K);
     // no split starts past K.
@@ -211,27 +277,25 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   }
   p.splits = splits;
   p.group_m = group_m > 0 ? group_m : Cfg::kGroupM;
-  p.ldd = args.d.ld;
-  p.d_pair_ok = reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
-                args.d.ld % 2 == 0 && (args.batch_count == 1 || args.d.batch_stride % 2 == 0);
+  kernel_strides(args.d.view(), swap, &p.d_row, &p.d_col);
+  p.d_pair_ok = p.d_col == 1 && reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
+                p.d_row % 2 == 0 && (args.batch_count == 1 || args.d.batch_stride % 2 == 0);
   p.alpha = args.alpha;
   p.beta = args.beta;
-  if (args.beta != 0.0f) {
-    bool const c_like_d = args.c.order == args.d.order;
-    p.c_row = c_like_d ? args.c.ld : 1;
-    p.c_col = c_like_d ? 1 : args.c.ld;
-  }
+  if (args.beta != 0.0f) kernel_strides(args.c, swap, &p.c_row, &p.c_col);
   std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n * p.splits;
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
   // clusters of 2), at most one per work unit.
   std::int64_t const units = Cfg::kCluster == 2 ? std::int64_t((p.tiles_m + 1) / 2) * p.tiles_n : tiles;
-  // Split-K workspace: splits x m x n f32, one for the whole batch (its
-  // launches run in stream order). Without it: no split.
+  // Split-K workspace: splits x m x n f32 and the tile counters, one for the
+  // whole batch (its launches run in stream order). Without it: no split.
   if (p.splits > 1) {
     std::size_t const bytes = std::size_t(p.splits) * std::size_t(m) * std::size_t(n) * sizeof(float);
-    p.partial = splitk_workspace(bytes, stream);
-    if (p.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1);
+    SplitkWorkspace const ws = splitk_workspace(bytes, stream);
+    if (ws.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1, transpose);
+    p.partial = ws.partial;
+    p.counters = ws.counters;
   }
   std::int64_t slots = sms / Cfg::kCluster;
   if constexpr (Cfg::kCluster > 1) {
@@ -256,33 +320,35 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   unsigned const grid = unsigned((units < slots ? units : slots) * Cfg::kCluster);
 
   tma::TiledDesc ta;
-  ta.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  ta.elem_bytes = 2;
+  ta.type = args.input == DataType::bf16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+            : args.input == DataType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                          : CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  ta.elem_bytes = int(e);
   ta.rank = 2;
   ta.swizzle = tma::Swizzle::b128;
   tma::TiledDesc tb = ta;
   ta.dims[0] = std::uint64_t(args.k);
   ta.dims[1] = std::uint64_t(m);
-  ta.strides[0] = std::uint64_t(ka.ld) * 2;
-  ta.box[0] = Cfg::kBlockK;
+  ta.strides[0] = std::uint64_t(ka.ld * e);
+  ta.box[0] = std::uint32_t(block_k);
   ta.box[1] = Cfg::kBlockM;
   tb.dims[0] = std::uint64_t(args.k);
   tb.dims[1] = std::uint64_t(n);
-  tb.strides[0] = std::uint64_t(kb.ld) * 2;
-  tb.box[0] = Cfg::kBlockK;
+  tb.strides[0] = std::uint64_t(kb.ld * e);
+  tb.box[0] = std::uint32_t(block_k);
   tb.box[1] = Cfg::kBlockN / Cfg::kCluster;  // a cluster CTA loads (and multicasts) one part of B
   // D' (n, m) row-major, sub-tile boxes of 128 bytes x 64 rows (TMA-store
-  // epilogue only; the launch checked the alignment).
+  // epilogue only, so d_col == 1; the launch checked the alignment).
   tma::TiledDesc td;
-  td.type = out == DataType::f32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-            : out == DataType::f16  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                    : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  td.type = out == DataType::f32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+            : out == DataType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                   : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   td.elem_bytes = int(out_bytes);
   td.rank = 2;
   td.swizzle = tma::Swizzle::b128;
   td.dims[0] = std::uint64_t(n);
   td.dims[1] = std::uint64_t(m);
-  td.strides[0] = std::uint64_t(args.d.ld * out_bytes);
+  td.strides[0] = std::uint64_t(p.d_row * out_bytes);
   td.box[0] = std::uint32_t(128 / out_bytes);
   td.box[1] = 64;
 
@@ -290,8 +356,8 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   // tensor maps per batch); a 3-D tensor map with the batch as the outer
   // dimension would fold them into one launch.
   for (std::int64_t bi = 0; bi < args.batch_count; ++bi) {
-    ta.base = static_cast<const char*>(ka.data) + bi * ka.batch_stride * 2;
-    tb.base = static_cast<const char*>(kb.data) + bi * kb.batch_stride * 2;
+    ta.base = static_cast<const char*>(ka.data) + bi * ka.batch_stride * e;
+    tb.base = static_cast<const char*>(kb.data) + bi * kb.batch_stride * e;
     CUtensorMap tmap_a, tmap_b, tmap_d{};
     if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
     if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
@@ -321,15 +387,6 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
     }
     if (err != cudaSuccess)
       return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
-    if (p.splits > 1) {
-      std::int64_t const elems = m * n;
-      std::int64_t blocks = (elems + 255) / 256;
-      if (blocks > std::int64_t(sms) * 16) blocks = std::int64_t(sms) * 16;
-      void* rargs[] = {&p};
-      err = cudaLaunchKernel(reduce_function_for(args), dim3(unsigned(blocks)), dim3(256), rargs, 0, stream);
-      if (err != cudaSuccess)
-        return ws_fail(StatusCode::cuda_error, std::string("split-K reduction launch failed: ") + cudaGetErrorString(err));
-    }
   }
   return {};
 }
@@ -364,8 +421,29 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // Ping-pong 64x256 and clusters of 2 never won (run 5).
 constexpr bool kDefaultTmaStore = true;
 
-Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+// Split count for `tiles` output tiles of `k_blocks` K-blocks each: the
+// smallest cost waves x (K-blocks per unit + 3), where 3 K-blocks stand for
+// a unit's fill and epilogue, plus 2 for the split-K partial round trip; at
+// least 4 K-blocks per unit.
+int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
+  int best = 1;
+  double best_cost = 0;
+  for (int s = 1; s <= 16; ++s) {
+    std::int64_t const per = (k_blocks + s - 1) / s;
+    if (s > 1 && per < 4) break;
+    std::int64_t const waves = (tiles * s + sms - 1) / sms;
+    double const cost = double(waves) * double(per + 3) + (s > 1 ? 2.0 : 0.0);
+    if (s == 1 || cost < best_cost) {
+      best = s;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes) {
   if (sms <= 0) sms = 1;
+  if (elem_bytes <= 0) elem_bytes = 2;
   auto efficiency = [&](std::int64_t bm, std::int64_t bn) {
     std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     std::int64_t const waves = (tiles + sms - 1) / sms;
@@ -374,6 +452,27 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
+  std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
+  std::int64_t const small = m < n ? m : n, big = m < n ? n : m;
+  if (small <= 128 && big >= 1024) {
+    // Narrow: the small dimension on the tile's N side, 128 x N tiles.
+    v.transpose = m < n;
+    v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : small <= 64 ? 64 : 128;
+    v.tma_store = false;
+    v.group_m = 8;
+    v.splits = choose_splits((big + 127) / 128, k_blocks, sms);
+    return v;
+  }
+  std::int64_t const pp_tiles = ((m + 127) / 128) * ((n + 127) / 128);
+  if (pp_tiles < sms) {
+    // Fewer 128x128 tiles than SMs: ping-pong would leave one consumer of
+    // every CTA idle. Cooperative 128x128 tiles, split along K to fill SMs.
+    v.tile_n = 128;
+    v.tma_store = false;
+    v.group_m = 8;
+    v.splits = choose_splits(pp_tiles, k_blocks, sms);
+    return v;
+  }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
   double const coop = efficiency(128, 256);
   double const pp = efficiency(128, 128);
@@ -390,41 +489,38 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
-  bool const swap = args.d.order == MatrixOrder::col_major;
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) return ws_fail(StatusCode::cuda_error, "cannot read the multiprocessor count");
-  return launch_sm90_ws_gemm(args, stream, select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms));
+  return launch_sm90_ws_gemm(args, stream, default_variant(args));
 }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
-  if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2))
-    return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative kernel");
-  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong && variant.tile_n != 128)))
+  if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
+    return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
+  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256)))
     return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
-  bool const tma_store = variant.tma_store && d_tma_storable(args);
-  int const g = variant.group_m, sp = variant.splits;
-  if (variant.cluster == 2) return launch_with<WsGemmCluster2Config>(args, stream, g);
-  if (!variant.pingpong)
-    return tma_store ? launch_with<WsGemmTmaStoreConfig>(args, stream, g, sp) : launch_with<WsGemmConfig>(args, stream, g, sp);
-  if (variant.tile_n == 256) return launch_with<WsGemmPingPongConfig>(args, stream, g, sp);
-  if (variant.tile_n == 128)
-    return tma_store ? launch_with<WsGemmPingPong128TmaStoreConfig>(args, stream, g, sp)
-                     : launch_with<WsGemmPingPong128Config>(args, stream, g, sp);
-  return ws_fail(StatusCode::cannot_implement, "ping-pong tile_n must be 128 or 256");
+  if (variant.transpose && variant.cluster != 1)
+    return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
+  // The TMA store writes a row-major D' only; otherwise the direct epilogue.
+  bool const tma_store = variant.tma_store && !variant.transpose && d_tma_storable(args);
+  return with_config(variant, tma_store, [&]<class Cfg>() {
+    return launch_with<Cfg>(args, stream, variant.group_m, variant.splits, variant.transpose);
+  });
 }
 
 }  // namespace detail
+
 
 namespace kernels {
 
 GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
-            "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256x64 4-stage, ping-pong 128x128 "
-            "7-stage, or split-K with an f32 workspace; "
-            "bf16/f16 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B, ld and batch strides; one launch per batch"};
+            "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
+            "128x128, or cooperative 128xN (N = 16..128, small dimension on N) with in-kernel split-K; "
+            "bf16/f16/tf32 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
