@@ -433,18 +433,76 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
   std::int64_t const pr = row_major ? p.n : 1, pc = row_major ? 1 : p.m;
   int const rows = p.m - row0 < 64 ? p.m - row0 : 64;
   int const cols = p.n - col0 < kN ? p.n - col0 : kN;
-  // Element e of the block: contiguous index fastest.
+  if (rows <= 0 || cols <= 0) return;
+  // The block as lines along the contiguous direction, cut into chunks of 4
+  // elements; float4 reads when every line starts 16-byte aligned.
+  int const lines = row_major ? rows : cols;
   int const inner = row_major ? cols : rows;
-  int const count = rows * cols;
-  for (int e = t; e < count; e += 128) {
-    int const a = e % inner, b = e / inner;
-    int const row = row0 + (row_major ? b : a), col = col0 + (row_major ? a : b);
-    std::int64_t const off = std::int64_t(row) * pr + std::int64_t(col) * pc;
-    float sum = 0.0f;
-    for (int s = 0; s < p.splits; ++s) sum += __ldcg(p.partial + s * slice + off);
-    float v = p.alpha * sum;
-    if (p.beta != 0.0f) v += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
-    ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, v);
+  int const per_line = (inner + 3) / 4;
+  int const chunks = lines * per_line;
+  bool const vec = (row_major ? p.n : p.m) % 4 == 0;
+  // NOTE: measured on an H100 (run 12): a pass that loaded and stored one
+  // element at a time, waiting for each load (the compiler cannot move a
+  // load above a store that may alias it), cost 35 us on a 1024^3 GEMM with
+  // two splits. Here each thread first loads kBatch chunks from every slice,
+  // all independent, then stores them.
+  constexpr int kBatch = 8;
+  for (int c0 = t; c0 < chunks; c0 += 128 * kBatch) {
+    float sum[kBatch][4];
+    std::int64_t off[kBatch];
+    int n_in[kBatch];  // valid elements of the chunk (0: none)
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      int const c = c0 + 128 * i;
+      int const line = c / per_line, x = 4 * (c - line * per_line);
+      int const row = row0 + (row_major ? line : x), col = col0 + (row_major ? x : line);
+      off[i] = std::int64_t(row) * pr + std::int64_t(col) * pc;
+      n_in[i] = c < chunks ? (inner - x < 4 ? inner - x : 4) : 0;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) sum[i][e] = 0.0f;
+    }
+    for (int s = 0; s < p.splits; ++s) {
+      const float* const base = p.partial + s * slice;
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) {
+        if (n_in[i] == 4 && vec) {
+          float4 const v = __ldcg(reinterpret_cast<const float4*>(base + off[i]));
+          sum[i][0] += v.x;
+          sum[i][1] += v.y;
+          sum[i][2] += v.z;
+          sum[i][3] += v.w;
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            if (e < n_in[i]) sum[i][e] += __ldcg(base + off[i] + e);
+        }
+      }
+    }
+    // alpha, then beta * C (all loads of the batch before its stores).
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      int const c = c0 + 128 * i;
+      int const line = c / per_line, x = 4 * (c - line * per_line);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        sum[i][e] *= p.alpha;
+        if (p.beta != 0.0f && e < n_in[i]) {
+          int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
+          sum[i][e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      int const c = c0 + 128 * i;
+      int const line = c / per_line, x = 4 * (c - line * per_line);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        if (e >= n_in[i]) continue;
+        int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
+        ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, sum[i][e]);
+      }
+    }
   }
 }
 
