@@ -63,6 +63,7 @@
 #include <type_traits>
 
 #include <tessera/arch/arch.cuh>
+#include <tessera/arch/gpu_atomic.cuh>
 #include <tessera/arch/sm90/cluster.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/gmma_desc.hpp>
@@ -404,26 +405,26 @@ __device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], 
 // and write D (alpha, beta). The finishing pass walks the block with the 128
 // threads along D's contiguous direction (coalesced workspace reads, C reads
 // and D writes) and does not touch the accumulators, which are dead by then.
-// Ordering: every thread fences its partial stores before the warpgroup
-// barrier, thread 0 then increments the counter (so a unit's slice is
-// visible before its count), and the last unit's thread 0 fences after the
-// increment, before the barrier that releases the reads (L1 bypassed: other
-// SMs wrote the data). No unit waits for another, so any schedule of the
-// units terminates.
+// Ordering: the warpgroup's slice stores, a warpgroup barrier, then thread
+// 0's acq_rel increment of the counter (release: the slice is visible before
+// the count; acquire: the last unit sees every other slice), then a barrier
+// before the reads (L1 bypassed: other SMs wrote the data). No unit waits
+// for another, so any schedule of the units terminates.
 template <class TOut, int kN>
 __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
                                                    int col0, int split, int slot, uint32_t bar_id,
                                                    volatile int* last_flag) {
   ws_epilogue_partial<kN>(acc, p, row0, col0, split);
-  __threadfence();
   arch::named_barrier_sync(bar_id, 128);
   int const t = threadIdx.x % 128;
   if (t == 0) {
-    int const before = atomicAdd(p.counters + slot, 1);
+    // acq_rel (arch/gpu_atomic.cuh): publishes this warpgroup's slice (the
+    // barrier above ordered its stores first) and, for the last unit,
+    // acquires every other unit's.
+    int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
     bool const last = before == p.splits - 1;
     // Every unit of the block has counted in: reset for the next launch.
-    if (last) atomicExch(p.counters + slot, 0);
-    __threadfence();
+    if (last) arch::store_relaxed_gpu(p.counters + slot, 0);
     *last_flag = last ? 1 : 0;
   }
   arch::named_barrier_sync(bar_id, 128);
