@@ -378,50 +378,59 @@ TEST(HopperGemm, Cluster2Variant) {
 }
 
 // Per-shape selection of the default launch (host only, no GPU): the
-// measured winners on a 132-SM H200, in kernel orientation (m x n x k).
+// measured winners on 132-SM H100/H200s, in kernel orientation (m x n x k).
 TEST(HopperGemm, DefaultVariantSelection) {
   auto pick = [](int64_t m, int64_t n, int64_t k) { return detail::select_sm90_ws_variant(m, n, k, 132); };
-  for (Shape s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}, Shape{16384, 16384, 16384},
-                  Shape{4096, 4096, 14336}, Shape{4096, 6144, 4096}, Shape{4096, 28672, 4096}, Shape{28672, 4096, 4096}}) {
-    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
-    EXPECT_FALSE(v.pingpong) << s.m << "x" << s.n << "x" << s.k << ": cooperative 128x256 expected";
-    EXPECT_EQ(v.tile_n, 256) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_EQ(v.group_m, 16) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_TRUE(v.tma_store) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_EQ(v.splits, 1) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_FALSE(v.transpose) << s.m << "x" << s.n << "x" << s.k;
+  // Cooperative 128x256 with the TMA-store epilogue; a last wave at most half
+  // full is split along K (tail x splits <= 132, at most 16).
+  struct Coop {
+    Shape s;
+    int tail_splits;  // 1: no split
+  };
+  for (Coop c : {Coop{{4096, 4096, 4096}, 1}, Coop{{8192, 8192, 8192}, 1}, Coop{{4096, 4096, 14336}, 1},
+                 Coop{{4096, 6144, 4096}, 1}, Coop{{2048, 2048, 2048}, 1},
+                 Coop{{16384, 16384, 16384}, 16},   // 8192 tiles = 62 waves + 8
+                 Coop{{4096, 28672, 4096}, 6},      // 3584 = 27 waves + 20
+                 Coop{{28672, 4096, 4096}, 6},
+                 Coop{{5120, 5120, 4096}, 16}}) {   // 800 = 6 waves + 8
+    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    EXPECT_FALSE(v.pingpong) << "cooperative 128x256 expected";
+    EXPECT_EQ(v.tile_n, 256);
+    EXPECT_EQ(v.group_m, 16);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.splits, c.tail_splits);
+    EXPECT_EQ(v.split_tail, c.tail_splits > 1);
+    EXPECT_FALSE(v.transpose);
   }
-  // Short K, or a badly quantised 128x256 tiling, with at least a wave of
-  // 128x128 tiles.
-  for (Shape s : {Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}, Shape{5120, 5120, 4096}}) {
+  // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles.
+  for (Shape s : {Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}, Shape{1024, 1024, 1024},
+                  Shape{1000, 1000, 1000}, Shape{128, 8192, 8192}, Shape{8192, 128, 8192}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
-    EXPECT_TRUE(v.pingpong && v.tile_n == 128) << s.m << "x" << s.n << "x" << s.k << ": ping-pong 128x128 expected";
-    EXPECT_EQ(v.group_m, 8) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_TRUE(v.tma_store) << s.m << "x" << s.n << "x" << s.k;
-    EXPECT_EQ(v.splits, 1) << s.m << "x" << s.n << "x" << s.k;
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128) << "ping-pong 128x128 expected";
+    EXPECT_EQ(v.group_m, 8);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.splits, 1);
+    EXPECT_FALSE(v.transpose);
   }
-  // Fewer 128x128 tiles than SMs: cooperative 128x128, split along K.
-  for (Shape s : {Shape{1024, 1024, 1024}, Shape{1000, 1000, 1000}}) {
-    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
-    EXPECT_TRUE(!v.pingpong && v.tile_n == 128) << s.m << "x" << s.n << "x" << s.k << ": cooperative 128x128 expected";
-    EXPECT_EQ(v.splits, 2) << s.m << "x" << s.n << "x" << s.k;  // 64 tiles x 2 = 128 units on 132 SMs
-    EXPECT_FALSE(v.tma_store || v.transpose) << s.m << "x" << s.n << "x" << s.k;
-  }
-  // One dimension <= 128: narrow tiles, that dimension on the tile's N side.
+  // One dimension <= 64: narrow tiles, that dimension on the tile's N side,
+  // uniform split-K where K is long for the few tiles.
   struct Narrow {
     Shape s;
     int tile_n, splits;
     bool transpose;
   };
-  for (Narrow c : {Narrow{{128, 8192, 8192}, 128, 2, true}, Narrow{{8192, 128, 8192}, 128, 2, false},
-                   Narrow{{64, 28672, 4096}, 64, 1, true}, Narrow{{16, 4096, 14336}, 16, 4, true},
+  for (Narrow c : {Narrow{{64, 28672, 4096}, 64, 1, true}, Narrow{{16, 4096, 14336}, 16, 4, true},
                    Narrow{{4096, 16, 14336}, 16, 4, false}, Narrow{{30, 2000, 300}, 32, 1, true}}) {
     detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
-    EXPECT_FALSE(v.pingpong) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-    EXPECT_EQ(v.tile_n, c.tile_n) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-    EXPECT_EQ(v.splits, c.splits) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-    EXPECT_EQ(v.transpose, c.transpose) << c.s.m << "x" << c.s.n << "x" << c.s.k;
-    EXPECT_FALSE(v.tma_store) << c.s.m << "x" << c.s.n << "x" << c.s.k;
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    EXPECT_FALSE(v.pingpong);
+    EXPECT_EQ(v.tile_n, c.tile_n);
+    EXPECT_EQ(v.splits, c.splits);
+    EXPECT_FALSE(v.split_tail);
+    EXPECT_EQ(v.transpose, c.transpose);
+    EXPECT_FALSE(v.tma_store);
   }
   // tf32: K-blocks of 32 elements, so twice as many per K.
   EXPECT_EQ(detail::select_sm90_ws_variant(16, 4096, 7168, 132, 4).splits, 4);
@@ -437,8 +446,9 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);          // cooperative
   run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // narrow 16, split 4
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 64, 4096}, MatrixOrder::col_major, 1.0f, 0.0f, 1, def);     // narrow 64, transposed
-  run_gemm<__nv_bfloat16, float>({128, 8192, 8192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, def);           // narrow 128, split 2
-  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // cooperative 128x128, split 2
+  run_gemm<__nv_bfloat16, float>({128, 8192, 8192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, def);           // ping-pong
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // ping-pong, small
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // ping-pong (short K)
   run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // ping-pong, batch
 }
 
@@ -587,6 +597,30 @@ TEST(HopperGemm, Tf32) {
     run_gemm<float, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<float, float>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, v);
   }
+}
+
+// Tail split (split_tail): the tiles of the last, partly filled wave are cut
+// into K-slices, the others run whole; every kernel configuration, both
+// orientations, alpha/beta, batches. 4096x4096 with 128x256 tiles = 512
+// tiles = 3 waves + 116 on 132 SMs (+ 104 on 78...): whatever the SM count,
+// a non-zero tail is split unless the tiles fill whole waves.
+TEST(HopperGemm, TailSplit) {
+  TESSERA_REQUIRE_SM90();
+  for (int kind = 0; kind < 4; ++kind) {
+    detail::Sm90WsVariant v;
+    v.pingpong = kind == 2;
+    v.tile_n = kind == 2 ? 128 : kind == 3 ? 64 : 256;
+    v.tma_store = kind == 1;
+    v.split_tail = true;
+    for (int sp : {2, 5}) {
+      v.splits = sp;
+      run_gemm<__nv_bfloat16, float>({4096, 4096, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 3000, 777}, MatrixOrder::col_major, 1.5f, -0.5f, 1, v);
+      run_gemm<__half, __half>({1000, 1100, 700}, MatrixOrder::row_major, 1.0f, 0.5f, 2, v);
+    }
+  }
+  // The default picks it for 5120x5120x4096 (800 tiles of 128x256).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {false, kDefaultLaunch});
 }
 
 }  // namespace

@@ -87,14 +87,18 @@ struct WsGemmParams {
   std::int64_t c_row = 0, c_col = 0;
   float alpha = 1.0f, beta = 0.0f;
   int group_m = 8;  // tile rows per rasterisation group (>= 1)
-  // Split-K: `splits` work units per output tile, unit s covering K-blocks
-  // [s * k_blocks, (s + 1) * k_blocks) (k_blocks is then the per-split
-  // count; blocks past K load as TMA zeros). With splits > 1 every unit
-  // stores its raw f32 sum to partial[s][i][j] (ld n) and counts itself in
-  // on counters[tile * (kBlockM / 64) + row block]; the last one to arrive
-  // finishes the block (see ws_epilogue_splitk). The counters must be 0 at
-  // launch and are 0 again when the kernel ends.
+  // Split-K: tiles [split_from, tiles) are cut into `splits` work units
+  // each (K-slices of split_k_blocks K-blocks, the last one shorter), the
+  // tiles before split_from run whole (k_blocks K-blocks): split_from = 0 is
+  // a uniform split-K, split_from = the last wave's first tile splits only
+  // the tail. Every unit of a split tile stores its raw f32 sum to its slice
+  // of the tile's workspace (partial + (tile - split_from) * splits * tile
+  // area) and counts itself in on counters[tile * (kBlockM / 64) + row
+  // block]; the last one to arrive finishes the block (ws_epilogue_splitk).
+  // The counters must be 0 at launch and are 0 again when the kernel ends.
   int splits = 1;
+  int split_from = 0;
+  int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
 };
@@ -367,54 +371,59 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
   }
 }
 
-// Split-K: one m64nN f32 accumulator, unscaled, into split `split`'s slice
-// of the f32 workspace. A slice is m x n, stored in D's order (row-major when
-// d_col == 1, else column-major) so that the finishing pass reads it and
-// writes D along the same contiguous direction.
-template <int kN>
-__device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
-                                                    int col0, int split) {
+// Split-K workspace of one split tile: `splits` slices of kBM x kN f32, each
+// in D''s order (row-major when d_col == 1, else column-major), so the
+// finishing pass reads the slices and writes D along the same contiguous
+// direction. Element (r, c) of the tile (tile-local) in slice s.
+template <int kBM, int kN>
+__device__ __forceinline__ std::int64_t ws_slice_offset(const WsGemmParams& p, int s, int r, int c) {
+  std::int64_t const in_tile = p.d_col == 1 ? std::int64_t(r) * kN + c : std::int64_t(c) * kBM + r;
+  return std::int64_t(s) * (kBM * kN) + in_tile;
+}
+
+// Split-K: one m64nN f32 accumulator, unscaled, into slice `split` of the
+// tile's workspace `ws`; `r0` is the block's first row inside the tile.
+template <int kBM, int kN>
+__device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
+                                                    int split, int r0) {
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  float* const base = p.partial + std::int64_t(split) * p.m * p.n;
   bool const row_major = p.d_col == 1;
-  std::int64_t const pr = row_major ? p.n : 1, pc = row_major ? 1 : p.m;
-  bool const pair_ok = row_major && p.n % 2 == 0;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    int const row = row0 + 16 * w + g + 8 * h;
-    if (row >= p.m) continue;
-    float* const prow = base + std::int64_t(row) * pr;
+    int const r = r0 + 16 * w + g + 8 * h;
 #pragma unroll
     for (int j = 0; j < kN / 8; ++j) {
-      int const col = col0 + 8 * j + 2 * q;
+      int const c = 8 * j + 2 * q;
       float const v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-      if (pair_ok && col + 1 < p.n) {
-        *reinterpret_cast<float2*>(prow + col) = make_float2(v0, v1);
+      float* const dst = ws + ws_slice_offset<kBM, kN>(p, split, r, c);
+      if (row_major) {
+        *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
       } else {
-        if (col < p.n) prow[col * pc] = v0;
-        if (col + 1 < p.n) prow[(col + 1) * pc] = v1;
+        dst[0] = v0;
+        dst[kBM] = v1;
       }
     }
   }
 }
 
-// Split-K, one consumer warpgroup's 64 x kN block of work unit (tile, split):
-// store the unscaled sum to the workspace, count in on counter `slot`, and if
-// this unit is the last of the `splits` units of the block, sum all slices
-// and write D (alpha, beta). The finishing pass walks the block with the 128
-// threads along D's contiguous direction (coalesced workspace reads, C reads
-// and D writes) and does not touch the accumulators, which are dead by then.
+// Split-K, one consumer warpgroup's 64 x kN block (rows r0.. of the tile at
+// (row0 - r0, col0) of D'): store the unscaled sum to slice `split`, count in
+// on counter `slot`, and if this unit is the last of the `splits` units of
+// the block, sum all slices and write D (alpha, beta). The finishing pass
+// walks the block with the 128 threads along D's contiguous direction
+// (coalesced slice reads, C reads and D writes) and does not touch the
+// accumulators, which are dead by then.
 // Ordering: the warpgroup's slice stores, a warpgroup barrier, then thread
 // 0's acq_rel increment of the counter (release: the slice is visible before
 // the count; acquire: the last unit sees every other slice), then a barrier
 // before the reads (L1 bypassed: other SMs wrote the data). No unit waits
 // for another, so any schedule of the units terminates.
-template <class TOut, int kN>
-__device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, int row0,
-                                                   int col0, int split, int slot, uint32_t bar_id,
+template <class TOut, int kBM, int kN>
+__device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
+                                                   int split, int r0, int row0, int col0, int slot, uint32_t bar_id,
                                                    volatile int* last_flag) {
-  ws_epilogue_partial<kN>(acc, p, row0, col0, split);
+  ws_epilogue_partial<kBM, kN>(acc, p, ws, split, r0);
   arch::named_barrier_sync(bar_id, 128);
   int const t = threadIdx.x % 128;
   if (t == 0) {
@@ -430,81 +439,83 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
   arch::named_barrier_sync(bar_id, 128);
   if (*last_flag == 0) return;
   bool const row_major = p.d_col == 1;
-  std::int64_t const slice = std::int64_t(p.m) * p.n;
-  std::int64_t const pr = row_major ? p.n : 1, pc = row_major ? 1 : p.m;
   int const rows = p.m - row0 < 64 ? p.m - row0 : 64;
   int const cols = p.n - col0 < kN ? p.n - col0 : kN;
   if (rows <= 0 || cols <= 0) return;
   // The block as lines along the contiguous direction, cut into chunks of 4
-  // elements; float4 reads when every line starts 16-byte aligned.
+  // elements (16-byte aligned in the slices: kBM and kN are multiples of 4).
   int const lines = row_major ? rows : cols;
   int const inner = row_major ? cols : rows;
   int const per_line = (inner + 3) / 4;
   int const chunks = lines * per_line;
-  bool const vec = (row_major ? p.n : p.m) % 4 == 0;
   // NOTE: measured on an H100 (run 12): a pass that loaded and stored one
   // element at a time, waiting for each load (the compiler cannot move a
   // load above a store that may alias it), cost 35 us on a 1024^3 GEMM with
   // two splits. Here each thread first loads kBatch chunks from every slice,
   // all independent, then stores them.
-  constexpr int kBatch = 8;
+  constexpr int kBatch = 4;
   for (int c0 = t; c0 < chunks; c0 += 128 * kBatch) {
-    float sum[kBatch][4];
+    float4 sum[kBatch];
     std::int64_t off[kBatch];
-    int n_in[kBatch];  // valid elements of the chunk (0: none)
 #pragma unroll
     for (int i = 0; i < kBatch; ++i) {
-      int const c = c0 + 128 * i;
+      int const c = c0 + 128 * i < chunks ? c0 + 128 * i : c0;  // past the end: a harmless duplicate read
       int const line = c / per_line, x = 4 * (c - line * per_line);
-      int const row = row0 + (row_major ? line : x), col = col0 + (row_major ? x : line);
-      off[i] = std::int64_t(row) * pr + std::int64_t(col) * pc;
-      n_in[i] = c < chunks ? (inner - x < 4 ? inner - x : 4) : 0;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) sum[i][e] = 0.0f;
+      off[i] = ws_slice_offset<kBM, kN>(p, 0, r0 + (row_major ? line : x), row_major ? x : line);
+      sum[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     for (int s = 0; s < p.splits; ++s) {
-      const float* const base = p.partial + s * slice;
+      const float* const base = ws + std::int64_t(s) * (kBM * kN);
 #pragma unroll
       for (int i = 0; i < kBatch; ++i) {
-        if (n_in[i] == 4 && vec) {
-          float4 const v = __ldcg(reinterpret_cast<const float4*>(base + off[i]));
-          sum[i][0] += v.x;
-          sum[i][1] += v.y;
-          sum[i][2] += v.z;
-          sum[i][3] += v.w;
-        } else {
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (e < n_in[i]) sum[i][e] += __ldcg(base + off[i] + e);
-        }
+        float4 const v = __ldcg(reinterpret_cast<const float4*>(base + off[i]));
+        sum[i].x += v.x;
+        sum[i].y += v.y;
+        sum[i].z += v.z;
+        sum[i].w += v.w;
       }
     }
-    // alpha, then beta * C (all loads of the batch before its stores).
 #pragma unroll
     for (int i = 0; i < kBatch; ++i) {
       int const c = c0 + 128 * i;
+      if (c >= chunks) continue;
       int const line = c / per_line, x = 4 * (c - line * per_line);
+      float const v[4] = {sum[i].x, sum[i].y, sum[i].z, sum[i].w};
+      float out[4];
+      int const n_in = inner - x < 4 ? inner - x : 4;
+      // alpha, beta * C (loads of the chunk before its stores).
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        sum[i][e] *= p.alpha;
-        if (p.beta != 0.0f && e < n_in[i]) {
+        out[e] = p.alpha * v[e];
+        if (p.beta != 0.0f && e < n_in) {
           int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
-          sum[i][e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
+          out[e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
         }
       }
-    }
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
-      int const c = c0 + 128 * i;
-      int const line = c / per_line, x = 4 * (c - line * per_line);
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        if (e >= n_in[i]) continue;
+        if (e >= n_in) continue;
         int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
-        ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, sum[i][e]);
+        ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, out[e]);
       }
     }
   }
+}
+
+// A work unit: a whole tile, or K-slice `split` of a split tile (tiles from
+// p.split_from on, when p.splits > 1), covering K-blocks [kb0, kb0 + kbs).
+struct WsUnit {
+  int tile, split, kb0, kbs;
+};
+
+__device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
+  if (p.splits == 1 || u < p.split_from) return {u, 0, 0, p.k_blocks};
+  int const v = u - p.split_from;
+  int const q = v / p.splits;
+  int const s = v - q * p.splits;
+  int const kb0 = s * p.split_k_blocks;
+  int const left = p.k_blocks - kb0;
+  return {p.split_from + q, s, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -559,7 +570,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   // Work units: tiles, or tile-row pairs x tile columns for a cluster.
   int const unit_rows = Cfg::kCluster == 2 ? (p.tiles_m + 1) / 2 : p.tiles_m;
-  int const num_tiles = unit_rows * p.tiles_n * p.splits;  // work units (tile, split), split fastest
+  int const tiles = unit_rows * p.tiles_n;
+  // Work units: whole tiles [0, split_from), then the split tiles' K-slices,
+  // slice fastest (ws_unit).
+  int const num_tiles = p.splits == 1 ? tiles : p.split_from + (tiles - p.split_from) * p.splits;
   uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
   int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
   int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
@@ -575,11 +589,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       uint32_t phase = 0;
       for (int tile = unit0; tile < num_tiles; tile += unit_step) {
         int tm, tn;
-        int const tile_idx = tile / p.splits;
-        int const kb0 = (tile - tile_idx * p.splits) * p.k_blocks;  // first K-block of this split
-        ws_tile_coords(tile_idx, p, tm, tn, unit_rows);
+        WsUnit const unit = ws_unit(tile, p);
+        ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
-        for (int kb = kb0; kb < kb0 + p.k_blocks; ++kb) {
+        for (int kb = unit.kb0; kb < unit.kb0 + unit.kbs; ++kb) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
           // Cluster: the full stage still arrives here as kStageBytes (own A,
           // own B half, the peer's B half multicast into this CTA).
@@ -607,19 +620,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // `seq` numbers the K-blocks the producer streams through the ring (all
     // of the CTA's tiles, in order): stage seq % kStages, phase parity
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
-    // tiles 2i + cw and it skips the other's k_blocks after each tile.
+    // units 2i + cw and it skips the other's K-blocks after each unit.
     // Cooperative: every tile, rows 64 * cw .. 64 * cw + 63.
     int const tile_step = Cfg::kPingPong ? 2 * unit_step : unit_step;
     int const first = Cfg::kPingPong ? unit0 + cw * unit_step : unit0;
-    uint32_t seq = Cfg::kPingPong ? uint32_t(cw) * uint32_t(p.k_blocks) : 0u;  // ring sequence number
-    uint32_t const skip = Cfg::kPingPong ? uint32_t(p.k_blocks) : 0u;          // the other consumer's K-blocks
+    uint32_t seq = 0;  // ring sequence number
+    if (Cfg::kPingPong && cw == 1 && unit0 < num_tiles) seq = uint32_t(ws_unit(unit0, p).kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
-      int const tile_idx = tile / p.splits;
-      int const split = tile - tile_idx * p.splits;
-      ws_tile_coords(tile_idx, p, tm, tn, unit_rows);
+      WsUnit const unit = ws_unit(tile, p);
+      ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf)
@@ -636,7 +648,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else if (my_tiles > 0) arch::mbarrier_wait(&order[1], (my_tiles - 1u) & 1u);
       }
       int prev_stage = 0;
-      for (int kb = 0; kb < p.k_blocks; ++kb, ++seq) {
+      for (int kb = 0; kb < unit.kbs; ++kb, ++seq) {
         int const stage = int(seq % uint32_t(Cfg::kStages));
         uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
         arch::mbarrier_wait(&full[stage], phase);
@@ -667,7 +679,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // This thread has passed every full[] wait of the tile: the fills they
       // waited for are complete, which is all the other consumer needs.
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
-      seq += skip;
+      // Ping-pong: the other consumer's next unit streams through the ring next.
+      if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
@@ -675,10 +688,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (p.splits > 1) {
-          int const slot = tile_idx * (Cfg::kBlockM / 64) + (row0 - tm * Cfg::kBlockM) / 64;
-          ws_epilogue_splitk<TOut, Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN, split, slot, uint32_t(1 + cw),
-                                                 last_flag + cw);
+        if (p.splits > 1 && unit.tile >= p.split_from) {
+          int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
+          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * p.splits * (Cfg::kBlockM * Cfg::kBlockN);
+          int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
+          ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, unit.split, r0, row0, tn * Cfg::kBlockN,
+                                                               slot, uint32_t(1 + cw), last_flag + cw);
         } else if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
@@ -746,6 +761,8 @@ struct Sm90WsVariant {
                           // taken with cudaMallocAsync on the stream (no split when that fails)
   bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
                           // column-major): the other orientation, D' column-major, direct epilogue
+  bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
+                          // partly filled wave (whole waves run unsplit); no split if none is partial
 };
 
 // The variant the default launch runs for a problem of kernel orientation

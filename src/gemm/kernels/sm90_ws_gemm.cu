@@ -156,9 +156,10 @@ bool d_tma_storable(const GemmArgs& args) {
 // the default pool, which (release threshold 0) returns it to the driver at
 // the next synchronisation, so every call would map memory again on the
 // host between launches. Work on one stream runs in order, so reusing the
-// buffer there is safe. The buffers live until the process ends (at most
-// splits x m x n x 4 bytes each; the heuristic's splits x tiles <= a few
-// waves keeps that to a few MB). A stream destroyed while its work is pending
+// buffer there is safe. The buffers live until the process ends (split
+// tiles x splits x tile area x 4 bytes each: the heuristic keeps split tiles
+// x splits within about a wave of work units, ~17 MB for 128x256 tiles on
+// 132 SMs). A stream destroyed while its work is pending
 // and a new stream that gets the same handle could share a buffer out of
 // order: not guarded. Each entry also owns kCounterSlots tile counters,
 // zeroed once when allocated; every launch leaves them zero again.
@@ -225,8 +226,11 @@ void kernel_strides(const MatrixDesc& x, bool swap, std::int64_t* row, std::int6
 
 // `transpose`: compute in the orientation opposite to the default one (the
 // default makes D' row-major: D' = D for a row-major D, D^T otherwise).
+// `split_tail`: split only the tiles of the last, partly filled wave of the
+// persistent grid (none when the tiles fill whole waves).
 template <class Cfg>
-Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits, bool transpose) {
+Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits, bool transpose,
+                   bool split_tail) {
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
@@ -266,16 +270,25 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   p.tiles_m = int((m + Cfg::kBlockM - 1) / Cfg::kBlockM);
   p.tiles_n = int((n + Cfg::kBlockN - 1) / Cfg::kBlockN);
   p.k_blocks = int((args.k + block_k - 1) / block_k);
-  std::int64_t const count_slots = std::int64_t(p.tiles_m) * p.tiles_n * (Cfg::kBlockM / 64);
+  std::int64_t const all_tiles = std::int64_t(p.tiles_m) * p.tiles_n;
+  std::int64_t const count_slots = all_tiles * (Cfg::kBlockM / 64);
   if (splits > 1 && count_slots > kCounterSlots) splits = 1;  // too many tiles to count; split-K would not pay anyway
+  int const sms_per_wave = sms / Cfg::kCluster;
+  std::int64_t split_from = 0;
   if (splits > 1) {
-    // Equal K-block counts per split (the last one reads TMA zeros past K);
-    // no split starts past K.
+    // Equal K-block counts per slice, the last one shorter; no slice starts
+    // past K.
     int const per = (p.k_blocks + splits - 1) / splits;
     splits = (p.k_blocks + per - 1) / per;
-    if (splits > 1) p.k_blocks = per;
+    p.split_k_blocks = per;
+    if (split_tail) {
+      std::int64_t const tail = all_tiles % sms_per_wave;
+      split_from = all_tiles - tail;
+      if (tail == 0) splits = 1;
+    }
   }
   p.splits = splits;
+  p.split_from = int(split_from);
   p.group_m = group_m > 0 ? group_m : Cfg::kGroupM;
   kernel_strides(args.d.view(), swap, &p.d_row, &p.d_col);
   p.d_pair_ok = p.d_col == 1 && reinterpret_cast<std::uintptr_t>(args.d.data) % std::uintptr_t(2 * out_bytes) == 0 &&
@@ -283,7 +296,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   p.alpha = args.alpha;
   p.beta = args.beta;
   if (args.beta != 0.0f) kernel_strides(args.c, swap, &p.c_row, &p.c_col);
-  std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n * p.splits;
+  std::int64_t const tiles = p.splits == 1 ? all_tiles : split_from + (all_tiles - split_from) * p.splits;  // work units
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
   // clusters of 2), at most one per work unit.
@@ -291,13 +304,14 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   // Split-K workspace: splits x m x n f32 and the tile counters, one for the
   // whole batch (its launches run in stream order). Without it: no split.
   if (p.splits > 1) {
-    std::size_t const bytes = std::size_t(p.splits) * std::size_t(m) * std::size_t(n) * sizeof(float);
+    std::size_t const bytes = std::size_t(all_tiles - split_from) * std::size_t(p.splits) *
+                              std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
     SplitkWorkspace const ws = splitk_workspace(bytes, stream);
-    if (ws.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1, transpose);
+    if (ws.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1, transpose, false);
     p.partial = ws.partial;
     p.counters = ws.counters;
   }
-  std::int64_t slots = sms / Cfg::kCluster;
+  std::int64_t slots = sms_per_wave;
   if constexpr (Cfg::kCluster > 1) {
     // Not every SM pair can host a cluster (GPCs of odd size): size the
     // persistent grid by how many clusters fit at once.
@@ -411,20 +425,39 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // 64x28672x4096 0.82 (0.50), 16x4096x14336 0.51 (0.29) -- and it also beat
 // split-K on every one of those (split-K default of run 9: 0.38, 0.48, 0.51,
 // 0.81, 0.50), so split-K stays an explicit variant, not a default.
-// Rule: efficiency(tiling) = useful m*n / (ceil(tiles / sms) * sms * tile
-// area). Ping-pong 128x128 when the 128x256 tiles do not fill one wave, when
-// K < 2048 (the epilogue is a large share of a short tile; 16384x8192x1024
-// measured 0.97 for both), or when ping-pong's efficiency beats the
-// cooperative one by more than 0.05 (4095x4097x4093: 0.970 vs 0.776;
-// 5120x5120x4096: 0.932 vs 0.866); otherwise cooperative g16
-// (4096x28672x4096: 0.987 vs 0.970 stays cooperative, measured 1.01 vs 0.95).
+// Rule: efficiency(tiling) = useful m*n / (waves * sms * tile area).
+// Ping-pong 128x128 when K < 2048 (the epilogue is a large share of a short
+// tile; 16384x8192x1024 measured 0.97 for both), or when ping-pong's
+// efficiency beats the cooperative one by more than 0.05 (4095x4097x4093:
+// 0.970 vs 0.776); otherwise cooperative g16 (4096x28672x4096: 0.987 vs
+// 0.970 stays cooperative, measured 1.01 vs 0.95), with its last wave split
+// along K when that wave is at most half full (choose_tail_splits; it counts
+// in the cooperative efficiency: 5120x5120x4096, 800 tiles = 6 waves + 8
+// tiles, 0.866 -> 0.974 against ping-pong's 0.932).
+// Runs 12-14 (H100): 2048^3 (128 tiles of 128x256 < 132 SMs) measured
+// cooperative 1.00/0.96 against ping-pong 0.97/0.94, so "fewer 128x256 tiles
+// than SMs" no longer forces ping-pong (the efficiency rule decides).
+// One dimension <= 64 (and the other >= 1024): narrow cooperative 128 x
+// 16/32/64 tiles with that dimension on N and uniform split-K by
+// choose_splits (64x28672x4096: 1.01, 16x4096x14336: 0.93-0.95 against
+// ping-pong's 0.96 and 0.60). 128x8192x8192 stays on ping-pong 128x128
+// (0.95-0.96; narrow 128x128 0.94, with split-K 0.85).
 // Ping-pong 64x256 and clusters of 2 never won (run 5).
 constexpr bool kDefaultTmaStore = true;
 
-// Split count for `tiles` output tiles of `k_blocks` K-blocks each: the
-// smallest cost waves x (K-blocks per unit + 3), where 3 K-blocks stand for
-// a unit's fill and epilogue, plus 2 for the split-K partial round trip; at
-// least 4 K-blocks per unit.
+// NOTE: the split-K cost model, fitted to runs 12-14 (H100, 2026-11-22). In
+// K-block units of the unit's tile: a unit costs its K-blocks + 3 (fill and
+// epilogue); a split unit also pays kSplitCost for the slice round trip
+// (store, count, and for the last unit the reads of every slice): split
+// units of 1024^3 with 128x64 tiles took 25 us against 10.5 us unsplit
+// (ncu), i.e. about 10 K-blocks of that tile each. Uniform split-K only won
+// where one dimension is tiny and K long (16x4096x14336: 0.59 -> 0.95 of
+// cuBLAS); on 1024^3, 1000^3 and 128x8192x8192 it lost to unsplit tiles.
+constexpr double kUnitCost = 3.0, kSplitCost = 8.0;
+
+// Uniform split count for `tiles` tiles of `k_blocks` K-blocks each on `sms`
+// SMs: the smallest waves x (K-blocks per unit + costs); >= 4 K-blocks per
+// unit.
 int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
   int best = 1;
   double best_cost = 0;
@@ -432,7 +465,7 @@ int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
     std::int64_t const per = (k_blocks + s - 1) / s;
     if (s > 1 && per < 4) break;
     std::int64_t const waves = (tiles * s + sms - 1) / sms;
-    double const cost = double(waves) * double(per + 3) + (s > 1 ? 2.0 : 0.0);
+    double const cost = double(waves) * (double(per) + kUnitCost + (s > 1 ? kSplitCost : 0.0));
     if (s == 1 || cost < best_cost) {
       best = s;
       best_cost = cost;
@@ -441,47 +474,63 @@ int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
   return best;
 }
 
+// Tail split: when the last wave of `tiles` tiles is at most half full, its
+// tiles are cut into s K-slices (tail x s <= sms, >= 4 K-blocks each) if a
+// slice (K-blocks / s + costs) is cheaper than a whole tile. 1: no split.
+int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
+  std::int64_t const tail = tiles % sms;
+  if (tiles < sms || tail == 0 || 2 * tail > sms) return 1;
+  std::int64_t s = sms / tail;
+  if (s > 16) s = 16;
+  if (s > k_blocks / 4) s = k_blocks / 4;
+  if (s < 2) return 1;
+  double const whole = double(k_blocks) + kUnitCost;
+  double const slice = double((k_blocks + s - 1) / s) + kUnitCost + kSplitCost;
+  return slice < whole ? int(s) : 1;
+}
+
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes) {
   if (sms <= 0) sms = 1;
   if (elem_bytes <= 0) elem_bytes = 2;
-  auto efficiency = [&](std::int64_t bm, std::int64_t bn) {
+  std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
+  // Useful m x n over the tile area the SMs sweep, counting a split tail
+  // wave as the fraction of a wave its slices take.
+  auto efficiency = [&](std::int64_t bm, std::int64_t bn, int tail_splits) {
     std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-    std::int64_t const waves = (tiles + sms - 1) / sms;
-    return double(m) * double(n) / (double(waves) * double(sms) * double(bm * bn));
+    double waves = double((tiles + sms - 1) / sms);
+    if (tail_splits > 1) {
+      double const slice = double((k_blocks + tail_splits - 1) / tail_splits) + kUnitCost + kSplitCost;
+      waves = double(tiles / sms) + slice / (double(k_blocks) + kUnitCost);
+    }
+    return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
   };
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
-  std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
   std::int64_t const small = m < n ? m : n, big = m < n ? n : m;
-  if (small <= 128 && big >= 1024) {
+  if (small <= 64 && big >= 1024) {
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
     v.transpose = m < n;
-    v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : small <= 64 ? 64 : 128;
+    v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
     v.tma_store = false;
     v.group_m = 8;
     v.splits = choose_splits((big + 127) / 128, k_blocks, sms);
     return v;
   }
-  std::int64_t const pp_tiles = ((m + 127) / 128) * ((n + 127) / 128);
-  if (pp_tiles < sms) {
-    // Fewer 128x128 tiles than SMs: ping-pong would leave one consumer of
-    // every CTA idle. Cooperative 128x128 tiles, split along K to fill SMs.
-    v.tile_n = 128;
-    v.tma_store = false;
-    v.group_m = 8;
-    v.splits = choose_splits(pp_tiles, k_blocks, sms);
-    return v;
-  }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
-  double const coop = efficiency(128, 256);
-  double const pp = efficiency(128, 128);
-  if (coop_tiles < sms || k < 2048 || pp > coop + 0.05) {
+  int const tail = choose_tail_splits(coop_tiles, k_blocks, sms);
+  double const coop = efficiency(128, 256, tail);
+  double const pp = efficiency(128, 128, 1);
+  if (k < 2048 || pp > coop + 0.05) {
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
   } else {
     v.group_m = 16;
+    if (tail > 1) {
+      v.splits = tail;
+      v.split_tail = true;
+    }
   }
   return v;
 }
@@ -506,7 +555,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
   // The TMA store writes a row-major D' only; otherwise the direct epilogue.
   bool const tma_store = variant.tma_store && !variant.transpose && d_tma_storable(args);
   return with_config(variant, tma_store, [&]<class Cfg>() {
-    return launch_with<Cfg>(args, stream, variant.group_m, variant.splits, variant.transpose);
+    return launch_with<Cfg>(args, stream, variant.group_m, variant.splits, variant.transpose, variant.split_tail);
   });
 }
 
