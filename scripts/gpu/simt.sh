@@ -12,7 +12,7 @@
 #      LDS widths, LDGSTS, BAR, integer/move overhead, local memory
 #   3. runs tests/device/test_simt_sgemm.cu (fp64 reference)
 #   4. compute-sanitizer memcheck on a small filter
-#   5. times every configuration (c0 = SgemmDefault ... c7) and cuBLAS SGEMM
+#   5. times every configuration (c0 = SgemmDefault ... c11) and cuBLAS SGEMM
 #      (true fp32) in the same run on 4096^3, 8192^3 and 4095x4097x4093,
 #      three storage orders; fresh random data, L2 flushed before each run,
 #      3 warm-ups, median of 25 CUDA-event timings; prints TFLOP/s, the ratio
@@ -32,6 +32,8 @@ command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
 ARCH=${SIMT_ARCH:--gencode=arch=compute_90a,code=sm_90a}
 FLAGS="-O3 -std=c++20 -I$ROOT/include -I$ROOT/src $ARCH --expt-relaxed-constexpr"
 start=$(date +%s)
+# The timed configurations: c0 = SgemmDefault, c8-c11 the v4 FFMA walks.
+CFG_IDS="0 1 2 3 4 5 6 7 8 9 10 11"
 
 # --emulate: no GPU needed. Checks the kernel's index math, predicates and
 # pipeline order on the host (g++ -fsanitize=address): the header is compiled
@@ -260,6 +262,10 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 5) suite<simt::Sgemm128x128x16W>("128x128x16 W", true);
   if (which < 0 || which == 6) suite<simt::Sgemm128x256x16>("128x256x16", true);
   if (which < 0 || which == 7) suite<simt::Sgemm128x128x16NoPf>("128x128x16 NoPf", true);
+  if (which < 0 || which == 8) suite<simt::Sgemm128x128x16WalkCols>("128x128x16 walk cols", false);
+  if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkRows>("128x128x16 walk rows", true);
+  if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkCols>("128x128x16 s4 walk cols", true);
+  if (which < 0 || which == 11) suite<simt::Sgemm256x128x16WalkRows>("256x128x16 walk rows", true);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
@@ -277,7 +283,7 @@ open(sys.argv[2], 'w').write(s)
 EMUEOF
   g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
   rc=0
-  for i in ${SIMT_EMU_CONFIGS:-0 1 2 3 4 5 6 7}; do
+  for i in ${SIMT_EMU_CONFIGS:-$CFG_IDS}; do
     timeout 900 "$EMU/emu" $i > "$EMU/emu_$i.log" 2>&1 || rc=1
     grep -E "FAIL|ERROR|done" "$EMU/emu_$i.log" | head -20
   done
@@ -312,6 +318,14 @@ using Cfg = s::Sgemm128x128x16W;
 using Cfg = s::Sgemm128x256x16;
 #elif CFG_ID == 7
 using Cfg = s::Sgemm128x128x16NoPf;
+#elif CFG_ID == 8
+using Cfg = s::Sgemm128x128x16WalkCols;
+#elif CFG_ID == 9
+using Cfg = s::Sgemm128x128x16WalkRows;
+#elif CFG_ID == 10
+using Cfg = s::Sgemm128x128x16S4WalkCols;
+#elif CFG_ID == 11
+using Cfg = s::Sgemm256x128x16WalkRows;
 #endif
 static_assert(CFG_ID != 0 || std::is_same_v<Cfg, s::SgemmDefault>, "bench_cfg: configuration 0 must be the default");
 #define TESSERA_CAT2(a, b) a##b
@@ -342,13 +356,15 @@ using tessera::MatrixOrder;
 constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 
 #define DECL(i) tessera::Status simt_run_##i(const GemmArgs&); const void* simt_fn_##i(const GemmArgs&);
-DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7)
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
     {"c0 128x128x16 s3 (default)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
     {"c2 128x128x16 s2", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 vec16_k", simt_run_3, simt_fn_3},
     {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
-    {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7}};
+    {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7},
+    {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8}, {"c9 128x128x16 s3 walk rows", simt_run_9, simt_fn_9},
+    {"c10 128x128x16 s4 walk cols", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \
@@ -411,7 +427,7 @@ int main(int argc, char** argv) {
   const Orders orders[] = {{"tt", R, R, R}, {"nt", C, R, C}, {"tn", R, C, C}};
   struct Row { std::string size, ord, name; double tf, ratio; };
   std::vector<Row> rows;
-  std::printf("%-16s %-3s %-27s %4s %8s %8s %7s %9s\n", "size", "ord", "kernel", "regs", "ms", "TFLOP/s", "ratio", "diff");
+  std::printf("%-16s %-3s %-30s %4s %8s %8s %7s %9s\n", "size", "ord", "kernel", "regs", "ms", "TFLOP/s", "ratio", "diff");
   for (const Size& sz : sizes) {
     long long const na = (long long)sz.m * sz.k, nb = (long long)sz.k * sz.n, nd = (long long)sz.m * sz.n;
     float *A, *B, *D, *Dc; double* acc;
@@ -440,11 +456,11 @@ int main(int argc, char** argv) {
       };
       float const t_cub = median_ms(run_cublas, flush, flush_bytes, reps);
       double const tf_cub = flop / (t_cub * 1e-3) / 1e12;
-      std::printf("%-16s %-3s %-27s %4s %8.3f %8.1f %7.3f %9s\n", size_name, o.name, "cuBLAS sgemm", "-", t_cub, tf_cub, 1.0, "-");
+      std::printf("%-16s %-3s %-30s %4s %8.3f %8.1f %7.3f %9s\n", size_name, o.name, "cuBLAS sgemm", "-", t_cub, tf_cub, 1.0, "-");
       for (const Config& c : kConfigs) {
         CHECK(cudaMemset(D, 0xFF, nd * 4));  // NaN poison
         tessera::Status st = c.run(args);
-        if (!st.ok()) { std::printf("%-16s %-3s %-27s failed: %s\n", size_name, o.name, c.name, st.message.c_str()); continue; }
+        if (!st.ok()) { std::printf("%-16s %-3s %-30s failed: %s\n", size_name, o.name, c.name, st.message.c_str()); continue; }
         CHECK(cudaDeviceSynchronize());
         CHECK(cudaMemset(acc, 0, 16));
         diff<<<1024, 256>>>(D, Dc, nd, acc);
@@ -454,7 +470,7 @@ int main(int argc, char** argv) {
         double const tf = flop / (t * 1e-3) / 1e12;
         char regs[16]; std::snprintf(regs, sizeof regs, "%d%s", fa.numRegs, fa.localSizeBytes ? "L" : "");
         rows.push_back({size_name, o.name, c.name, tf, tf / tf_cub});
-        std::printf("%-16s %-3s %-27s %4s %8.3f %8.1f %7.3f %9.1e\n", size_name, o.name, c.name, regs, t, tf, tf / tf_cub,
+        std::printf("%-16s %-3s %-30s %4s %8.3f %8.1f %7.3f %9.1e\n", size_name, o.name, c.name, regs, t, tf, tf / tf_cub,
                     std::sqrt(hacc[0] / hacc[1]));
       }
     }
@@ -470,7 +486,7 @@ int main(int argc, char** argv) {
     return a.tf > b.tf;
   });
   for (const Row& r : sorted)
-    std::printf("%-16s %-3s %-27s %8.1f %7.3f\n", r.size.c_str(), r.ord.c_str(), r.name.c_str(), r.tf, r.ratio);
+    std::printf("%-16s %-3s %-30s %8.1f %7.3f\n", r.size.c_str(), r.ord.c_str(), r.name.c_str(), r.tf, r.ratio);
   std::printf("\n== per configuration over 4096^3 and 8192^3, all orders (sorted by geomean ratio)\n");
   struct Agg { std::string name; double log_sum = 0, worst = 1e9; int n = 0; };
   std::vector<Agg> agg;
@@ -481,9 +497,9 @@ int main(int argc, char** argv) {
       if (a.name == r.name) { a.log_sum += std::log(r.ratio); a.worst = std::min(a.worst, r.ratio); ++a.n; }
   }
   std::sort(agg.begin(), agg.end(), [](const Agg& a, const Agg& b) { return a.log_sum / std::max(a.n, 1) > b.log_sum / std::max(b.n, 1); });
-  std::printf("%-27s %8s %8s\n", "kernel", "geomean", "worst");
+  std::printf("%-30s %8s %8s\n", "kernel", "geomean", "worst");
   for (const Agg& a : agg)
-    if (a.n) std::printf("%-27s %8.3f %8.3f\n", a.name.c_str(), std::exp(a.log_sum / a.n), a.worst);
+    if (a.n) std::printf("%-30s %8.3f %8.3f\n", a.name.c_str(), std::exp(a.log_sum / a.n), a.worst);
   std::printf("(median of %d after 3 warm-ups, L2 flushed before each run; ratio = ours / cuBLAS same run;\n"
               " diff = relative Frobenius difference to cuBLAS's D; regs with L = local memory/spills)\n", reps);
   cublasDestroy(h);
@@ -499,7 +515,7 @@ pids+=($!)
 ( $NVCC $FLAGS -Xptxas -v -c tests/device/test_simt_sgemm.cu -o "$BUILD/test.o" > "$OUT/ptxas_test.txt" 2>&1 \
     || echo "BUILD FAILED: test" >> "$OUT/ptxas_test.txt" ) &
 pids+=($!)
-for id in 0 1 2 3 4 5 6 7; do
+for id in $CFG_IDS; do
   ( $NVCC $FLAGS -Xptxas -v -DCFG_ID=$id -c "$BUILD/bench_cfg.cu" -o "$BUILD/cfg$id.o" > "$OUT/ptxas_cfg$id.txt" 2>&1 \
       || echo "BUILD FAILED: cfg$id" >> "$OUT/ptxas_cfg$id.txt" ) &
   pids+=($!)
@@ -521,7 +537,7 @@ done | tee "$OUT/resources.txt"
 
 $NVCC $ARCH "$BUILD/test.o" -o "$BUILD/test_simt_sgemm" -lgtest_main -lgtest -lpthread > "$OUT/link_test.txt" 2>&1 \
   || { echo "LINK test FAILED"; head -20 "$OUT/link_test.txt"; }
-$NVCC $ARCH "$BUILD/bench_main.o" "$BUILD"/cfg?.o -o "$BUILD/bench_simt" -lcublas > "$OUT/link_bench.txt" 2>&1 \
+$NVCC $ARCH "$BUILD/bench_main.o" $(for id in $CFG_IDS; do echo "$BUILD/cfg$id.o"; done) -o "$BUILD/bench_simt" -lcublas > "$OUT/link_bench.txt" 2>&1 \
   || { echo "LINK bench FAILED"; head -20 "$OUT/link_bench.txt"; }
 
 echo "== SASS instruction mix (sm_90a) of each loop with FFMAs: static counts per loop body"
@@ -536,6 +552,39 @@ cat > "$BUILD/sass_mix.py" <<'PYEOF'
 import re, sys
 MODES = {(0, 0): "nt", (2, 0): "tt", (2, 2): "tn", (3, 0): "tt", (3, 3): "tn"}
 tag = sys.argv[1]
+
+
+def ffma_banks(body):
+    # FFMA operand statistics of one loop body (the v4 model): `reuse` = share
+    # of FFMAs with a .reuse flag on a source; a source is served by the reuse
+    # cache when the previous instruction is an FFMA that flagged the same
+    # register in the same slot; `bank4` = share of FFMAs with two distinct
+    # register-file source registers of one bank (register % 4).
+    n = flagged = conflicts = served = 0
+    prev = None
+    for x in body:
+        m = re.match(r"FFMA\S*\s+(\S+),\s*(\S+),\s*(\S+),\s*(\S+)$", x)
+        if not m:
+            prev = None
+            continue
+        n += 1
+        srcs = [m.group(k) for k in (2, 3, 4)]
+        regs = [re.sub(r"[-|]", "", r.replace(".reuse", "")) for r in srcs]
+        flagged += any(".reuse" in r for r in srcs)
+        rf = set()
+        for slot, r in enumerate(regs):
+            if not re.fullmatch(r"R\d+", r):
+                continue
+            if prev is not None and prev[slot] == r:
+                served += 1
+            else:
+                rf.add(int(r[1:]))
+        banks = [r % 4 for r in rf]
+        conflicts += len(banks) != len(set(banks))
+        prev = [r if ".reuse" in s else None for r, s in zip(regs, srcs)]
+    if n == 0:
+        return ""
+    return f", reuse {100.0 * flagged / n:4.1f}% (cached srcs {100.0 * served / (3 * n):4.1f}%), bank4 {100.0 * conflicts / n:4.1f}%"
 funcs, cur = [], None
 for line in sys.stdin:
     m = re.search(r"Function : (\S+)", line)
@@ -591,11 +640,11 @@ for f in funcs:
         other = n - ffma - sum(v for k, v in cnt.items() if k.startswith("LDS")) - ints - movs
         print(f"{tag:4s} {MODES[(int(mm.group(1)), int(mm.group(2)))]} loop 0x{tgt:04x}-0x{addr:04x}: {n:5d} instr, "
               f"FFMA {ffma:5d} ({100.0 * ffma / n:4.1f}%), {lds}, LDGSTS {cnt.get('LDGSTS', 0)}, BAR {cnt.get('BAR', 0)}, "
-              f"int {ints}, mov {movs}, other {other}, local {whole}")
+              f"int {ints}, mov {movs}, other {other}, local {whole}{ffma_banks(body)}")
 PYEOF
 CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 if [ -x "$CUOBJDUMP" ]; then
-  for id in 0 1 2 3 4 5 6 7; do
+  for id in $CFG_IDS; do
     "$CUOBJDUMP" --dump-sass "$BUILD/cfg$id.o" > "$OUT/sass_cfg$id.txt" 2>&1
     python3 "$BUILD/sass_mix.py" "c$id" < "$OUT/sass_cfg$id.txt"
   done | tee "$OUT/sass_mix.txt"
@@ -604,7 +653,7 @@ else
 fi
 
 echo "== test_simt_sgemm"
-timeout 150 "$BUILD/test_simt_sgemm" > "$OUT/test.log" 2>&1
+timeout 240 "$BUILD/test_simt_sgemm" > "$OUT/test.log" 2>&1
 echo "rc=$?"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|tests ran" "$OUT/test.log" | head -40
 grep -E -A3 "Failure" "$OUT/test.log" | head -40
@@ -618,6 +667,6 @@ grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | head -10
 
 echo "== timing vs cuBLAS"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader 2>&1 | sed 's/^/clocks before: /'
-timeout 150 "$BUILD/bench_simt" 25 2>&1 | tee "$OUT/bench.txt"
+timeout 240 "$BUILD/bench_simt" 25 2>&1 | tee "$OUT/bench.txt"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader 2>&1 | sed 's/^/clocks after: /'
 echo "total $(( $(date +%s) - start ))s"

@@ -211,7 +211,9 @@ class SimtSgemm : public ::testing::Test {};
 // SgemmDefault, the registered one.
 using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x16S2,
                                  simt::Sgemm128x128x16K, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
-                                 simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf>;
+                                 simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf, simt::Sgemm128x128x16WalkCols,
+                                 simt::Sgemm128x128x16WalkRows, simt::Sgemm128x128x16S4WalkCols,
+                                 simt::Sgemm256x128x16WalkRows>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
 TYPED_TEST_SUITE(SimtSgemm, Configs);
@@ -372,7 +374,9 @@ TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
   static_assert(!simt::SgemmDefault::kVec16K && simt::Sgemm128x128x16K::kVec16K && !simt::Sgemm128x128x8::kVec16K &&
                     !simt::Sgemm128x128x16S4::kVec16K && !simt::Sgemm128x128x16S2::kVec16K &&
                     !simt::Sgemm128x128x16W::kVec16K && !simt::Sgemm128x256x16::kVec16K &&
-                    !simt::Sgemm128x128x16NoPf::kVec16K,
+                    !simt::Sgemm128x128x16NoPf::kVec16K && !simt::Sgemm128x128x16WalkCols::kVec16K &&
+                    !simt::Sgemm128x128x16WalkRows::kVec16K && !simt::Sgemm128x128x16S4WalkCols::kVec16K &&
+                    !simt::Sgemm256x128x16WalkRows::kVec16K,
                 "test_simt_sgemm: exactly one configuration (Sgemm128x128x16K) opts into vec16_k");
   EXPECT_EQ(simt::detail::sgemm_function<simt::SgemmDefault>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
   EXPECT_NE(simt::detail::sgemm_function<simt::Sgemm128x128x16K>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
@@ -385,6 +389,45 @@ TYPED_TEST(SimtSgemm, ManyKTiles) {
     cs.beta = 0.5f;
     run_case<TypeParam>(cs);
   }
+}
+
+// Host-only: every FFMA walk (ffma_walk, the v4 configurations) visits each
+// of the kM x kN accumulators exactly once per k step, for the thread tiles
+// the configurations use; the serpentine walks share an operand between
+// every two consecutive steps (the property they exist for).
+template <int kOrder, int kM, int kN>
+void check_walk(bool every_step_shares) {
+  int seen[kM][kN] = {};
+  int pi = -1, pj = -1, unshared = 0;
+  for (int s = 0; s < kM * kN; ++s) {
+    int i = -1, j = -1;
+    simt::ffma_walk<kOrder, kM, kN>(s, i, j);
+    ASSERT_TRUE(i >= 0 && i < kM && j >= 0 && j < kN) << "order " << kOrder << " step " << s << " -> (" << i << "," << j << ")";
+    ++seen[i][j];
+    if (s > 0 && i != pi && j != pj) ++unshared;
+    pi = i;
+    pj = j;
+  }
+  for (int i = 0; i < kM; ++i)
+    for (int j = 0; j < kN; ++j) EXPECT_EQ(seen[i][j], 1) << "order " << kOrder << " (" << i << "," << j << ")";
+  if (every_step_shares) EXPECT_EQ(unshared, 0) << "order " << kOrder << ": consecutive FFMAs without a common operand";
+}
+
+TEST(SimtSgemmWalk, EveryAccumulatorOncePerStep) {
+  check_walk<0, 8, 8>(false);
+  check_walk<1, 8, 8>(true);
+  check_walk<2, 8, 8>(true);
+  check_walk<3, 8, 8>(true);
+  check_walk<4, 8, 8>(true);
+  check_walk<1, 8, 16>(true);
+  check_walk<1, 16, 8>(true);
+  check_walk<2, 8, 16>(true);
+  check_walk<3, 16, 8>(true);
+  check_walk<4, 8, 16>(true);
+  static_assert(simt::Sgemm128x128x16WalkCols::kFfmaOrder == 2 && simt::Sgemm128x128x16WalkRows::kFfmaOrder == 1 &&
+                    simt::Sgemm128x128x16S4WalkCols::kFfmaOrder == 2 && simt::Sgemm256x128x16WalkRows::kFfmaOrder == 1 &&
+                    simt::SgemmDefault::kFfmaOrder == 0,
+                "test_simt_sgemm: the v4 configurations are the default tile with walks 2 (columns) and 1 (rows)");
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ TESSERA_HOST_DEVICE constexpr bool kmajor(OperandMode m) { return m == OperandMo
 // kVec16K) or element-wise into M/N-major ones (elem_k, the default).
 template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
           int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true, int kKFrag_ = 4,
-          bool kVec16K_ = false>
+          bool kVec16K_ = false, int kFfmaOrder_ = 0>
 struct SgemmConfig {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
@@ -89,6 +89,8 @@ struct SgemmConfig {
   static constexpr int kKFrag = kKFrag_;
   // Whether plan_sgemm may pick vec16_k (K-major tiles) for this configuration.
   static constexpr bool kVec16K = kVec16K_;
+  // The order of the kThrM x kThrN FFMAs of one k step (ffma_walk).
+  static constexpr int kFfmaOrder = kFfmaOrder_;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThrM = 4 * kRepM;  // outputs per thread along M
   static constexpr int kThrN = 4 * kRepN;
@@ -175,6 +177,48 @@ struct SgemmConfig {
   static constexpr int kLaneStep = kK ? 1 : 4;
 };
 
+// Step s of a k step's kM x kN outer product (s in [0, kM*kN)) -> the
+// accumulator (i, j) it updates, in the walk kOrder:
+//   0 rows: (0,0) (0,1) .. (0,kN-1) (1,0) ..: a[i] is shared by consecutive
+//     FFMAs, none is shared across a row change;
+//   1 serpentine rows: odd rows right to left, so b[kN-1] (b[0]) is shared
+//     across each row change too;
+//   2 serpentine columns: the transposed walk (b[j] shared);
+//   3 row-pair zig-zag: rows 2p, 2p+1 walked together column by column,
+//     alternating (2p,j) (2p+1,j) (2p+1,j+1) (2p,j+1) ..., odd pairs right to
+//     left: every consecutive pair of FFMAs shares a[i] or b[j], and the
+//     shared operand alternates between the two slots;
+//   4 column-pair zig-zag: the transposed walk of 3.
+// The walk changes nothing but the instruction order ptxas starts from: its
+// `.reuse` operand caching and the register-bank spread of the operands that
+// are read from the register file (see docs/performance.md, SIMT SGEMM v4).
+template <int kOrder, int kM, int kN>
+TESSERA_HOST_DEVICE constexpr void ffma_walk(int s, int& i, int& j) {
+  static_assert(kOrder >= 0 && kOrder <= 4, "ffma_walk: kOrder must be 0..4");
+  static_assert((kOrder != 3 || kM % 2 == 0) && (kOrder != 4 || kN % 2 == 0),
+                "ffma_walk: the pair walks need an even number of rows (3) or columns (4)");
+  if constexpr (kOrder == 0) {
+    i = s / kN;
+    j = s % kN;
+  } else if constexpr (kOrder == 1) {
+    i = s / kN;
+    j = i % 2 == 0 ? s % kN : kN - 1 - s % kN;
+  } else if constexpr (kOrder == 2) {
+    j = s / kM;
+    i = j % 2 == 0 ? s % kM : kM - 1 - s % kM;
+  } else if constexpr (kOrder == 3) {
+    int const pair = s / (2 * kN), q = s % (2 * kN);
+    int const col = q / 2;
+    j = pair % 2 == 0 ? col : kN - 1 - col;
+    i = 2 * pair + (col % 2 == 0 ? q % 2 : 1 - q % 2);
+  } else {
+    int const pair = s / (2 * kM), q = s % (2 * kM);
+    int const row = q / 2;
+    i = pair % 2 == 0 ? row : kM - 1 - row;
+    j = 2 * pair + (row % 2 == 0 ? q % 2 : 1 - q % 2);
+  }
+}
+
 // The shipped configuration and the ones the benchmark compares. All have
 // 8 warps and 8x8 values per thread and use elem_k for K-contiguous
 // operands unless said otherwise.
@@ -199,6 +243,20 @@ using Sgemm128x128x16W = SgemmConfig<128, 128, 16, 3, 4, 2, 2, 2, 4, 2>;
 using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1>;
 // The default tile without the register double buffer of fragments.
 using Sgemm128x128x16NoPf = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, false>;
+// v4: the default tile with another FFMA walk (ffma_walk) of each k step's
+// 8x8 outer product. Serpentine columns (order 2): on sm_90a SASS, 90-96% of
+// the FFMAs carry a `.reuse` flag (rows: 76-80%) and 7-10% have two source
+// operands read from the register file in one bank (reg % 4; rows: 14-19%).
+using Sgemm128x128x16WalkCols = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, false, 2>;
+// Serpentine rows (order 1): 89-95% reuse flags, 7-12% bank conflicts.
+using Sgemm128x128x16WalkRows = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, false, 1>;
+// Serpentine columns with 4 stages (run 9's best geometric mean was s4).
+using Sgemm128x128x16S4WalkCols = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2, true, 4, false, 2>;
+// 256x128x16, 16x8 per thread (FFMA:LDS.128 = 128:6), 8 warps, 1 CTA/SM
+// (197-212 registers), 75 KB, serpentine rows: for this tall thread tile the
+// row walk gave the fewest bank conflicts (6.3-6.4%; rows 6.4-8.8%, columns
+// 10-11%).
+using Sgemm256x128x16WalkRows = SgemmConfig<256, 128, 16, 3, 2, 4, 4, 2, 8, 1, true, 4, false, 1>;
 using SgemmDefault = Sgemm128x128x16;
 
 // The problem in kernel orientation. Element (i,k) of Ak is
@@ -509,9 +567,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
             load_frags(kk, 0);
           }
 #pragma unroll
-          for (int i = 0; i < Cfg::kThrM; ++i)
-#pragma unroll
-            for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
+          for (int s = 0; s < Cfg::kThrM * Cfg::kThrN; ++s) {
+            int i = 0, j = 0;
+            ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j);
+            acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
+          }
         }
       } else {
         // At least one K-major tile: k steps in groups of kKFrag. A K-major
@@ -572,9 +632,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
               }
             }
 #pragma unroll
-            for (int i = 0; i < Cfg::kThrM; ++i)
-#pragma unroll
-              for (int j = 0; j < Cfg::kThrN; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+            for (int s = 0; s < Cfg::kThrM * Cfg::kThrN; ++s) {
+              int i = 0, j = 0;
+              ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j);
+              acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+            }
           }
         }
       }
