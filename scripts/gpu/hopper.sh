@@ -273,7 +273,7 @@ echo "== timing vs cuBLAS (bf16 TN, D col-major; median of 30 after 5 warm-ups, 
 # the direct epilogue). rel.diff = ||ours - cuBLAS|| / ||cuBLAS||.
 if [ $gemm_hung -eq 0 ]; then
   : > "$OUT/bench.txt"
-  variants=("cublas" "default" "coop_tma 16" "coop_tma 16 16 tail" "coop_tma 16 6 tail")
+  variants=("cublas" "default" "coop_tma 16" "coop_tma 16 16 tail" "coop_tma 16 4 tail")
   [ $pp_hung -eq 0 ] && variants+=("pp128_tma 8")
   for v in "${variants[@]}"; do
     timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
@@ -281,7 +281,7 @@ if [ $gemm_hung -eq 0 ]; then
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done
   # Narrow tiles and split-K on the small and skinny shapes only.
-  for v in "n128 8" "n64 8" "n64 8 2" "n32 8 4" "n16 8 4" "pp 16"; do
+  for v in "n128 8 2" "n64 8" "n64 8 2" "n16 8 4" "n16 8 8" "pp128_tma 8 2"; do
     SHAPES=small timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"

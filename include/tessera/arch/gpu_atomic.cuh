@@ -3,7 +3,8 @@
 #pragma once
 
 // GPU-scope atomics with explicit memory-order semantics (PTX memory model,
-// sm_70 and later; Tessera's floor is sm_80).
+// sm_70 and later; Tessera's floor is sm_80), and the sm_90 vector float
+// reduction.
 //
 // The counting pattern they serve (split-K in sm90_ws_gemm): every thread of
 // a group stores its data, the group meets at a barrier, then one thread
@@ -37,6 +38,16 @@ __device__ __forceinline__ void store_relaxed_gpu(int* address, int value) {
   asm volatile("st.relaxed.gpu.s32 [%0], %1;\n" ::"l"(address), "r"(value) : "memory");
 #else
   tessera_error_requires_sm80_or_newer();
+#endif
+}
+
+// red.global.add.v2.f32 (relaxed, gpu scope): adds (v0, v1) to the two
+// floats at `address` (8-byte aligned) in L2; sm_90.
+__device__ __forceinline__ void red_add_v2_f32(float* address, float v0, float v1) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(address), "f"(v0), "f"(v1) : "memory");
+#else
+  tessera_error_requires_sm90_or_newer();
 #endif
 }
 

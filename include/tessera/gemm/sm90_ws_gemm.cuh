@@ -45,11 +45,11 @@
 // flight per SM for a memory-bound problem.
 //
 // Split-K (`splits` > 1, any configuration without clusters): the work units
-// are (tile, K slice) pairs. Every unit stores its f32 sum to its slice of a
-// workspace, then counts itself in on a per-(tile, 64-row block) counter; the
-// unit that arrives last adds the other slices to its registers and runs the
-// epilogue (alpha, beta, D), then resets the counter to 0 for the next launch.
-// No second kernel, and no unit ever waits for another.
+// are (tile, K slice) pairs. Every unit adds its f32 sum into the tile's
+// buffer in L2 (red.global.add), then counts itself in on a per-(tile,
+// 64-row block) counter; the unit that arrives last reads the block, runs
+// the epilogue (alpha, beta, D) and zeroes the block and the counter for the
+// next launch. No second kernel, and no unit ever waits for another.
 //
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
@@ -91,11 +91,12 @@ struct WsGemmParams {
   // each (K-slices of split_k_blocks K-blocks, the last one shorter), the
   // tiles before split_from run whole (k_blocks K-blocks): split_from = 0 is
   // a uniform split-K, split_from = the last wave's first tile splits only
-  // the tail. Every unit of a split tile stores its raw f32 sum to its slice
-  // of the tile's workspace (partial + (tile - split_from) * splits * tile
-  // area) and counts itself in on counters[tile * (kBlockM / 64) + row
-  // block]; the last one to arrive finishes the block (ws_epilogue_splitk).
-  // The counters must be 0 at launch and are 0 again when the kernel ends.
+  // the tail. Every unit of a split tile adds its raw f32 sum into the tile's
+  // accumulation buffer (partial + (tile - split_from) * tile area, zero
+  // between launches) with red.global.add and counts itself in on
+  // counters[tile * (kBlockM / 64) + row block]; the last one to arrive
+  // finishes the block (ws_epilogue_splitk) and zeroes it again. The
+  // counters must be 0 at launch and are 0 again when the kernel ends.
   int splits = 1;
   int split_from = 0;
   int split_k_blocks = 0;
@@ -371,64 +372,43 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
   }
 }
 
-// Split-K workspace of one split tile: `splits` slices of kBM x kN f32, each
-// in D''s order (row-major when d_col == 1, else column-major), so the
-// finishing pass reads the slices and writes D along the same contiguous
-// direction. Element (r, c) of the tile (tile-local) in slice s.
-template <int kBM, int kN>
-__device__ __forceinline__ std::int64_t ws_slice_offset(const WsGemmParams& p, int s, int r, int c) {
-  std::int64_t const in_tile = p.d_col == 1 ? std::int64_t(r) * kN + c : std::int64_t(c) * kBM + r;
-  return std::int64_t(s) * (kBM * kN) + in_tile;
-}
-
-// Split-K: one m64nN f32 accumulator, unscaled, into slice `split` of the
-// tile's workspace `ws`; `r0` is the block's first row inside the tile.
-template <int kBM, int kN>
-__device__ __forceinline__ void ws_epilogue_partial(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
-                                                    int split, int r0) {
-  int const t = threadIdx.x % 128;
-  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  bool const row_major = p.d_col == 1;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    int const r = r0 + 16 * w + g + 8 * h;
-#pragma unroll
-    for (int j = 0; j < kN / 8; ++j) {
-      int const c = 8 * j + 2 * q;
-      float const v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-      float* const dst = ws + ws_slice_offset<kBM, kN>(p, split, r, c);
-      if (row_major) {
-        *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
-      } else {
-        dst[0] = v0;
-        dst[kBM] = v1;
-      }
-    }
-  }
-}
-
-// Split-K, one consumer warpgroup's 64 x kN block (rows r0.. of the tile at
-// (row0 - r0, col0) of D'): store the unscaled sum to slice `split`, count in
-// on counter `slot`, and if this unit is the last of the `splits` units of
-// the block, sum all slices and write D (alpha, beta). The finishing pass
-// walks the block with the 128 threads along D's contiguous direction
-// (coalesced slice reads, C reads and D writes) and does not touch the
-// accumulators, which are dead by then.
-// Ordering: the warpgroup's slice stores, a warpgroup barrier, then thread
-// 0's acq_rel increment of the counter (release: the slice is visible before
-// the count; acquire: the last unit sees every other slice), then a barrier
-// before the reads (L1 bypassed: other SMs wrote the data). No unit waits
-// for another, so any schedule of the units terminates.
+// Split-K, one consumer warpgroup's 64 x kN block (rows r0.. of the split
+// tile whose f32 accumulation buffer is `ws`: kBM x kN, row-major, all zero
+// between launches; the block is at (row0, col0) of D'): add the unscaled
+// sum into `ws` with red.global.add (in L2, from every unit of the tile),
+// count in on counter `slot`, and if this unit is the last of the `splits`
+// units of the block, read the block once, write D (alpha, beta) and zero
+// the block again for the next launch.
+// NOTE: run 15 (H100): with one slice per unit and the last unit summing all
+// of them, the finishing read was splits x 64 x kN x 4 bytes through one SM
+// (2 MB for 16 slices of 128x256: ~20 us); the in-L2 reduction leaves one
+// block read per tile whatever the split count. The order of the float
+// additions in L2 is not fixed, so split-K results may differ in the last
+// bits from run to run.
+// Ordering: the warpgroup's reductions, a warpgroup barrier, then thread 0's
+// acq_rel increment of the counter (release: this unit's additions are
+// performed before its count; acquire: the last unit sees every other
+// unit's), then a barrier before the reads (L1 bypassed: other SMs added the
+// data). No unit waits for another, so any schedule of the units terminates.
 template <class TOut, int kBM, int kN>
 __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
-                                                   int split, int r0, int row0, int col0, int slot, uint32_t bar_id,
+                                                   int r0, int row0, int col0, int slot, uint32_t bar_id,
                                                    volatile int* last_flag) {
-  ws_epilogue_partial<kBM, kN>(acc, p, ws, split, r0);
-  arch::named_barrier_sync(bar_id, 128);
   int const t = threadIdx.x % 128;
+  {
+    int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float* const wrow = ws + std::int64_t(r0 + 16 * w + g + 8 * h) * kN;
+#pragma unroll
+      for (int j = 0; j < kN / 8; ++j)
+        arch::red_add_v2_f32(wrow + 8 * j + 2 * q, acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+    }
+  }
+  arch::named_barrier_sync(bar_id, 128);
   if (t == 0) {
-    // acq_rel (arch/gpu_atomic.cuh): publishes this warpgroup's slice (the
-    // barrier above ordered its stores first) and, for the last unit,
+    // acq_rel (arch/gpu_atomic.cuh): publishes this warpgroup's additions
+    // (the barrier above ordered them first) and, for the last unit,
     // acquires every other unit's.
     int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
     bool const last = before == p.splits - 1;
@@ -438,65 +418,47 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
   }
   arch::named_barrier_sync(bar_id, 128);
   if (*last_flag == 0) return;
-  bool const row_major = p.d_col == 1;
-  int const rows = p.m - row0 < 64 ? p.m - row0 : 64;
-  int const cols = p.n - col0 < kN ? p.n - col0 : kN;
-  if (rows <= 0 || cols <= 0) return;
-  // The block as lines along the contiguous direction, cut into chunks of 4
-  // elements (16-byte aligned in the slices: kBM and kN are multiples of 4).
-  int const lines = row_major ? rows : cols;
-  int const inner = row_major ? cols : rows;
-  int const per_line = (inner + 3) / 4;
-  int const chunks = lines * per_line;
-  // NOTE: measured on an H100 (run 12): a pass that loaded and stored one
-  // element at a time, waiting for each load (the compiler cannot move a
-  // load above a store that may alias it), cost 35 us on a 1024^3 GEMM with
-  // two splits. Here each thread first loads kBatch chunks from every slice,
-  // all independent, then stores them.
+  // The whole 64 x kN block in chunks of 4 columns (16-byte aligned: kN is a
+  // multiple of 8), kBatch chunks per thread loaded before any store.
+  constexpr int kPerRow = kN / 4, kChunks = 64 * kPerRow;
   constexpr int kBatch = 4;
-  for (int c0 = t; c0 < chunks; c0 += 128 * kBatch) {
-    float4 sum[kBatch];
-    std::int64_t off[kBatch];
+  bool const row_major = p.d_col == 1;
+  for (int c0 = t; c0 < kChunks; c0 += 128 * kBatch) {
+    float4 v[kBatch];
 #pragma unroll
     for (int i = 0; i < kBatch; ++i) {
-      int const c = c0 + 128 * i < chunks ? c0 + 128 * i : c0;  // past the end: a harmless duplicate read
-      int const line = c / per_line, x = 4 * (c - line * per_line);
-      off[i] = ws_slice_offset<kBM, kN>(p, 0, r0 + (row_major ? line : x), row_major ? x : line);
-      sum[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
-    for (int s = 0; s < p.splits; ++s) {
-      const float* const base = ws + std::int64_t(s) * (kBM * kN);
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i) {
-        float4 const v = __ldcg(reinterpret_cast<const float4*>(base + off[i]));
-        sum[i].x += v.x;
-        sum[i].y += v.y;
-        sum[i].z += v.z;
-        sum[i].w += v.w;
+      int const c = c0 + 128 * i;
+      if (c < kChunks) {
+        float4* const src = reinterpret_cast<float4*>(ws + std::int64_t(r0 + c / kPerRow) * kN + 4 * (c % kPerRow));
+        v[i] = __ldcg(src);
       }
     }
 #pragma unroll
     for (int i = 0; i < kBatch; ++i) {
       int const c = c0 + 128 * i;
-      if (c >= chunks) continue;
-      int const line = c / per_line, x = 4 * (c - line * per_line);
-      float const v[4] = {sum[i].x, sum[i].y, sum[i].z, sum[i].w};
+      if (c >= kChunks) continue;
+      int const rl = c / kPerRow, cl = 4 * (c % kPerRow);
+      *reinterpret_cast<float4*>(ws + std::int64_t(r0 + rl) * kN + cl) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      int const row = row0 + rl;
+      if (row >= p.m) continue;
+      float const s[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
       float out[4];
-      int const n_in = inner - x < 4 ? inner - x : 4;
-      // alpha, beta * C (loads of the chunk before its stores).
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        out[e] = p.alpha * v[e];
-        if (p.beta != 0.0f && e < n_in) {
-          int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
-          out[e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col);
-        }
+        out[e] = p.alpha * s[e];
+        if (p.beta != 0.0f && col0 + cl + e < p.n)
+          out[e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col0 + cl + e) * p.c_col);
       }
+      std::int64_t const drow = std::int64_t(row) * p.d_row;
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        if (e >= n_in) continue;
-        int const row = row0 + (row_major ? line : x + e), col = col0 + (row_major ? x + e : line);
-        ws_store1<TOut>(p.d, std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col, out[e]);
+      for (int e = 0; e < 4; e += 2) {
+        int const col = col0 + cl + e;
+        if (row_major && p.d_pair_ok && col + 1 < p.n) {
+          ws_store2<TOut>(p.d, drow + col, out[e], out[e + 1]);
+        } else {
+          if (col < p.n) ws_store1<TOut>(p.d, drow + std::int64_t(col) * p.d_col, out[e]);
+          if (col + 1 < p.n) ws_store1<TOut>(p.d, drow + std::int64_t(col + 1) * p.d_col, out[e + 1]);
+        }
       }
     }
   }
@@ -690,10 +652,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
         if (p.splits > 1 && unit.tile >= p.split_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
-          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * p.splits * (Cfg::kBlockM * Cfg::kBlockN);
+          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
-          ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, unit.split, r0, row0, tn * Cfg::kBlockN,
-                                                               slot, uint32_t(1 + cw), last_flag + cw);
+          ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, r0, row0, tn * Cfg::kBlockN, slot,
+                                                               uint32_t(1 + cw), last_flag + cw);
         } else if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).

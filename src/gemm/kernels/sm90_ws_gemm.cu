@@ -161,8 +161,9 @@ bool d_tma_storable(const GemmArgs& args) {
 // x splits within about a wave of work units, ~17 MB for 128x256 tiles on
 // 132 SMs). A stream destroyed while its work is pending
 // and a new stream that gets the same handle could share a buffer out of
-// order: not guarded. Each entry also owns kCounterSlots tile counters,
-// zeroed once when allocated; every launch leaves them zero again.
+// order: not guarded. Buffer and counters are zeroed once when allocated;
+// every launch leaves them zero again (the last unit of each split tile
+// zeroes its block and counter).
 constexpr std::int64_t kCounterSlots = 1 << 16;
 
 struct SplitkWorkspace {
@@ -205,8 +206,12 @@ SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
   if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
   e->ptr = nullptr;
   e->bytes = 0;
-  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, s) != cudaSuccess) {
+  // The accumulation buffers are zero between launches (every launch zeroes
+  // what it used): zero the whole new buffer once.
+  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, s) != cudaSuccess ||
+      cudaMemsetAsync(e->ptr, 0, bytes, s) != cudaSuccess) {
     cudaGetLastError();
+    if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
     e->ptr = nullptr;
     return {};
   }
@@ -304,8 +309,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   // Split-K workspace: splits x m x n f32 and the tile counters, one for the
   // whole batch (its launches run in stream order). Without it: no split.
   if (p.splits > 1) {
-    std::size_t const bytes = std::size_t(all_tiles - split_from) * std::size_t(p.splits) *
-                              std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
+    std::size_t const bytes = std::size_t(all_tiles - split_from) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
     SplitkWorkspace const ws = splitk_workspace(bytes, stream);
     if (ws.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1, transpose, false);
     p.partial = ws.partial;
