@@ -449,15 +449,19 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // Ping-pong 64x256 and clusters of 2 never won (run 5).
 constexpr bool kDefaultTmaStore = true;
 
-// NOTE: the split-K cost model, fitted to runs 12-14 (H100, 2026-11-22). In
+// NOTE: the split-K cost model, fitted to runs 12-16 (H100, 2026-11-22). In
 // K-block units of the unit's tile: a unit costs its K-blocks + 3 (fill and
-// epilogue); a split unit also pays kSplitCost for the slice round trip
-// (store, count, and for the last unit the reads of every slice): split
-// units of 1024^3 with 128x64 tiles took 25 us against 10.5 us unsplit
-// (ncu), i.e. about 10 K-blocks of that tile each. Uniform split-K only won
-// where one dimension is tiny and K long (16x4096x14336: 0.59 -> 0.95 of
-// cuBLAS); on 1024^3, 1000^3 and 128x8192x8192 it lost to unsplit tiles.
-constexpr double kUnitCost = 3.0, kSplitCost = 8.0;
+// epilogue); a split unit also pays kSplitCost for the reduction (its
+// red.global.add of the tile into L2, the count, and for the last unit the
+// read, the D stores and the zeroing). Run 16: 2048^3 with every 128x256
+// tile split in 4 took 93 us against 28 us unsplit, about 20 K-blocks of
+// overhead per unit when all 132 SMs reduce at once (the L2's atomic
+// throughput); the tail splits, a few tiles cut into up to 16 units, paid
+// off (5120x5120x4096 0.90 -> 0.95-0.96, 16384^3 1.00 -> 1.01,
+// 4096x28672x4096 0.97 -> 0.99-1.00). Uniform split-K only won where one
+// dimension is tiny and K long (16x4096x14336: 0.59 -> 1.00-1.03 of cuBLAS);
+// on 1024^3, 1000^3 and 128x8192x8192 it lost to unsplit tiles.
+constexpr double kUnitCost = 3.0, kSplitCost = 16.0;
 
 // Uniform split count for `tiles` tiles of `k_blocks` K-blocks each on `sms`
 // SMs: the smallest waves x (K-blocks per unit + costs); >= 4 K-blocks per
