@@ -263,8 +263,8 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 6) suite<simt::Sgemm128x256x16>("128x256x16", true);
   if (which < 0 || which == 7) suite<simt::Sgemm128x128x16NoPf>("128x128x16 NoPf", true);
   if (which < 0 || which == 8) suite<simt::Sgemm128x128x16WalkCols>("128x128x16 walk cols", false);
-  if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkRows>("128x128x16 walk rows", true);
-  if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkCols>("128x128x16 s4 walk cols", true);
+  if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkBands>("128x128x16 walk bands", false);
+  if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkBands>("128x128x16 s4 walk bands", true);
   if (which < 0 || which == 11) suite<simt::Sgemm256x128x16WalkRows>("256x128x16 walk rows", true);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
@@ -321,9 +321,9 @@ using Cfg = s::Sgemm128x128x16NoPf;
 #elif CFG_ID == 8
 using Cfg = s::Sgemm128x128x16WalkCols;
 #elif CFG_ID == 9
-using Cfg = s::Sgemm128x128x16WalkRows;
+using Cfg = s::Sgemm128x128x16WalkBands;
 #elif CFG_ID == 10
-using Cfg = s::Sgemm128x128x16S4WalkCols;
+using Cfg = s::Sgemm128x128x16S4WalkBands;
 #elif CFG_ID == 11
 using Cfg = s::Sgemm256x128x16WalkRows;
 #endif
@@ -363,8 +363,8 @@ const Config kConfigs[] = {
     {"c2 128x128x16 s2", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 vec16_k", simt_run_3, simt_fn_3},
     {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
     {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7},
-    {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8}, {"c9 128x128x16 s3 walk rows", simt_run_9, simt_fn_9},
-    {"c10 128x128x16 s4 walk cols", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
+    {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8}, {"c9 128x128x16 s3 walk bands", simt_run_9, simt_fn_9},
+    {"c10 128x128x16 s4 walk bands", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \

@@ -212,7 +212,7 @@ class SimtSgemm : public ::testing::Test {};
 using Configs = ::testing::Types<simt::Sgemm128x128x16, simt::Sgemm128x128x16S4, simt::Sgemm128x128x16S2,
                                  simt::Sgemm128x128x16K, simt::Sgemm128x128x8, simt::Sgemm128x128x16W,
                                  simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf, simt::Sgemm128x128x16WalkCols,
-                                 simt::Sgemm128x128x16WalkRows, simt::Sgemm128x128x16S4WalkCols,
+                                 simt::Sgemm128x128x16WalkBands, simt::Sgemm128x128x16S4WalkBands,
                                  simt::Sgemm256x128x16WalkRows>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
@@ -375,7 +375,7 @@ TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
                     !simt::Sgemm128x128x16S4::kVec16K && !simt::Sgemm128x128x16S2::kVec16K &&
                     !simt::Sgemm128x128x16W::kVec16K && !simt::Sgemm128x256x16::kVec16K &&
                     !simt::Sgemm128x128x16NoPf::kVec16K && !simt::Sgemm128x128x16WalkCols::kVec16K &&
-                    !simt::Sgemm128x128x16WalkRows::kVec16K && !simt::Sgemm128x128x16S4WalkCols::kVec16K &&
+                    !simt::Sgemm128x128x16WalkBands::kVec16K && !simt::Sgemm128x128x16S4WalkBands::kVec16K &&
                     !simt::Sgemm256x128x16WalkRows::kVec16K,
                 "test_simt_sgemm: exactly one configuration (Sgemm128x128x16K) opts into vec16_k");
   EXPECT_EQ(simt::detail::sgemm_function<simt::SgemmDefault>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
@@ -424,10 +424,15 @@ TEST(SimtSgemmWalk, EveryAccumulatorOncePerStep) {
   check_walk<2, 8, 16>(true);
   check_walk<3, 16, 8>(true);
   check_walk<4, 8, 16>(true);
-  static_assert(simt::Sgemm128x128x16WalkCols::kFfmaOrder == 2 && simt::Sgemm128x128x16WalkRows::kFfmaOrder == 1 &&
-                    simt::Sgemm128x128x16S4WalkCols::kFfmaOrder == 2 && simt::Sgemm256x128x16WalkRows::kFfmaOrder == 1 &&
+  check_walk<5, 8, 8>(true);
+  check_walk<6, 8, 8>(true);
+  check_walk<5, 16, 8>(true);
+  check_walk<6, 16, 8>(true);
+  check_walk<5, 8, 16>(true);
+  static_assert(simt::Sgemm128x128x16WalkCols::kFfmaOrder == 2 && simt::Sgemm128x128x16WalkBands::kFfmaOrder == 5 &&
+                    simt::Sgemm128x128x16S4WalkBands::kFfmaOrder == 5 && simt::Sgemm256x128x16WalkRows::kFfmaOrder == 1 &&
                     simt::SgemmDefault::kFfmaOrder == 0,
-                "test_simt_sgemm: the v4 configurations are the default tile with walks 2 (columns) and 1 (rows)");
+                "test_simt_sgemm: the v4 configurations use walks 2 (columns), 5 (row bands) and 1 (rows)");
 }
 
 }  // namespace

@@ -188,15 +188,21 @@ struct SgemmConfig {
 //     alternating (2p,j) (2p+1,j) (2p+1,j+1) (2p,j+1) ..., odd pairs right to
 //     left: every consecutive pair of FFMAs shares a[i] or b[j], and the
 //     shared operand alternates between the two slots;
-//   4 column-pair zig-zag: the transposed walk of 3.
+//   4 column-pair zig-zag: the transposed walk of 3;
+//   5 row bands: the columns in bands of 4 (the 4 values of one LDS.128 of
+//     B); inside a band, serpentine rows (a[i] shared along a row's 4
+//     columns, b[j] across the turn); odd bands bottom to top;
+//   6 column bands: the transposed walk of 5 (bands of 4 rows).
 // The walk changes nothing but the instruction order ptxas starts from: its
 // `.reuse` operand caching and the register-bank spread of the operands that
 // are read from the register file (see docs/performance.md, SIMT SGEMM v4).
 template <int kOrder, int kM, int kN>
 TESSERA_HOST_DEVICE constexpr void ffma_walk(int s, int& i, int& j) {
-  static_assert(kOrder >= 0 && kOrder <= 4, "ffma_walk: kOrder must be 0..4");
+  static_assert(kOrder >= 0 && kOrder <= 6, "ffma_walk: kOrder must be 0..6");
   static_assert((kOrder != 3 || kM % 2 == 0) && (kOrder != 4 || kN % 2 == 0),
                 "ffma_walk: the pair walks need an even number of rows (3) or columns (4)");
+  static_assert((kOrder != 5 || kN % 4 == 0) && (kOrder != 6 || kM % 4 == 0),
+                "ffma_walk: the band walks need a multiple of 4 columns (5) or rows (6)");
   if constexpr (kOrder == 0) {
     i = s / kN;
     j = s % kN;
@@ -211,6 +217,16 @@ TESSERA_HOST_DEVICE constexpr void ffma_walk(int s, int& i, int& j) {
     int const col = q / 2;
     j = pair % 2 == 0 ? col : kN - 1 - col;
     i = 2 * pair + (col % 2 == 0 ? q % 2 : 1 - q % 2);
+  } else if constexpr (kOrder == 5) {
+    int const band = s / (4 * kM), q = s % (4 * kM);
+    int const row = q / 4;
+    i = band % 2 == 0 ? row : kM - 1 - row;
+    j = 4 * band + (row % 2 == 0 ? q % 4 : 3 - q % 4);
+  } else if constexpr (kOrder == 6) {
+    int const band = s / (4 * kN), q = s % (4 * kN);
+    int const col = q / 4;
+    j = band % 2 == 0 ? col : kN - 1 - col;
+    i = 4 * band + (col % 2 == 0 ? q % 4 : 3 - q % 4);
   } else {
     int const pair = s / (2 * kM), q = s % (2 * kM);
     int const row = q / 2;
@@ -244,18 +260,20 @@ using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1>;
 // The default tile without the register double buffer of fragments.
 using Sgemm128x128x16NoPf = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, false>;
 // v4: the default tile with another FFMA walk (ffma_walk) of each k step's
-// 8x8 outer product. Serpentine columns (order 2): on sm_90a SASS, 90-96% of
-// the FFMAs carry a `.reuse` flag (rows: 76-80%) and 7-10% have two source
-// operands read from the register file in one bank (reg % 4; rows: 14-19%).
+// 8x8 outer product (sm_90a SASS statistics in docs/performance.md, v4).
+// Serpentine columns (walk 2): 90-96% of the FFMAs carry a `.reuse` flag
+// (walk 0: 76-80%) and 7-10% have two register-file source operands in one
+// bank (register % 4; walk 0: 14-19%).
 using Sgemm128x128x16WalkCols = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, false, 2>;
-// Serpentine rows (order 1): 89-95% reuse flags, 7-12% bank conflicts.
-using Sgemm128x128x16WalkRows = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, false, 1>;
-// Serpentine columns with 4 stages (run 9's best geometric mean was s4).
-using Sgemm128x128x16S4WalkCols = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2, true, 4, false, 2>;
+// Row bands (walk 5): 89-92% reuse flags, 6.7-6.9% bank conflicts: the
+// fewest of the walks tried for the 8x8 tile.
+using Sgemm128x128x16WalkBands = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, false, 5>;
+// Row bands with 4 stages (run 9's best geometric mean was s4).
+using Sgemm128x128x16S4WalkBands = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2, true, 4, false, 5>;
 // 256x128x16, 16x8 per thread (FFMA:LDS.128 = 128:6), 8 warps, 1 CTA/SM
 // (197-212 registers), 75 KB, serpentine rows: for this tall thread tile the
-// row walk gave the fewest bank conflicts (6.3-6.4%; rows 6.4-8.8%, columns
-// 10-11%).
+// row walk gave the fewest bank conflicts (6.3-6.4%; walk 0: 6.4-8.8%,
+// walk 2: 10-11%, walk 5: 8-9%, walk 6: 4.6-7.5%).
 using Sgemm256x128x16WalkRows = SgemmConfig<256, 128, 16, 3, 2, 4, 4, 2, 8, 1, true, 4, false, 1>;
 using SgemmDefault = Sgemm128x128x16;
 
