@@ -68,7 +68,8 @@ TESSERA_HOST_DEVICE constexpr bool kmajor(OperandMode m) { return m == OperandMo
 // next k step prefetched or not (M/N-major tiles), kKFrag k steps per
 // fragment read from a K-major tile (4: LDS.128, 2: LDS.64, 1: LDS.32),
 // 16-byte aligned K-contiguous operands copied into K-major tiles (vec16_k,
-// kVec16K) or element-wise into M/N-major ones (elem_k, the default).
+// kVec16K) or element-wise into M/N-major ones (elem_k, the default),
+// and the order of the FFMAs of one k step (kFfmaOrder, see ffma_walk).
 template <int kBlockM_, int kBlockN_, int kBlockK_, int kStages_, int kWarpsM_, int kWarpsN_, int kRepM_,
           int kRepN_, int kLanesM_, int kMinBlocks_, bool kFragPrefetch_ = true, int kKFrag_ = 4,
           bool kVec16K_ = false, int kFfmaOrder_ = 0>
