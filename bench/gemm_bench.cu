@@ -45,14 +45,21 @@ double median_of(std::vector<double> v) {
 
 // Times `run(i)` (i = run index, selects the rotating input set) with one
 // event pair per run, after warm-up; the number of runs adapts to the speed.
+// With `partner` (cuBLAS on the same problem), every timed run of `run` is
+// preceded by a timed run of `partner`, and `partner_median_ms` gets the
+// partner's median: the two medians come from interleaved runs, so clock and
+// temperature drift over the measurement affect both alike.
 Status time_runs(const std::function<Status(int)>& run, const Config& config,
-                 cudaStream_t stream, Measurement* m) {
+                 cudaStream_t stream, Measurement* m,
+                 const std::function<Status(int)>* partner = nullptr, double* partner_median_ms = nullptr) {
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
   Status s;
   float estimate_ms = 0;
   for (int i = 0; i < config.warmup_runs && s.ok(); ++i) {
+    if (partner != nullptr) s = (*partner)(i);
+    if (!s.ok()) break;
     cudaEventRecord(e0, stream);
     s = run(i);
     cudaEventRecord(e1, stream);
@@ -74,8 +81,16 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
   }
 
   std::vector<cudaEvent_t> events(2 * static_cast<size_t>(runs));
+  std::vector<cudaEvent_t> pevents(partner != nullptr ? 2 * static_cast<size_t>(runs) : 0);
   for (auto& e : events) cudaEventCreate(&e);
+  for (auto& e : pevents) cudaEventCreate(&e);
   for (int i = 0; i < runs && s.ok(); ++i) {
+    if (partner != nullptr) {
+      cudaEventRecord(pevents[2 * i], stream);
+      s = (*partner)(config.warmup_runs + i);
+      cudaEventRecord(pevents[2 * i + 1], stream);
+      if (!s.ok()) break;
+    }
     cudaEventRecord(events[2 * i], stream);
     s = run(config.warmup_runs + i);
     cudaEventRecord(events[2 * i + 1], stream);
@@ -89,7 +104,17 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
       cudaEventElapsedTime(&t, events[2 * i], events[2 * i + 1]);
       ms.push_back(t);
     }
+  if (s.ok() && partner != nullptr && partner_median_ms != nullptr) {
+    std::vector<double> pms;
+    for (int i = 0; i < runs; ++i) {
+      float t = 0;
+      cudaEventElapsedTime(&t, pevents[2 * i], pevents[2 * i + 1]);
+      pms.push_back(t);
+    }
+    *partner_median_ms = median_of(pms);
+  }
   for (auto& e : events) cudaEventDestroy(e);
+  for (auto& e : pevents) cudaEventDestroy(e);
   if (!s.ok()) return s;
   m->runs = runs;
   m->median_ms = median_of(ms);
@@ -243,8 +268,11 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   std::vector<std::int64_t> const rows = sample_rows(sh.m, config.check_rows);
 
   // Verify on set 0 (poisoned D), then time. Both cuBLAS and Tessera.
+  // `paired`: time interleaved with cuBLAS and take the ratio from those
+  // interleaved runs (Measurement::ratio_to_cublas).
+  std::function<Status(int)> const cublas_run = [&](int i) { return cublas.run(args_for(i), stream); };
   auto measure = [&](const std::string& impl, const std::function<Status(const GemmArgs&)>& launch,
-                     Measurement* m) {
+                     Measurement* m, bool paired = false) {
     m->impl = impl;
     m->error_bound = error_bound(base);
     GemmArgs const g0 = args_for(0);
@@ -258,7 +286,10 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
       return;
     }
     m->error = stats.error();
-    s = time_runs([&](int i) { return launch(args_for(i)); }, config, stream, m);
+    double cublas_ms = 0;
+    s = time_runs([&](int i) { return launch(args_for(i)); }, config, stream, m, paired ? &cublas_run : nullptr,
+                  &cublas_ms);
+    if (s.ok() && paired && cublas_ms > 0 && m->median_ms > 0) m->ratio_to_cublas = cublas_ms / m->median_ms;
     if (!s.ok()) {
       m->note = s.message;
       return;
@@ -308,8 +339,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
       if (plan.copies_a || plan.copies_b)
         m.note += std::string(" after repacking ") + (plan.copies_a && plan.copies_b ? "A and B" : plan.copies_a ? "A" : "B");
       fill_resources(*plan.kernel, args_for(0), device, &m);
-      measure("tessera::gemm", [&](const GemmArgs& g) { return gemm(g, stream, GemmOptions{}); }, &m);
-      m.ratio_to_cublas = cub.tflops > 0 ? m.tflops / cub.tflops : 0;
+      measure("tessera::gemm", [&](const GemmArgs& g) { return gemm(g, stream, GemmOptions{}); }, &m, true);
       progress(m);
       out->rows.push_back(m);
     }
@@ -355,8 +385,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
               }
               return kernel.launch(g, stream);
             },
-            &m);
-    m.ratio_to_cublas = cub.tflops > 0 ? m.tflops / cub.tflops : 0;
+            &m, true);
     progress(m);
     out->rows.push_back(m);
   }

@@ -60,7 +60,7 @@ struct Measurement {
   int runs = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;
   double tflops = 0;
-  double ratio_to_cublas = 0;  // tflops / cuBLAS tflops (cuBLAS row: 1)
+  double ratio_to_cublas = 0;  // cuBLAS median / this median, both from runs interleaved with cuBLAS (cuBLAS row: 1)
   double pct_of_peak = 0;      // of DeviceInfo::peak_tflops(type)
   // Bytes of A and B (each read once, batch included) over the median time,
   // in % of ProblemResult::copy_gbps; -1 when not measured.
