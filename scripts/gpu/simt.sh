@@ -254,7 +254,7 @@ void suite(const char* name, bool quick) {
 
 int main(int argc, char** argv) {
   int which = argc > 1 ? std::atoi(argv[1]) : -1;
-  if (which < 0 || which == 0) suite<simt::Sgemm128x128x16>("128x128x16 (default)", false);
+  if (which < 0 || which == 0) suite<simt::Sgemm128x128x16>("128x128x16 (v3 default)", false);
   if (which < 0 || which == 1) suite<simt::Sgemm128x128x16S4>("128x128x16 s4", true);
   if (which < 0 || which == 2) suite<simt::Sgemm128x128x16S2>("128x128x16 s2", true);
   if (which < 0 || which == 3) suite<simt::Sgemm128x128x16K>("128x128x16 K (vec16_k)", false);
@@ -359,12 +359,12 @@ constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
-    {"c0 128x128x16 s3 (default)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
+    {"c0 128x128x16 s3 (v3 dflt)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
     {"c2 128x128x16 s2", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 vec16_k", simt_run_3, simt_fn_3},
     {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
     {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7},
     {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8}, {"c9 128x128x16 s3 walk bands", simt_run_9, simt_fn_9},
-    {"c10 128x128x16 s4 walk bands", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
+    {"c10 128x128x16 s4 walk bands (dflt)", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \

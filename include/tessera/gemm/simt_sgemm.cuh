@@ -276,7 +276,7 @@ using Sgemm128x128x16S4WalkBands = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2
 // row walk gave the fewest bank conflicts (6.3-6.4%; walk 0: 6.4-8.8%,
 // walk 2: 10-11%, walk 5: 8-9%, walk 6: 4.6-7.5%).
 using Sgemm256x128x16WalkRows = SgemmConfig<256, 128, 16, 3, 2, 4, 4, 2, 8, 1, true, 4, false, 1>;
-using SgemmDefault = Sgemm128x128x16;
+using SgemmDefault = Sgemm128x128x16S4WalkBands;
 
 // The problem in kernel orientation. Element (i,k) of Ak is
 // a[i*a_m + k*a_k]; (k,j) of Bk is b[k*b_k + j*b_n]; Ck(i,j) is

@@ -3,7 +3,9 @@
 //
 // simt_sgemm: the registry face of the fp32 SIMT GEMM
 // (include/tessera/gemm/simt_sgemm.cuh), instantiated with SgemmDefault
-// (128x128x16 tile, 3-stage cp.async ring, 8x8 outputs per thread).
+// (128x128x16 tile, 4-stage cp.async ring, 8x8 outputs per thread, FFMAs in
+// row bands of 4: run 18 on an H100, 0.915x cuBLAS geometric mean over
+// 4096^3/8192^3 and three orders against 0.855 for the row-by-row order).
 // Every order of A, B, C, D, any ld, element-aligned pointers, batches.
 #include <tessera/gemm/simt_sgemm.cuh>
 
@@ -23,8 +25,9 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) { return simt::sgemm_
 GemmKernel gemm_kernel_simt_sgemm() {
   GemmKernel k;
   k.info = {"simt_sgemm", 80, 0,
-            "fp32 FFMA: 128x128x16 tile, 3-stage cp.async into M/N-major tiles (16 B along M/N, 4 B along "
-            "K or when misaligned), 8x8 per thread, 2 CTAs/SM; every order, ld and alignment"};
+            "fp32 FFMA: 128x128x16 tile, 4-stage cp.async into M/N-major tiles (16 B along M/N, 4 B along "
+            "K or when misaligned), 8x8 per thread in row bands of 4 (FFMA register-bank spread), 2 CTAs/SM; "
+            "every order, ld and alignment"};
   k.can_implement = &simt::sgemm_can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
