@@ -289,7 +289,14 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
     double cublas_ms = 0;
     s = time_runs([&](int i) { return launch(args_for(i)); }, config, stream, m, paired ? &cublas_run : nullptr,
                   &cublas_ms);
-    if (s.ok() && paired && cublas_ms > 0 && m->median_ms > 0) m->ratio_to_cublas = cublas_ms / m->median_ms;
+    if (s.ok() && paired && cublas_ms > 0 && m->median_ms > 0) {
+      m->ratio_to_cublas = cublas_ms / m->median_ms;
+      // The cuBLAS rate the ratio compares with (the cuBLAS row was timed
+      // alone, before any Tessera row, and may differ from it).
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "cuBLAS %.1f interleaved", flop / (cublas_ms * 1e-3) / 1e12);
+      m->note = m->note.empty() ? buf : m->note + "; " + buf;
+    }
     if (!s.ok()) {
       m->note = s.message;
       return;
