@@ -343,6 +343,34 @@ TEST(HopperGemm, PingPongVariant) {
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {true, 5});
 }
 
+// Ping-pong with 64x128 tiles (one m64n128 block per consumer, 9 stages of
+// 24 KiB): odd shapes, alpha/beta, col-major D, batches, both orientations,
+// split-K and a tail split.
+TEST(HopperGemm, PingPong64x128Variant) {
+  TESSERA_REQUIRE_SM90();
+  detail::Sm90WsVariant pp{true, 0, 128};
+  pp.tile_m = 64;
+  run_gemm<__nv_bfloat16, float>({64, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__half, float>({4095, 4097, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, pp);
+  run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, pp);
+  run_gemm<__nv_bfloat16, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, pp);
+  run_gemm<__nv_bfloat16, float>({128, 8192, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  pp.transpose = true;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.5f, 1, pp);
+  pp.transpose = false;
+  pp.splits = 3;
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  pp.split_tail = true;
+  run_gemm<__nv_bfloat16, float>({4096, 2048, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
+  detail::Sm90WsVariant bad{true, 0, 128};
+  bad.tile_m = 64;
+  bad.tma_store = true;
+  GemmArgs args;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
+}
+
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
 // ring of 32 KiB).
 TEST(HopperGemm, PingPong128Variant) {

@@ -191,6 +191,9 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // ping-pong ring drops from 7 to 6 stages.
 using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true>;
 using WsGemmPingPong128TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 1, true>;
+// Ping-pong 64x128 (one m64n128 block per consumer, 9 stages of 24 KiB): for
+// problems with fewer 128x128 tiles than SMs, twice the CTAs of 128x128.
+using WsGemmPingPong64x128Config = WsGemmConfigT<true, 64, 128, 9>;
 
 // Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128): as many stages as
 // fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB; 64: 9 x 24 KiB;
@@ -711,8 +714,9 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
 struct Sm90WsVariant {
   bool pingpong = false;  // consumers alternate whole tiles
   int group_m = 0;        // tile rows per rasterisation group
-  int tile_n = 256;       // ping-pong: 256 (64x256 tiles, WsGemmPingPongConfig) or 128 (128x128,
-                          // WsGemmPingPong128Config); cooperative: 256 (128x256, WsGemmConfig) or
+  int tile_n = 256;       // ping-pong: 256 (64x256 tiles, WsGemmPingPongConfig) or 128 (tile_m x 128:
+                          // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
+                          // cooperative: 256 (128x256, WsGemmConfig) or
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
   int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
@@ -723,6 +727,7 @@ struct Sm90WsVariant {
                           // taken with cudaMallocAsync on the stream (no split when that fails)
   bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
                           // column-major): the other orientation, D' column-major, direct epilogue
+  int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial
 };

@@ -28,6 +28,7 @@ using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
+using kernels::sm90::WsGemmPingPong64x128Config;
 using kernels::sm90::WsGemmPingPongConfig;
 using kernels::sm90::WsGemmPingPong128TmaStoreConfig;
 using kernels::sm90::WsGemmTmaStoreConfig;
@@ -98,6 +99,7 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     }
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
+  if (v.tile_n == 128 && v.tile_m == 64) return f.template operator()<WsGemmPingPong64x128Config>();
   if (v.tile_n == 128)
     return tma_store ? f.template operator()<WsGemmPingPong128TmaStoreConfig>()
                      : f.template operator()<WsGemmPingPong128Config>();
@@ -554,7 +556,10 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
-  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256)))
+  if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
+    return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
+  if (variant.tma_store &&
+      (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 || variant.tile_m != 128 : variant.tile_n != 256)))
     return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
