@@ -446,8 +446,10 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // One dimension <= 64 (and the other >= 1024): narrow cooperative 128 x
 // 16/32/64 tiles with that dimension on N and uniform split-K by
 // choose_splits (64x28672x4096: 1.01, 16x4096x14336: 0.93-0.95 against
-// ping-pong's 0.96 and 0.60). 128x8192x8192 stays on ping-pong 128x128
-// (0.95-0.96; narrow 128x128 0.94, with split-K 0.85).
+// ping-pong's 0.96 and 0.60). One dimension in (64, 128]: ping-pong 64x128
+// with the large dimension on M (run 21: 128x8192x8192 0.99 against
+// ping-pong 128x128 0.95, narrow 128x128 0.94, split-K 0.85; the 64x128
+// tile lost on 1000^3, 0.73 vs 0.78, so small cubes stay on 128x128).
 // Ping-pong 64x256 and clusters of 2 never won (run 5).
 constexpr bool kDefaultTmaStore = true;
 
@@ -525,6 +527,18 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.tma_store = false;
     v.group_m = 8;
     v.splits = choose_splits((big + 127) / 128, k_blocks, sms);
+    return v;
+  }
+  if (small <= 128 && big >= 1024) {
+    // Between 64 and 128: ping-pong 64x128 tiles with the large dimension on
+    // M (128x8192x8192: 128 tiles of 64x128 keep 128 SMs streaming, where
+    // 128x128 tiles keep 64).
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.tile_m = 64;
+    v.transpose = m < n;
+    v.tma_store = false;
+    v.group_m = 8;
     return v;
   }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
