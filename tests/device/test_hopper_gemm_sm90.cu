@@ -22,29 +22,17 @@
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
+#include "device_test.cuh"
+
 namespace {
 
 using namespace tessera;
 
-int device_sm() {
-  int n = 0, dev = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM90()                                                                            \
-  do {                                                                                                    \
-    int const cc_ = device_sm();                                                                          \
-    if (cc_ != 90)                                                                                        \
-      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
+#define TESSERA_REQUIRE_SM90()                                                                         \
+  do {                                                                                                 \
+    int const cc_ = tessera::test::device_cc();                                                        \
+    if (cc_ != 90) GTEST_SKIP() << "needs sm_90, found " << tessera::test::device_name(cc_);           \
   } while (0)
-
-#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
 template <class T>
 __host__ __device__ double to_double(T v) {
@@ -131,15 +119,15 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   TIn *da = nullptr, *db = nullptr;
   TOut *dc = nullptr, *dd = nullptr;
   double* dref = nullptr;
-  TESSERA_CUDA_OK(cudaMalloc(&da, ha.size() * sizeof(TIn)));
-  TESSERA_CUDA_OK(cudaMalloc(&db, hb.size() * sizeof(TIn)));
-  TESSERA_CUDA_OK(cudaMalloc(&dc, dn * sizeof(TOut)));
-  TESSERA_CUDA_OK(cudaMalloc(&dd, dn * sizeof(TOut)));
-  TESSERA_CUDA_OK(cudaMalloc(&dref, dn * sizeof(double)));
-  TESSERA_CUDA_OK(cudaMemcpy(da, ha.data(), ha.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(db, hb.data(), hb.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(dc, hc.data(), dn * sizeof(TOut), cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemset(dd, 0xff, dn * sizeof(TOut)));
+  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size() * sizeof(TIn)));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size() * sizeof(TIn)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dc, dn * sizeof(TOut)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, dn * sizeof(TOut)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dref, dn * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dc, hc.data(), dn * sizeof(TOut), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, dn * sizeof(TOut)));
 
   GemmArgs args;
   args.m = s.m;
@@ -161,8 +149,8 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   Status const st = variant.group_m == kDefaultLaunch ? detail::launch_sm90_ws_gemm(args, nullptr)
                                                       : detail::launch_sm90_ws_gemm(args, nullptr, variant);
   ASSERT_TRUE(st.ok()) << st.message;
-  TESSERA_CUDA_OK(cudaGetLastError());
-  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 
   bool const drow = d_order == MatrixOrder::row_major;
   int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
@@ -171,12 +159,12 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
     reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da + bi * a_bs, ldk, 1, db + bi * b_bs, 1, ldk,
                                                         dc + bi * d_bs, c_row, c_col, double(alpha), double(beta),
                                                         dref + bi * d_bs);
-  TESSERA_CUDA_OK(cudaGetLastError());
-  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<TOut> hd(dn);
   std::vector<double> href(dn);
-  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd, dn * sizeof(TOut), cudaMemcpyDeviceToHost));
-  TESSERA_CUDA_OK(cudaMemcpy(href.data(), dref, dn * sizeof(double), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, dn * sizeof(TOut), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(href.data(), dref, dn * sizeof(double), cudaMemcpyDeviceToHost));
 
   double const eps = kOut == DataType::f32 ? 1e-6 : kOut == DataType::f16 ? 1.0 / 2048 : 1.0 / 256;
   double num = 0, den = 0;
