@@ -119,12 +119,23 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
     // against the GEMM.
     // NOTE: 2^33 flop (e.g. 2048^3) takes ~15 us at 600 TFLOP/s; copying a
     // 2048^2 bf16 operand moves 16 MB (~5 us at 3-4 TB/s).
+    // NOTE: and only when the GEMM does enough work per copied byte. The
+    // copy reads and writes the operand once more; the Hopper kernel then
+    // reads it again. Run 23 (H100, 2026-11-22, bf16, interleaved ratios):
+    // 128x8192x8192 nt/tt (B copied: 126 flop per copied byte) ran at
+    // 0.25x cuBLAS after the copy and 64x28672x4096 nt/tt (64 flop/B) at
+    // 0.25x, where mma.sync reads them in place at about half of cuBLAS;
+    // 4096^3 nn/nt (2048 flop/B) ran at 0.67-0.80x after the copy. A copy
+    // pays when the flop per copied byte exceed about twice the Hopper
+    // kernel's flop rate over the copy bandwidth (~2 x 700 / 3 TB/s ~ 470).
     constexpr double kMinFlopForLayoutCopy = 8589934592.0;
+    constexpr double kMinFlopPerCopiedByte = 512.0;
     if (!options.kernel.empty() || unpacked == nullptr || (a_km && b_km)) return best;
-    if (2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count) < kMinFlopForLayoutCopy)
-      return best;
+    double const flop = 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
+    if (flop < kMinFlopForLayoutCopy) return best;
     RepackPlan const rp = detail::plan_repack(args, a_km ? RepackTarget::keep : RepackTarget::k_major,
                                               b_km ? RepackTarget::keep : RepackTarget::k_major);
+    if (flop < kMinFlopPerCopiedByte * double(rp.bytes)) return best;
     alignas(16) static const char probe_aligned[16] = {};
     GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe_aligned));
     const GemmKernel* k = nullptr;

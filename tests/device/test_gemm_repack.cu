@@ -173,6 +173,19 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
   EXPECT_EQ(plan_of(big(C, C, 4096, 4096, 4096, false), 80), "sm80_tensorop");
   GemmArgs const small = big(C, C, 256, 256, 256, false);  // too small to pay for a copy
   EXPECT_EQ(plan_of(small, 90), hopper->can_implement(small) ? "sm90_ws_gemm" : "sm80_tensorop");
+  // Too little work per copied byte (run 23: 0.25x with the copy): the large
+  // M/N-major operand of a skinny GEMM is read in place by mma.sync.
+  for (GemmArgs const g : {big(C, R, 128, 8192, 8192, false), big(R, R, 64, 28672, 4096, false),
+                           big(C, R, 16, 4096, 14336, false)}) {
+    if (hopper->can_implement(g)) continue;  // (once the TMA kernel reads M/N-major operands itself)
+    EXPECT_EQ(plan_of(g, 90), "sm80_tensorop") << g.m << "x" << g.n << "x" << g.k;
+  }
+  // A small M/N-major operand next to a large K-major one is still copied
+  // (128x8192x8192 nn: 2 MB copied for 17 GFLOP).
+  GemmArgs const nn_skinny = big(C, C, 128, 8192, 8192, false);
+  if (!hopper->can_implement(nn_skinny)) EXPECT_EQ(plan_of(nn_skinny, 90), "sm90_ws_gemm +A ws");
+  GemmArgs const nt = big(C, R, 4096, 4096, 4096, false);  // both copied: 2048 flop per byte
+  if (!hopper->can_implement(nt)) EXPECT_EQ(plan_of(nt, 90), "sm90_ws_gemm +A +B ws");
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
