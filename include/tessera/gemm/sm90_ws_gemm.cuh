@@ -269,40 +269,43 @@ __device__ __forceinline__ void ws_store2(void* base, std::int64_t off, float v0
   }
 }
 
+// D'(row, col) and D'(row, col + 1) = alpha * (s0, s1) + beta * C' (columns
+// past n skipped; `row` < m). D'(i, j) is d[i * d_row + j * d_col]: one
+// 2-element store when d_pair_ok (row-major D', aligned), else single
+// elements (the column-major D' of the transposed orientation).
+template <class TOut>
+__device__ __forceinline__ void ws_store_result_pair(const WsGemmParams& p, int row, int col, float s0, float s1) {
+  float v0 = p.alpha * s0;
+  float v1 = p.alpha * s1;
+  bool const in0 = col < p.n, in1 = col + 1 < p.n;
+  if (p.beta != 0.0f) {
+    std::int64_t const coff = std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col;
+    if (in0) v0 += p.beta * ws_load<TOut>(p.c, coff);
+    if (in1) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+  }
+  std::int64_t const off = std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col;
+  if (in1 && p.d_pair_ok) {
+    ws_store2<TOut>(p.d, off, v0, v1);
+  } else {
+    if (in0) ws_store1<TOut>(p.d, off, v0);
+    if (in1) ws_store1<TOut>(p.d, off + p.d_col, v1);
+  }
+}
+
 // One m64nN f32 accumulator of a consumer warpgroup -> global memory.
 // Fragment map (wgmma.cuh): acc[4j + 2h + e] is row 16w + g + 8h, column
-// 8j + 2q + e of the warpgroup's 64xN block. D'(i, j) is d[i * d_row +
-// j * d_col]: row-major D' stores column pairs as one vector when aligned,
-// column-major D' (the transposed orientation) stores single elements.
+// 8j + 2q + e of the warpgroup's 64xN block.
 template <class TOut, int kN>
 __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const WsGemmParams& p, int row0, int col0) {
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  bool const read_c = p.beta != 0.0f;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     int const row = row0 + 16 * w + g + 8 * h;
     if (row >= p.m) continue;
-    std::int64_t const drow = std::int64_t(row) * p.d_row;
 #pragma unroll
-    for (int j = 0; j < kN / 8; ++j) {
-      int const col = col0 + 8 * j + 2 * q;
-      float v0 = p.alpha * acc[4 * j + 2 * h];
-      float v1 = p.alpha * acc[4 * j + 2 * h + 1];
-      bool const in0 = col < p.n, in1 = col + 1 < p.n;
-      if (read_c) {
-        std::int64_t const coff = std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col;
-        if (in0) v0 += p.beta * ws_load<TOut>(p.c, coff);
-        if (in1) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
-      }
-      std::int64_t const off = drow + std::int64_t(col) * p.d_col;
-      if (in1 && p.d_pair_ok) {
-        ws_store2<TOut>(p.d, off, v0, v1);
-      } else {
-        if (in0) ws_store1<TOut>(p.d, off, v0);
-        if (in1) ws_store1<TOut>(p.d, off + p.d_col, v1);
-      }
-    }
+    for (int j = 0; j < kN / 8; ++j)
+      ws_store_result_pair<TOut>(p, row, col0 + 8 * j + 2 * q, acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
   }
 }
 
@@ -425,7 +428,6 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
   // multiple of 8), kBatch chunks per thread loaded before any store.
   constexpr int kPerRow = kN / 4, kChunks = 64 * kPerRow;
   constexpr int kBatch = 4;
-  bool const row_major = p.d_col == 1;
   for (int c0 = t; c0 < kChunks; c0 += 128 * kBatch) {
     float4 v[kBatch];
 #pragma unroll
@@ -444,43 +446,25 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
       *reinterpret_cast<float4*>(ws + std::int64_t(r0 + rl) * kN + cl) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       int const row = row0 + rl;
       if (row >= p.m) continue;
-      float const s[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
-      float out[4];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        out[e] = p.alpha * s[e];
-        if (p.beta != 0.0f && col0 + cl + e < p.n)
-          out[e] += p.beta * ws_load<TOut>(p.c, std::int64_t(row) * p.c_row + std::int64_t(col0 + cl + e) * p.c_col);
-      }
-      std::int64_t const drow = std::int64_t(row) * p.d_row;
-#pragma unroll
-      for (int e = 0; e < 4; e += 2) {
-        int const col = col0 + cl + e;
-        if (row_major && p.d_pair_ok && col + 1 < p.n) {
-          ws_store2<TOut>(p.d, drow + col, out[e], out[e + 1]);
-        } else {
-          if (col < p.n) ws_store1<TOut>(p.d, drow + std::int64_t(col) * p.d_col, out[e]);
-          if (col + 1 < p.n) ws_store1<TOut>(p.d, drow + std::int64_t(col + 1) * p.d_col, out[e + 1]);
-        }
-      }
+      ws_store_result_pair<TOut>(p, row, col0 + cl, v[i].x, v[i].y);
+      ws_store_result_pair<TOut>(p, row, col0 + cl + 2, v[i].z, v[i].w);
     }
   }
 }
 
-// A work unit: a whole tile, or K-slice `split` of a split tile (tiles from
+// A work unit: a whole tile, or one K-slice of a split tile (tiles from
 // p.split_from on, when p.splits > 1), covering K-blocks [kb0, kb0 + kbs).
 struct WsUnit {
-  int tile, split, kb0, kbs;
+  int tile, kb0, kbs;
 };
 
 __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
-  if (p.splits == 1 || u < p.split_from) return {u, 0, 0, p.k_blocks};
+  if (p.splits == 1 || u < p.split_from) return {u, 0, p.k_blocks};
   int const v = u - p.split_from;
   int const q = v / p.splits;
-  int const s = v - q * p.splits;
-  int const kb0 = s * p.split_k_blocks;
+  int const kb0 = (v - q * p.splits) * p.split_k_blocks;
   int const left = p.k_blocks - kb0;
-  return {p.split_from + q, s, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
+  return {p.split_from + q, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
