@@ -37,9 +37,6 @@ Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
 }
 
-// Bytes per input element: 2 (bf16, f16) or 4 (tf32, f32 storage).
-std::int64_t in_bytes(const GemmArgs& args) { return args.input == DataType::tf32 ? 4 : 2; }
-
 // The rule `args` breaks, or empty when the kernel can run it.
 std::string unsupported_reason(const GemmArgs& args) {
   if (args.input != DataType::bf16 && args.input != DataType::f16 && args.input != DataType::tf32)
@@ -58,7 +55,7 @@ std::string unsupported_reason(const GemmArgs& args) {
     return "needs K-major operands (A row-major, B column-major: the \"tn\" case); MN-major is not implemented yet";
   auto mis16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
   if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
-  std::int64_t const e = in_bytes(args);
+  std::int64_t const e = size_of(args.input);
   if ((args.a.ld * e) % 16 != 0 || (args.b.ld * e) % 16 != 0)
     return "TMA needs leading dimensions of A and B that are multiples of 16 bytes";
   if (args.batch_count > 1 && ((args.a.batch_stride * e) % 16 != 0 || (args.b.batch_stride * e) % 16 != 0))
@@ -123,20 +120,7 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
   return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms,
-                                        int(in_bytes(args)));
-}
-
-bool d_tma_storable(const GemmArgs& args);
-
-GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
-  if (!can_implement(args)) return {};
-  detail::Sm90WsVariant const v = default_variant(args);
-  GemmKernel::LaunchShape shape;
-  (void)with_config(v, v.tma_store && !v.transpose && d_tma_storable(args), [&]<class Cfg>() {
-    shape = {function_for<Cfg>(args), Cfg::kThreads, Cfg::kSmemBytes};
-    return Status{};
-  });
-  return shape;
+                                        int(size_of(args.input)));
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -151,6 +135,24 @@ bool d_tma_storable(const GemmArgs& args) {
   std::int64_t const inner = args.d.order == MatrixOrder::row_major ? args.n : args.m;
   return reinterpret_cast<std::uintptr_t>(args.d.data) % 16 == 0 && (args.d.ld * ob) % 16 == 0 &&
          (inner * ob) % 16 == 0 && (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
+}
+
+// Whether variant `v` runs the TMA-store epilogue for `args`: asked for, the
+// default (row-major D') orientation, and D storable by TMA; otherwise the
+// direct epilogue.
+bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args) {
+  return v.tma_store && !v.transpose && d_tma_storable(args);
+}
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
+  if (!can_implement(args)) return {};
+  detail::Sm90WsVariant const v = default_variant(args);
+  GemmKernel::LaunchShape shape;
+  (void)with_config(v, uses_tma_store(v, args), [&]<class Cfg>() {
+    shape = {function_for<Cfg>(args), Cfg::kThreads, Cfg::kSmemBytes};
+    return Status{};
+  });
+  return shape;
 }
 
 // NOTE: the split-K workspace is cached per (device, stream) and only grows:
@@ -253,7 +255,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   std::int64_t const n = swap ? args.m : args.n;
   DataType const out = resolved_output(args);
   std::int64_t const out_bytes = size_of(out);
-  std::int64_t const e = in_bytes(args);
+  std::int64_t const e = size_of(args.input);
   int const block_k = int(Cfg::kBlockKBytes / e);
 
   int const smem_limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
@@ -308,8 +310,9 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
   // clusters of 2), at most one per work unit.
   std::int64_t const units = Cfg::kCluster == 2 ? std::int64_t((p.tiles_m + 1) / 2) * p.tiles_n : tiles;
-  // Split-K workspace: splits x m x n f32 and the tile counters, one for the
-  // whole batch (its launches run in stream order). Without it: no split.
+  // Split-K workspace: one kBlockM x kBlockN f32 buffer per split tile and
+  // the tile counters, one for the whole batch (its launches run in stream
+  // order). Without it: no split.
   if (p.splits > 1) {
     std::size_t const bytes = std::size_t(all_tiles - split_from) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
     SplitkWorkspace const ws = splitk_workspace(bytes, stream);
@@ -467,6 +470,12 @@ constexpr bool kDefaultTmaStore = true;
 // on 1024^3, 1000^3 and 128x8192x8192 it lost to unsplit tiles.
 constexpr double kUnitCost = 3.0, kSplitCost = 16.0;
 
+// Cost of one work unit covering 1/s of a tile's `k_blocks` (s = 1: the
+// whole tile), in K-blocks.
+double unit_cost(std::int64_t k_blocks, std::int64_t s) {
+  return double((k_blocks + s - 1) / s) + kUnitCost + (s > 1 ? kSplitCost : 0.0);
+}
+
 // Uniform split count for `tiles` tiles of `k_blocks` K-blocks each on `sms`
 // SMs: the smallest waves x (K-blocks per unit + costs); >= 4 K-blocks per
 // unit.
@@ -477,7 +486,7 @@ int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
     std::int64_t const per = (k_blocks + s - 1) / s;
     if (s > 1 && per < 4) break;
     std::int64_t const waves = (tiles * s + sms - 1) / sms;
-    double const cost = double(waves) * (double(per) + kUnitCost + (s > 1 ? kSplitCost : 0.0));
+    double const cost = double(waves) * unit_cost(k_blocks, s);
     if (s == 1 || cost < best_cost) {
       best = s;
       best_cost = cost;
@@ -496,9 +505,7 @@ int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
   if (s > 16) s = 16;
   if (s > k_blocks / 4) s = k_blocks / 4;
   if (s < 2) return 1;
-  double const whole = double(k_blocks) + kUnitCost;
-  double const slice = double((k_blocks + s - 1) / s) + kUnitCost + kSplitCost;
-  return slice < whole ? int(s) : 1;
+  return unit_cost(k_blocks, s) < unit_cost(k_blocks, 1) ? int(s) : 1;
 }
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes) {
@@ -510,10 +517,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   auto efficiency = [&](std::int64_t bm, std::int64_t bn, int tail_splits) {
     std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     double waves = double((tiles + sms - 1) / sms);
-    if (tail_splits > 1) {
-      double const slice = double((k_blocks + tail_splits - 1) / tail_splits) + kUnitCost + kSplitCost;
-      waves = double(tiles / sms) + slice / (double(k_blocks) + kUnitCost);
-    }
+    if (tail_splits > 1) waves = double(tiles / sms) + unit_cost(k_blocks, tail_splits) / unit_cost(k_blocks, 1);
     return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
   };
   Sm90WsVariant v;
@@ -579,9 +583,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   if (variant.transpose && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
-  // The TMA store writes a row-major D' only; otherwise the direct epilogue.
-  bool const tma_store = variant.tma_store && !variant.transpose && d_tma_storable(args);
-  return with_config(variant, tma_store, [&]<class Cfg>() {
+  return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
     return launch_with<Cfg>(args, stream, variant.group_m, variant.splits, variant.transpose, variant.split_tail);
   });
 }
