@@ -236,6 +236,18 @@ TESSERA_HOST_DEVICE constexpr void ffma_walk(int s, int& i, int& j) {
   }
 }
 
+// acc += a x b (one k step of the thread tile), the FFMAs in Cfg's walk.
+template <class Cfg>
+__device__ __forceinline__ void outer_product(float (&acc)[Cfg::kThrM][Cfg::kThrN], const float (&a)[Cfg::kThrM],
+                                              const float (&b)[Cfg::kThrN]) {
+#pragma unroll
+  for (int s = 0; s < Cfg::kThrM * Cfg::kThrN; ++s) {
+    int i = 0, j = 0;
+    ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j);
+    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
 // The shipped configuration and the ones the benchmark compares. All have
 // 8 warps and 8x8 values per thread and use elem_k for K-contiguous
 // operands unless said otherwise.
@@ -585,12 +597,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
           } else {
             load_frags(kk, 0);
           }
-#pragma unroll
-          for (int s = 0; s < Cfg::kThrM * Cfg::kThrN; ++s) {
-            int i = 0, j = 0;
-            ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j);
-            acc[i][j] = fmaf(frag_a[buf][i], frag_b[buf][j], acc[i][j]);
-          }
+          outer_product<Cfg>(acc, frag_a[buf], frag_b[buf]);
         }
       } else {
         // At least one K-major tile: k steps in groups of kKFrag. A K-major
@@ -650,12 +657,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_sgemm_ker
                 fb[4 * r + 3] = v.w;
               }
             }
-#pragma unroll
-            for (int s = 0; s < Cfg::kThrM * Cfg::kThrN; ++s) {
-              int i = 0, j = 0;
-              ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j);
-              acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
-            }
+            outer_product<Cfg>(acc, fa, fb);
           }
         }
       }
