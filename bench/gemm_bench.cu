@@ -97,22 +97,19 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
   }
   if (s.ok()) s = cuda_check(cudaStreamSynchronize(stream), "timed runs");
   if (s.ok()) s = cuda_check(cudaGetLastError(), "timed runs");
+  // Milliseconds between the event pairs (2i, 2i + 1).
+  auto elapsed = [runs](const std::vector<cudaEvent_t>& ev) {
+    std::vector<double> out;
+    for (int i = 0; i < runs; ++i) {
+      float t = 0;
+      cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
+      out.push_back(t);
+    }
+    return out;
+  };
   std::vector<double> ms;
-  if (s.ok())
-    for (int i = 0; i < runs; ++i) {
-      float t = 0;
-      cudaEventElapsedTime(&t, events[2 * i], events[2 * i + 1]);
-      ms.push_back(t);
-    }
-  if (s.ok() && partner != nullptr && partner_median_ms != nullptr) {
-    std::vector<double> pms;
-    for (int i = 0; i < runs; ++i) {
-      float t = 0;
-      cudaEventElapsedTime(&t, pevents[2 * i], pevents[2 * i + 1]);
-      pms.push_back(t);
-    }
-    *partner_median_ms = median_of(pms);
-  }
+  if (s.ok()) ms = elapsed(events);
+  if (s.ok() && partner != nullptr && partner_median_ms != nullptr) *partner_median_ms = median_of(elapsed(pevents));
   for (auto& e : events) cudaEventDestroy(e);
   for (auto& e : pevents) cudaEventDestroy(e);
   if (!s.ok()) return s;
