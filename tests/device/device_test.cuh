@@ -15,7 +15,10 @@ namespace tessera::test {
 // Compute capability of device 0 as major * 10 + minor; 0 without a usable device.
 inline int device_cc() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();  // no driver or no device: leave no error behind
+    return 0;
+  }
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 0;
   return prop.major * 10 + prop.minor;
@@ -31,4 +34,17 @@ inline std::string device_name(int cc) { return cc ? "sm_" + std::to_string(cc) 
   do {                                                                         \
     cudaError_t const err_ = (call);                                           \
     ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorString(err_); \
+  } while (0)
+
+// Skip the test (loudly, with what was found) unless device 0 is sm_<cc> or
+// newer / exactly sm_<cc> (the sm_90a-only instructions).
+#define TESSERA_TEST_REQUIRE_SM_AT_LEAST(cc)                                                          \
+  do {                                                                                                \
+    int const found_cc_ = ::tessera::test::device_cc();                                               \
+    if (found_cc_ < (cc)) GTEST_SKIP() << "needs sm_" << (cc) << ", found " << ::tessera::test::device_name(found_cc_); \
+  } while (0)
+#define TESSERA_TEST_REQUIRE_SM_EXACTLY(cc)                                                           \
+  do {                                                                                                \
+    int const found_cc_ = ::tessera::test::device_cc();                                               \
+    if (found_cc_ != (cc)) GTEST_SKIP() << "needs sm_" << (cc) << ", found " << ::tessera::test::device_name(found_cc_); \
   } while (0)

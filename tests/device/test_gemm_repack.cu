@@ -28,6 +28,8 @@
 #include "gemm/repack.hpp"
 #include "tessera/gemm/api.hpp"
 
+#include "device_test.cuh"
+
 namespace {
 
 using tessera::DataType;
@@ -189,29 +191,6 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
-
-int device_sm() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  int dev = 0;
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM80()                                                                      \
-  do {                                                                                              \
-    int const cc_ = device_sm();                                                                    \
-    if (cc_ < 80)                                                                                   \
-      GTEST_SKIP() << "needs sm_80, found "                                                         \
-                   << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_));     \
-  } while (0)
-
-#define TESSERA_TEST_CUDA_OK(expr) \
-  ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
 void store_elem(DataType t, void* base, std::int64_t i, double v) {
   switch (t) {
@@ -379,14 +358,14 @@ std::vector<Case> cases() {
 class RepackGemm : public ::testing::TestWithParam<Case> {};
 
 TEST_P(RepackGemm, MatchesFp64Reference) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Problem p;
   make_problem(GetParam(), p);
   if (HasFatalFailure()) return;
   ASSERT_TRUE(tessera::validate_arguments(p.args).ok()) << tessera::validate_arguments(p.args).message;
   tessera::Status const s = tessera::gemm(p.args, nullptr);
   ASSERT_TRUE(s.ok()) << s.message;
-  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   check_result(p);
 }
 
@@ -395,7 +374,7 @@ INSTANTIATE_TEST_SUITE_P(All, RepackGemm, ::testing::ValuesIn(cases()),
 
 // The caller's workspace is used, and holds the plan's copies afterwards.
 TEST(RepackGemmWorkspace, CallerWorkspaceHoldsThePaddedCopies) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Case const cs{"ws", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 70, 50, 45, 0, 1};
   Problem p;
   make_problem(cs, p);
@@ -403,18 +382,18 @@ TEST(RepackGemmWorkspace, CallerWorkspaceHoldsThePaddedCopies) {
   std::size_t const bytes = tessera::gemm_workspace_bytes(p.args);
   ASSERT_GT(bytes, 0u);
   DeviceBuffer ws;
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&ws.p, bytes));
-  TESSERA_TEST_CUDA_OK(cudaMemset(ws.p, 0xFF, bytes));
+  TESSERA_TEST_CUDA(cudaMalloc(&ws.p, bytes));
+  TESSERA_TEST_CUDA(cudaMemset(ws.p, 0xFF, bytes));
   tessera::GemmOptions opts;
   opts.workspace = ws.p;
   opts.workspace_bytes = bytes;
   ASSERT_TRUE(tessera::gemm(p.args, nullptr, opts).ok());
-  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   check_result(p);
   // Both operands are misaligned (pointer + 1): both were copied. A TN problem
   // keeps its orders in the first plan; A's copy is at offset 0.
   std::vector<std::uint16_t> h(bytes / 2);
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(h.data(), ws.p, bytes, cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(h.data(), ws.p, bytes, cudaMemcpyDeviceToHost));
   auto const plan = tessera::detail::plan_repack(p.args, RepackTarget::same_order, RepackTarget::same_order);
   const auto* ha = reinterpret_cast<const std::uint16_t*>(p.ha.data()) + cs.offset;
   for (std::int64_t r = 0; r < plan.a.rows; ++r)
@@ -427,14 +406,14 @@ TEST(RepackGemmWorkspace, CallerWorkspaceHoldsThePaddedCopies) {
 // A workspace that is too small is ignored (stream-ordered allocation
 // instead); RepackPolicy::never runs the element-wide path. Both correct.
 TEST(RepackGemmWorkspace, SmallWorkspaceAndNeverStillCorrect) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Case const cs{"small", DataType::f16, DataType::f16, DataType::f32, C, R, R, 100, 60, 33, 0, 1};
   for (int mode = 0; mode < 2; ++mode) {
     Problem p;
     make_problem(cs, p);
     if (HasFatalFailure()) return;
     DeviceBuffer ws;
-    TESSERA_TEST_CUDA_OK(cudaMalloc(&ws.p, 64));
+    TESSERA_TEST_CUDA(cudaMalloc(&ws.p, 64));
     tessera::GemmOptions opts;
     if (mode == 0) {
       opts.workspace = ws.p;
@@ -443,7 +422,7 @@ TEST(RepackGemmWorkspace, SmallWorkspaceAndNeverStillCorrect) {
       opts.repack = tessera::RepackPolicy::never;
     }
     ASSERT_TRUE(tessera::gemm(p.args, nullptr, opts).ok()) << mode;
-    TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
     check_result(p);
   }
 }
@@ -465,7 +444,7 @@ __global__ void reference_bf16(int m, int n, int k, const __nv_bfloat16* a, long
 // K-major to reach a better-ranked kernel (on Hopper the TMA kernel). Every
 // layout against the fp64 reference, D poisoned.
 TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   int const m = 2048, n = 2048, k = 1024;  // 2^33 flop: at the copy threshold
   struct L {
     const char* name;
@@ -477,12 +456,12 @@ TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
   for (auto& x : ha) x = __float2bfloat16(dist(rng));
   for (auto& x : hb) x = __float2bfloat16(dist(rng));
   DeviceBuffer da, db, dd, dref;
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&da.p, ha.size() * 2));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&db.p, hb.size() * 2));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&dd.p, std::size_t(m) * n * 2));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&dref.p, std::size_t(m) * n * 8));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(da.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(db.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMalloc(&da.p, ha.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&db.p, hb.size() * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd.p, std::size_t(m) * n * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&dref.p, std::size_t(m) * n * 8));
+  TESSERA_TEST_CUDA(cudaMemcpy(da.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
   for (const L& l : layouts) {
     SCOPED_TRACE(l.name);
     // The same buffers reinterpreted in each order: A(i,k) and B(k,j) change
@@ -492,8 +471,8 @@ TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
     reference_bf16<<<dim3((n + 127) / 128, m), 128>>>(m, n, k, static_cast<const __nv_bfloat16*>(da.p), a_i, a_k,
                                                       static_cast<const __nv_bfloat16*>(db.p), b_k, b_j,
                                                       static_cast<double*>(dref.p));
-    TESSERA_TEST_CUDA_OK(cudaGetLastError());
-    TESSERA_TEST_CUDA_OK(cudaMemset(dd.p, 0xFF, std::size_t(m) * n * 2));
+    TESSERA_TEST_CUDA(cudaGetLastError());
+    TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xFF, std::size_t(m) * n * 2));
     GemmArgs g;
     g.m = m;
     g.n = n;
@@ -504,11 +483,11 @@ TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
     g.d = {dd.p, R, n, 0};
     tessera::Status const st = tessera::gemm(g, nullptr);
     ASSERT_TRUE(st.ok()) << st.message;
-    TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
     std::vector<__nv_bfloat16> got(std::size_t(m) * n);
     std::vector<double> ref(std::size_t(m) * n);
-    TESSERA_TEST_CUDA_OK(cudaMemcpy(got.data(), dd.p, got.size() * 2, cudaMemcpyDeviceToHost));
-    TESSERA_TEST_CUDA_OK(cudaMemcpy(ref.data(), dref.p, ref.size() * 8, cudaMemcpyDeviceToHost));
+    TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, got.size() * 2, cudaMemcpyDeviceToHost));
+    TESSERA_TEST_CUDA(cudaMemcpy(ref.data(), dref.p, ref.size() * 8, cudaMemcpyDeviceToHost));
     double err = 0, nrm = 0;
     for (std::size_t i = 0; i < got.size(); ++i) {
       double const x = double(__bfloat162float(got[i]));
@@ -522,7 +501,7 @@ TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
 
 // Arguments that fail validation write nothing, misaligned or not.
 TEST(RepackGemmWorkspace, BadInputWritesNothing) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Case const cs{"bad", DataType::bf16, DataType::bf16, DataType::f32, R, C, R, 40, 30, 20, 0, 1};
   Problem p;
   make_problem(cs, p);
@@ -535,9 +514,9 @@ TEST(RepackGemmWorkspace, BadInputWritesNothing) {
   g = p.args;
   g.a.data = static_cast<const char*>(p.args.d.data) + 2;  // A overlaps D
   EXPECT_EQ(tessera::gemm(g, nullptr).code, tessera::StatusCode::aliasing);
-  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<unsigned char> hd(p.hc.size());
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(hd.data(), p.dd.p, hd.size(), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), p.dd.p, hd.size(), cudaMemcpyDeviceToHost));
   for (unsigned char b : hd) ASSERT_EQ(b, 0xFF);
 }
 

@@ -21,6 +21,8 @@
 
 #include <tessera/gemm/sm80_tensorop.hpp>
 
+#include "device_test.cuh"
+
 namespace {
 
 using tessera::DataType;
@@ -30,26 +32,6 @@ using tessera::kernels::Sm80Variant;
 
 constexpr MatrixOrder R = MatrixOrder::row_major;
 constexpr MatrixOrder C = MatrixOrder::col_major;
-
-int device_sm() {
-  int dev = 0, n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM80()                                                                          \
-  do {                                                                                                  \
-    int const cc_ = device_sm();                                                                        \
-    if (cc_ < 80)                                                                                       \
-      GTEST_SKIP() << "needs sm_80, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
-  } while (0)
-
-#define TESSERA_TEST_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
 // ---- host element conversion --------------------------------------------
 
@@ -161,14 +143,14 @@ void run_case(const Case& cs) {
   }
 
   DeviceBuffer da, db, dc, dd, gra, grb, grc, grd;
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&da.p, ha.size()));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&db.p, hb.size()));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&dc.p, hc.size()));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&dd.p, std::size_t(nd * out_b)));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(da.p, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(db.p, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(dc.p, hc.data(), hc.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemset(dd.p, 0xFF, std::size_t(nd * out_b)));  // poison: NaN in every type
+  TESSERA_TEST_CUDA(cudaMalloc(&da.p, ha.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&db.p, hb.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, hc.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd.p, std::size_t(nd * out_b)));
+  TESSERA_TEST_CUDA(cudaMemcpy(da.p, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db.p, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dc.p, hc.data(), hc.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xFF, std::size_t(nd * out_b)));  // poison: NaN in every type
 
   GemmArgs args;
   args.m = m;
@@ -193,26 +175,26 @@ void run_case(const Case& cs) {
       st.code == tessera::StatusCode::cannot_implement && st.message.find("shared memory") != std::string::npos)
     GTEST_SKIP() << "this tile does not fit this device's shared memory: " << st.message;
   ASSERT_TRUE(st.ok()) << st.message;
-  TESSERA_TEST_CUDA_OK(cudaGetLastError());
-  TESSERA_TEST_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 
   // Reference.
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&gra.p, ra.size() * sizeof(double)));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&grb.p, rb.size() * sizeof(double)));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&grc.p, rc.size() * sizeof(double)));
-  TESSERA_TEST_CUDA_OK(cudaMalloc(&grd.p, rc.size() * sizeof(double)));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(gra.p, ra.data(), ra.size() * sizeof(double), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(grb.p, rb.data(), rb.size() * sizeof(double), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(grc.p, rc.data(), rc.size() * sizeof(double), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMalloc(&gra.p, ra.size() * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMalloc(&grb.p, rb.size() * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMalloc(&grc.p, rc.size() * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMalloc(&grd.p, rc.size() * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMemcpy(gra.p, ra.data(), ra.size() * sizeof(double), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(grb.p, rb.data(), rb.size() * sizeof(double), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(grc.p, rc.data(), rc.size() * sizeof(double), cudaMemcpyHostToDevice));
   dim3 const grid(unsigned((n + 127) / 128), unsigned(m), unsigned(cs.batch));
   reference_gemm<<<grid, 128>>>(int(m), int(n), int(k), cs.batch, static_cast<double*>(gra.p),
                                 static_cast<double*>(grb.p), use_c ? static_cast<double*>(grc.p) : nullptr,
                                 cs.alpha, cs.beta, static_cast<double*>(grd.p));
-  TESSERA_TEST_CUDA_OK(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaGetLastError());
   std::vector<double> ref(rc.size());
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(ref.data(), grd.p, ref.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(ref.data(), grd.p, ref.size() * sizeof(double), cudaMemcpyDeviceToHost));
   std::vector<unsigned char> hd(std::size_t(nd * out_b));
-  TESSERA_TEST_CUDA_OK(cudaMemcpy(hd.data(), dd.p, hd.size(), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd.p, hd.size(), cudaMemcpyDeviceToHost));
 
   // Compare, and mark which stored elements D owns.
   std::vector<char> owned(std::size_t(nd), 0);
@@ -414,7 +396,7 @@ std::vector<Case> all_cases() {
 class Sm80Gemm : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Sm80Gemm, MatchesFp64Reference) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   run_case(GetParam());
 }
 
@@ -424,7 +406,7 @@ INSTANTIATE_TEST_SUITE_P(All, Sm80Gemm, ::testing::ValuesIn(all_cases()),
 // A 16-byte variant asked to run misaligned operands refuses instead of
 // reading out of bounds or faulting.
 TEST(Sm80GemmErrors, AlignedVariantRejectsMisalignedOperands) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   DeviceBuffer a, b, d;
   ASSERT_EQ(cudaMalloc(&a.p, 64 * 64 * 2 + 16), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&b.p, 64 * 64 * 2 + 16), cudaSuccess);

@@ -28,12 +28,6 @@ namespace {
 
 using namespace tessera;
 
-#define TESSERA_REQUIRE_SM90()                                                                         \
-  do {                                                                                                 \
-    int const cc_ = tessera::test::device_cc();                                                        \
-    if (cc_ != 90) GTEST_SKIP() << "needs sm_90, found " << tessera::test::device_name(cc_);           \
-  } while (0)
-
 template <class T>
 __host__ __device__ double to_double(T v) {
   if constexpr (std::is_same_v<T, float>) return double(v);
@@ -215,7 +209,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
 }
 
 TEST(HopperGemm, SingleTileAndTiny) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f);
@@ -223,33 +217,33 @@ TEST(HopperGemm, SingleTileAndTiny) {
 }
 
 TEST(HopperGemm, Bf16OddShapes) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);
 }
 
 TEST(HopperGemm, F16OddShapes) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__half, __half>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__half, float>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);
 }
 
 TEST(HopperGemm, AlphaBetaAndColumnMajorD) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 777, 300}, MatrixOrder::col_major, 1.0f, 0.0f);
   run_gemm<__half, __half>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f);
 }
 
 TEST(HopperGemm, Batched) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__nv_bfloat16, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3);
   run_gemm<__half, __half>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2);
 }
 
 TEST(HopperGemm, ManyTilesPersistent) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   // 64 x 16 = 1024 tiles: several per CTA on any Hopper part.
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f);
 }
@@ -296,7 +290,7 @@ TEST(HopperGemm, RejectsWhatTmaCannotDo) {
 // the 5 stages; odd and even tile counts per CTA). Last in the file: a hang
 // here (an mbarrier phase) cannot hide the results above.
 TEST(HopperGemm, RasterGroupVariants) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {false, 3});
   run_gemm<__nv_bfloat16, float>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {false, 1});
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {false, 16});
@@ -305,7 +299,7 @@ TEST(HopperGemm, RasterGroupVariants) {
 // Small problems of both ping-pong variants (hopper.sh runs this one under
 // compute-sanitizer memcheck).
 TEST(HopperGemm, PingPongSmall) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int tn : {256, 128}) {
     detail::Sm90WsVariant const pp{true, 0, tn};
     run_gemm<__nv_bfloat16, float>({64, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
@@ -317,7 +311,7 @@ TEST(HopperGemm, PingPongSmall) {
 }
 
 TEST(HopperGemm, PingPongVariant) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant const pp{true, 0};
   run_gemm<__nv_bfloat16, float>({256, 512, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
@@ -335,7 +329,7 @@ TEST(HopperGemm, PingPongVariant) {
 // 24 KiB): odd shapes, alpha/beta, col-major D, batches, both orientations,
 // split-K and a tail split.
 TEST(HopperGemm, PingPong64x128Variant) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant pp{true, 0, 128};
   pp.tile_m = 64;
   run_gemm<__nv_bfloat16, float>({64, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
@@ -362,7 +356,7 @@ TEST(HopperGemm, PingPong64x128Variant) {
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
 // ring of 32 KiB).
 TEST(HopperGemm, PingPong128Variant) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant const pp{true, 0, 128};
   run_gemm<__nv_bfloat16, float>({128, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
   run_gemm<__nv_bfloat16, float>({256, 512, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
@@ -379,7 +373,7 @@ TEST(HopperGemm, PingPong128Variant) {
 // tile-row counts odd and even (the pair's second tile past M), one K-block,
 // batches, col-major D, many units per cluster.
 TEST(HopperGemm, Cluster2Variant) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant v;
   v.cluster = 2;
   run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
@@ -464,7 +458,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
 
 // The default launch (per-shape selection) on shapes that pick each kernel.
 TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant const def{false, kDefaultLaunch};
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);  // ping-pong
   run_gemm<__nv_bfloat16, float>({2048, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);          // short K
@@ -480,7 +474,7 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
 // Small split-K cases (hopper.sh runs this one under memcheck): each kernel
 // configuration, an uneven last split, alpha/beta.
 TEST(HopperGemm, SplitKSmall) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int kind = 0; kind < 3; ++kind) {
     detail::Sm90WsVariant v;
     v.pingpong = kind == 1;
@@ -497,7 +491,7 @@ TEST(HopperGemm, SplitKSmall) {
 // alpha/beta with C, column-major D, batches, both kernels and both
 // epilogue configurations (the partial store is the same in each).
 TEST(HopperGemm, SplitK) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int kind = 0; kind < 3; ++kind) {
     detail::Sm90WsVariant v;
     v.pingpong = kind == 1;
@@ -537,7 +531,7 @@ detail::Sm90WsVariant tma_store_variant(bool pp) {
 
 // Small cases (hopper.sh runs this one under compute-sanitizer memcheck).
 TEST(HopperGemm, TmaStoreSmall) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (bool pp : {false, true}) {
     detail::Sm90WsVariant const v = tma_store_variant(pp);
     run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
@@ -548,7 +542,7 @@ TEST(HopperGemm, TmaStoreSmall) {
 }
 
 TEST(HopperGemm, TmaStoreEpilogue) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (bool pp : {false, true}) {
     detail::Sm90WsVariant const v = tma_store_variant(pp);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
@@ -572,7 +566,7 @@ TEST(HopperGemm, TmaStoreEpilogue) {
 // transposed one writes a column-major D'), with and without split-K:
 // partial tiles in both dimensions, alpha/beta with C, batches.
 TEST(HopperGemm, NarrowVariants) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int tn : {16, 32, 64, 128}) {
     for (bool tr : {false, true}) {
       for (int sp : {1, 3}) {
@@ -591,7 +585,7 @@ TEST(HopperGemm, NarrowVariants) {
 // Small narrow and split-K cases for memcheck (hopper.sh): one tile, one
 // K-block, a tile past M, the counters reused by a second launch.
 TEST(HopperGemm, NarrowSmall) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int tn : {16, 128}) {
     detail::Sm90WsVariant v;
     v.tile_n = tn;
@@ -606,7 +600,7 @@ TEST(HopperGemm, NarrowSmall) {
 // tf32 (f32 storage, 32-element K-blocks): the default launch on each kind
 // of shape, explicit configurations, alpha/beta, column-major D, batches.
 TEST(HopperGemm, Tf32) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant const def{false, kDefaultLaunch};
   run_gemm<float, float>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
   run_gemm<float, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);
@@ -630,7 +624,7 @@ TEST(HopperGemm, Tf32) {
 // tiles = 3 waves + 116 on 132 SMs (+ 104 on 78...): whatever the SM count,
 // a non-zero tail is split unless the tiles fill whole waves.
 TEST(HopperGemm, TailSplit) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int kind = 0; kind < 4; ++kind) {
     detail::Sm90WsVariant v;
     v.pingpong = kind == 2;

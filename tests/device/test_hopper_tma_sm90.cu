@@ -33,25 +33,9 @@
 
 #include "tma/tensor_map.hpp"
 
+#include "device_test.cuh"
+
 namespace {
-
-int device_sm() {
-  int n = 0, dev = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM90()                                                                            \
-  do {                                                                                                    \
-    int const cc_ = device_sm();                                                                          \
-    if (cc_ != 90)                                                                                        \
-      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
-  } while (0)
 
 // Inside a case body (a function returning std::string diagnostics, empty
 // on success): return the failing call and its error.
@@ -301,7 +285,7 @@ void run_case(const Case& c) {
 // rule down.
 
 TEST(HopperTma, Load2DNoSwizzle) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_case({2, {40, 30, 1}, {8, 5, 1}, {0, 0, 0}, tessera::tma::Swizzle::none});
   run_case({2, {40, 30, 1}, {24, 16, 1}, {16, 7, 0}, tessera::tma::Swizzle::none});   // crosses x and y edges
   run_case({2, {200, 300, 1}, {64, 256, 1}, {136, 100, 0}, tessera::tma::Swizzle::none});
@@ -310,7 +294,7 @@ TEST(HopperTma, Load2DNoSwizzle) {
 }
 
 TEST(HopperTma, Load2DSwizzled) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   using tessera::tma::Swizzle;
   for (Swizzle s : {Swizzle::b32, Swizzle::b64, Swizzle::b128}) {
     uint32_t const w = s == Swizzle::b128 ? 64 : s == Swizzle::b64 ? 32 : 16;  // elements per swizzle row
@@ -323,7 +307,7 @@ TEST(HopperTma, Load2DSwizzled) {
 }
 
 TEST(HopperTma, Load3D) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_case({3, {64, 20, 6}, {16, 8, 3}, {8, 4, 2}, tessera::tma::Swizzle::none});
   run_case({3, {64, 20, 6}, {64, 8, 4}, {0, 16, 4}, tessera::tma::Swizzle::b128});  // y and z tails
 }
@@ -335,7 +319,7 @@ TEST(HopperTma, Load3D) {
 // process isolation (the fault poisons the context), so it is skipped under
 // TESSERA_TEST_IN_PROCESS.
 TEST(HopperTma, MisalignedInnerCoordinateFaults) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   if (in_process()) GTEST_SKIP() << "needs process isolation (TESSERA_TEST_IN_PROCESS is set)";
   for (int x : {-5, 5}) {
     Case const c{2, {40, 30, 1}, {16, 8, 1}, {x, 3, 0}, tessera::tma::Swizzle::none};
@@ -413,7 +397,7 @@ std::string store_and_reduce_case() {
 }
 
 TEST(HopperTma, StoreAndReduceAdd) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_checked("store + reduce-add f32 96x40, box 32x16 128B", store_and_reduce_case);
 }
 
@@ -506,7 +490,7 @@ std::string multicast_case() {
 }
 
 TEST(HopperTma, MulticastClusterOf2) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_checked("multicast, cluster of 2", multicast_case);
 }
 

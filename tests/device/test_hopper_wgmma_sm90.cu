@@ -28,29 +28,11 @@
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 
+#include "device_test.cuh"
+
 namespace {
 
 using namespace tessera::arch;
-
-int device_sm() {
-  int n = 0, dev = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM90()                                                                            \
-  do {                                                                                                    \
-    int const cc_ = device_sm();                                                                          \
-    if (cc_ != 90)                                                                                        \
-      GTEST_SKIP() << "needs sm_90, found " << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_)); \
-  } while (0)
-
-#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
 enum class Elem { bf16, f16, tf32, e4m3, s8 };
 int elem_bytes(Elem e) { return e == Elem::tf32 ? 4 : (e == Elem::e4m3 || e == Elem::s8) ? 1 : 2; }
@@ -196,17 +178,17 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
   uint8_t *da = nullptr, *db = nullptr;
   uint32_t* dd = nullptr;
   int const R = Mma::kRegsD;
-  TESSERA_CUDA_OK(cudaMalloc(&da, ha.size()));
-  TESSERA_CUDA_OK(cudaMalloc(&db, hb.size()));
-  TESSERA_CUDA_OK(cudaMalloc(&dd, 128 * R * 4));
-  TESSERA_CUDA_OK(cudaMemcpy(da, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(db, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemset(dd, 0xff, 128 * R * 4));
+  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, 128 * R * 4));
+  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, 128 * R * 4));
   wgmma_atom_kernel<Family, N, kSpan, kRS><<<1, 128>>>(da, db, dd, elem_bytes(e));
-  TESSERA_CUDA_OK(cudaGetLastError());
-  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<uint32_t> hd(128 * R);
-  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
 
   int const eb = elem_bytes(e), K = kSpan / eb;
   std::vector<double> ref(64 * N, 0.0), got(64 * N, std::nan("")), abs_sum(64 * N, 0.0);
@@ -276,7 +258,7 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
 }
 
 TEST(HopperWgmma, Bf16SS) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_atom<F32BF16BF16, 64, 128, false>(Elem::bf16, false, false, 1e-5);
   run_atom<F32BF16BF16, 64, 64, false>(Elem::bf16, false, false, 1e-5);
   run_atom<F32BF16BF16, 64, 32, false>(Elem::bf16, false, false, 1e-5);
@@ -286,7 +268,7 @@ TEST(HopperWgmma, Bf16SS) {
 }
 
 TEST(HopperWgmma, F16SS) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_atom<F32F16F16, 64, 128, false>(Elem::f16, false, false, 1e-5);
   run_atom<F32F16F16, 256, 64, false>(Elem::f16, false, false, 1e-5);
   run_atom<F16F16F16, 64, 128, false>(Elem::f16, true, false, 5e-3);
@@ -294,14 +276,14 @@ TEST(HopperWgmma, F16SS) {
 }
 
 TEST(HopperWgmma, Tf32SS) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_atom<F32TF32TF32, 64, 128, false>(Elem::tf32, false, false, 1e-5);
   run_atom<F32TF32TF32, 8, 32, false>(Elem::tf32, false, false, 1e-5);
   run_atom<F32TF32TF32, 256, 128, false>(Elem::tf32, false, false, 1e-5);
 }
 
 TEST(HopperWgmma, RegisterA) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_atom<F32BF16BF16, 128, 128, true>(Elem::bf16, false, false, 1e-5);
   run_atom<F32F16F16, 64, 64, true>(Elem::f16, false, false, 1e-5);
   run_atom<F32TF32TF32, 64, 128, true>(Elem::tf32, false, false, 1e-5);
@@ -318,7 +300,7 @@ TEST(HopperWgmma, RegisterA) {
 // themselves (random signs: |ref| ~ S / sqrt(K)), some 100x over the bound
 // (1e-3 S) at K = 128. int8 stays exact.
 TEST(HopperWgmma, Fp8AndInt8SS) {
-  TESSERA_REQUIRE_SM90();
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   double const fp8_step = std::ldexp(1.0, -12);
   run_atom<F32E4M3E4M3, 64, 128, false>(Elem::e4m3, false, false, 0.0, fp8_step);
   run_atom<F32E4M3E4M3, 256, 128, false>(Elem::e4m3, false, false, 0.0, fp8_step);

@@ -22,6 +22,8 @@
 
 #include <tessera/gemm/simt_sgemm.cuh>
 
+#include "device_test.cuh"
+
 namespace {
 
 using tessera::GemmArgs;
@@ -30,27 +32,6 @@ namespace simt = tessera::kernels::simt;
 
 constexpr MatrixOrder R = MatrixOrder::row_major;
 constexpr MatrixOrder C = MatrixOrder::col_major;
-
-int device_sm() {
-  int dev = 0, n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return 0;
-  return prop.major * 10 + prop.minor;
-}
-
-#define TESSERA_REQUIRE_SM80()                                                                      \
-  do {                                                                                              \
-    int const cc_ = device_sm();                                                                    \
-    if (cc_ < 80)                                                                                   \
-      GTEST_SKIP() << "needs sm_80, found "                                                         \
-                   << (cc_ == 0 ? std::string("no CUDA device") : "sm_" + std::to_string(cc_));     \
-  } while (0)
-
-#define TESSERA_CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 
 // One test problem. Leading dimensions are the minimum plus `pad_*`;
 // `off_*` shifts each pointer by that many floats (1..3: 4-byte aligned only).
@@ -129,14 +110,14 @@ void run_case(const Case& cs) {
   std::vector<float> hd0 = cs.in_place ? hc : std::vector<float>(sd.elements(), poison);
 
   float *da = nullptr, *db = nullptr, *dc = nullptr, *dd = nullptr;
-  TESSERA_CUDA_OK(cudaMalloc(&da, (ha.size() + 4) * 4));
-  TESSERA_CUDA_OK(cudaMalloc(&db, (hb.size() + 4) * 4));
-  TESSERA_CUDA_OK(cudaMalloc(&dc, (hc.size() + 4) * 4));
-  TESSERA_CUDA_OK(cudaMalloc(&dd, (hd0.size() + 4) * 4));
-  TESSERA_CUDA_OK(cudaMemcpy(da + cs.off_a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(db + cs.off_b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(dc + cs.off_c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
-  TESSERA_CUDA_OK(cudaMemcpy(dd + cs.off_d, hd0.data(), hd0.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMalloc(&da, (ha.size() + 4) * 4));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, (hb.size() + 4) * 4));
+  TESSERA_TEST_CUDA(cudaMalloc(&dc, (hc.size() + 4) * 4));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, (hd0.size() + 4) * 4));
+  TESSERA_TEST_CUDA(cudaMemcpy(da + cs.off_a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db + cs.off_b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dc + cs.off_c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(dd + cs.off_d, hd0.data(), hd0.size() * 4, cudaMemcpyHostToDevice));
 
   GemmArgs args;
   args.m = cs.m;
@@ -160,11 +141,11 @@ void run_case(const Case& cs) {
   ASSERT_TRUE(simt::sgemm_can_implement(args));
   tessera::Status const s = simt::sgemm_launch<Cfg>(args, nullptr);
   ASSERT_TRUE(s.ok()) << s.message;
-  TESSERA_CUDA_OK(cudaGetLastError());
-  TESSERA_CUDA_OK(cudaDeviceSynchronize());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 
   std::vector<float> hd(hd0.size());
-  TESSERA_CUDA_OK(cudaMemcpy(hd.data(), dd + cs.off_d, hd.size() * 4, cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd + cs.off_d, hd.size() * 4, cudaMemcpyDeviceToHost));
   cudaFree(da);
   cudaFree(db);
   cudaFree(dc);
@@ -232,7 +213,7 @@ static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16S4WalkBand
 TYPED_TEST_SUITE(SimtSgemm, Configs);
 
 TYPED_TEST(SimtSgemm, EveryOrderWithResidues) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C})
     for (MatrixOrder ob : {R, C})
       for (MatrixOrder od : {R, C})
@@ -245,7 +226,7 @@ TYPED_TEST(SimtSgemm, EveryOrderWithResidues) {
 }
 
 TYPED_TEST(SimtSgemm, OddShapes) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   const std::int64_t shapes[][3] = {{1, 1, 1},     {1, 257, 3},  {255, 1, 9},  {3, 5, 7},    {129, 131, 17},
                                     {128, 128, 8}, {256, 256, 64}, {257, 263, 301}, {64, 300, 2}, {300, 64, 1}};
   for (auto const& s : shapes)
@@ -258,7 +239,7 @@ TYPED_TEST(SimtSgemm, OddShapes) {
 }
 
 TYPED_TEST(SimtSgemm, KZeroIsBetaC) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Case cs{70, 90, 0};
   cs.beta = 1.5f;
   run_case<TypeParam>(cs);
@@ -268,7 +249,7 @@ TYPED_TEST(SimtSgemm, KZeroIsBetaC) {
 }
 
 TYPED_TEST(SimtSgemm, LeadingDimensionsAboveExtent) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C})
     for (MatrixOrder ob : {R, C}) {
       Case cs{150, 140, 67, oa, ob, C, R};
@@ -282,7 +263,7 @@ TYPED_TEST(SimtSgemm, LeadingDimensionsAboveExtent) {
 }
 
 TYPED_TEST(SimtSgemm, MisalignedPointers) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C})
     for (MatrixOrder ob : {R, C})
       for (MatrixOrder od : {R, C}) {
@@ -297,7 +278,7 @@ TYPED_TEST(SimtSgemm, MisalignedPointers) {
 }
 
 TYPED_TEST(SimtSgemm, BetaZeroNeverReadsC) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder od : {R, C}) {
     Case cs{200, 136, 33, R, C, od, od};
     cs.c_null = true;
@@ -307,7 +288,7 @@ TYPED_TEST(SimtSgemm, BetaZeroNeverReadsC) {
 }
 
 TYPED_TEST(SimtSgemm, InPlaceAndBatched) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   Case cs{96, 160, 40, C, R, R, R};
   cs.in_place = true;
   cs.beta = 1.0f;
@@ -327,7 +308,7 @@ TYPED_TEST(SimtSgemm, InPlaceAndBatched) {
 // (vec16_k) for Sgemm128x128x16K, elem_k for the others. K residues inside
 // a 16-byte chunk, M/N residues, every order.
 TYPED_TEST(SimtSgemm, KContiguousAligned) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C})
     for (MatrixOrder ob : {R, C})
       for (MatrixOrder od : {R, C}) {
@@ -396,7 +377,7 @@ TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
 }
 
 TYPED_TEST(SimtSgemm, ManyKTiles) {
-  TESSERA_REQUIRE_SM80();
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C}) {
     Case cs{384, 320, 1003, oa, R, R, R};
     cs.beta = 0.5f;
