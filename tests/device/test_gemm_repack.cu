@@ -29,6 +29,7 @@
 #include "tessera/gemm/api.hpp"
 
 #include "device_test.cuh"
+#include "host_elements.cuh"
 
 namespace {
 
@@ -192,23 +193,9 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
 
-void store_elem(DataType t, void* base, std::int64_t i, double v) {
-  switch (t) {
-    case DataType::f16: static_cast<__half*>(base)[i] = __double2half(v); break;
-    case DataType::bf16: static_cast<__nv_bfloat16*>(base)[i] = __double2bfloat16(v); break;
-    default: static_cast<float*>(base)[i] = float(v); break;
-  }
-}
-double load_elem(DataType t, const void* base, std::int64_t i) {
-  switch (t) {
-    case DataType::f16: return double(__half2float(static_cast<const __half*>(base)[i]));
-    case DataType::bf16: return double(__bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]));
-    default: return double(static_cast<const float*>(base)[i]);
-  }
-}
-std::int64_t at(MatrixOrder o, std::int64_t ld, std::int64_t r, std::int64_t c) {
-  return o == R ? r * ld + c : c * ld + r;
-}
+using tessera::test::at;
+using tessera::test::load_elem;
+using tessera::test::store_elem;
 
 struct DeviceBuffer {
   void* p = nullptr;

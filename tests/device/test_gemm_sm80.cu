@@ -22,6 +22,7 @@
 #include <tessera/gemm/sm80_tensorop.hpp>
 
 #include "device_test.cuh"
+#include "host_elements.cuh"
 
 namespace {
 
@@ -33,27 +34,9 @@ using tessera::kernels::Sm80Variant;
 constexpr MatrixOrder R = MatrixOrder::row_major;
 constexpr MatrixOrder C = MatrixOrder::col_major;
 
-// ---- host element conversion --------------------------------------------
-
-void store_elem(DataType t, void* base, std::int64_t i, double v) {
-  switch (t) {
-    case DataType::f16: static_cast<__half*>(base)[i] = __double2half(v); break;
-    case DataType::bf16: static_cast<__nv_bfloat16*>(base)[i] = __double2bfloat16(v); break;
-    default: static_cast<float*>(base)[i] = float(v); break;
-  }
-}
-double load_elem(DataType t, const void* base, std::int64_t i) {
-  switch (t) {
-    case DataType::f16: return double(__half2float(static_cast<const __half*>(base)[i]));
-    case DataType::bf16: return double(__bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]));
-    default: return double(static_cast<const float*>(base)[i]);
-  }
-}
-
-// Offset of logical (r, c) in an operand stored with `order` and `ld`.
-std::int64_t at(MatrixOrder order, std::int64_t ld, std::int64_t r, std::int64_t c) {
-  return order == MatrixOrder::row_major ? r * ld + c : c * ld + r;
-}
+using tessera::test::at;
+using tessera::test::load_elem;
+using tessera::test::store_elem;
 
 // ---- fp64 reference on the device ---------------------------------------
 // D(b,i,j) = alpha * sum_k A(b,i,k) B(b,k,j) + beta * C(b,i,j), all dense
