@@ -9,7 +9,9 @@
 // (fence.proxy.async before the barrier). The accumulator fragments are
 // mapped back to (row, column) with the documented fragment map and compared
 // with an fp64 reference on the host. RS variants take A from registers in
-// the mma.sync-style fragment. Skips unless the device is sm_90.
+// the mma.sync-style fragment. MnMajorSS runs the transposed (MN-major)
+// 16-bit forms on tiles laid out by Tessera layouts. Skips unless the device
+// is sm_90.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -166,6 +168,39 @@ std::vector<uint8_t> random_operand(Elem e, int rows, int span, std::mt19937& rn
   return v;
 }
 
+// The 64 x N result (row-major, into got) from the warpgroup's accumulator
+// registers hd[thread * R + r], by the fragment map at the top of
+// wgmma.cuh.
+void unpack_accumulators(const std::vector<uint32_t>& hd, int R, int N, bool f16_acc, bool s32_acc,
+                         std::vector<double>& got) {
+  for (int t = 0; t < 128; ++t) {
+    int const w = t / 32, g = (t % 32) / 4, q = t % 4;
+    for (int r = 0; r < R; ++r) {
+      uint32_t const bits = hd[t * R + r];
+      if (f16_acc) {
+        int const j = r / 2, h = r % 2, row = 16 * w + g + 8 * h, col = 8 * j + 2 * q;
+        __half lo, hi;
+        uint16_t l16 = uint16_t(bits & 0xffff), h16 = uint16_t(bits >> 16);
+        std::memcpy(&lo, &l16, 2);
+        std::memcpy(&hi, &h16, 2);
+        got[row * N + col] = __half2float(lo);
+        got[row * N + col + 1] = __half2float(hi);
+      } else {
+        int const j = r / 4, rr = r % 4, row = 16 * w + g + 8 * (rr / 2), col = 8 * j + 2 * q + (rr % 2);
+        double v;
+        if (s32_acc) {
+          v = double(int32_t(bits));
+        } else {
+          float f;
+          std::memcpy(&f, &bits, 4);
+          v = f;
+        }
+        got[row * N + col] = v;
+      }
+    }
+  }
+}
+
 // Error bound: |D - ref| <= tol * (1 + |ref|) per element and relative
 // norm error <= tol, unless `fp8_step` > 0: then the fp8 accumulation model
 // below replaces both.
@@ -203,32 +238,7 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
       ref[i * N + j] = s;
       abs_sum[i * N + j] = sa;
     }
-  for (int t = 0; t < 128; ++t) {
-    int const w = t / 32, g = (t % 32) / 4, q = t % 4;
-    for (int r = 0; r < R; ++r) {
-      uint32_t const bits = hd[t * R + r];
-      if (f16_acc) {
-        int const j = r / 2, h = r % 2, row = 16 * w + g + 8 * h, col = 8 * j + 2 * q;
-        __half lo, hi;
-        uint16_t l16 = uint16_t(bits & 0xffff), h16 = uint16_t(bits >> 16);
-        std::memcpy(&lo, &l16, 2);
-        std::memcpy(&hi, &h16, 2);
-        got[row * N + col] = __half2float(lo);
-        got[row * N + col + 1] = __half2float(hi);
-      } else {
-        int const j = r / 4, rr = r % 4, row = 16 * w + g + 8 * (rr / 2), col = 8 * j + 2 * q + (rr % 2);
-        double v;
-        if (s32_acc) {
-          v = double(int32_t(bits));
-        } else {
-          float f;
-          std::memcpy(&f, &bits, 4);
-          v = f;
-        }
-        got[row * N + col] = v;
-      }
-    }
-  }
+  unpack_accumulators(hd, R, N, f16_acc, s32_acc, got);
   // fp8 model: each wgmma instruction (K/32 of them for 8-bit inputs) adds
   // its products into the accumulator through an adder that keeps about 14
   // significant bits, i.e. a relative error of at most 2^-13 of the
@@ -367,6 +377,180 @@ TEST(HopperWgmma, DescriptorFromLayout) {
       << "a byte-unit swizzle used on 16-bit element offsets";
   EXPECT_FALSE(is_gmma_k_major_canonical<4>(sw128, GmmaSwizzle::b128)) << "wrong element size";
   (void)make_gmma_desc_k_major<2>(0x4000 + 128, sw128, &ok);
+  EXPECT_FALSE(ok) << "start address not 1024-byte aligned";
+}
+
+// ---- MN-major operands (16-bit only: the tnspA/tnspB immediates) ----
+//
+// Shared-memory tiles of K = 64 (four k16 instructions) as Tessera layouts
+// (mn, k) -> element offset: K-major Sw<3,3,3> o (X, 64):(64, 1); MN-major
+// in atoms of W = min(128, 2X) bytes of M/N, each atom 64 K rows of W bytes,
+// atoms 64 * W bytes apart (what TMA boxes of (W bytes, 64) leave).
+template <bool kMn, int X>
+auto operand_layout() {
+  using namespace tessera;
+  if constexpr (!kMn) {
+    return make_composed_layout(Swizzle<3, 3, 3>{}, Int<0>{},
+                                make_layout(make_shape(Int<X>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})));
+  } else if constexpr (X >= 64) {
+    static_assert(X % 64 == 0);
+    return make_composed_layout(
+        Swizzle<3, 3, 3>{}, Int<0>{},
+        make_layout(make_shape(make_shape(Int<64>{}, Int<X / 64>{}), Int<64>{}),
+                    make_stride(make_stride(Int<1>{}, Int<64 * 64>{}), Int<64>{})));
+  } else {
+    static_assert(X == 32 || X == 16);
+    return make_composed_layout(Swizzle<X == 32 ? 2 : 1, 3, 3>{}, Int<0>{},
+                                make_layout(make_shape(Int<X>{}, Int<64>{}), make_stride(Int<1>{}, Int<X>{})));
+  }
+}
+
+// a_img: 8 KiB, b_img: b_bytes, both already in their shared-memory layout.
+// da0/db0: descriptors at shared address 0, moved to the tiles here; the
+// k-th instruction advances them by k * a_step / b_step bytes.
+template <class Family, int N, int kTA, int kTB>
+__global__ void wgmma_major_kernel(const uint8_t* a_img, const uint8_t* b_img, int b_bytes, uint64_t da0,
+                                   uint32_t a_step, uint64_t db0, uint32_t b_step, uint32_t* d_out) {
+  using Mma = Wgmma<Family, N>;
+  using C = typename Mma::CRegister;
+  __shared__ __align__(1024) uint8_t buf[1024 + 64 * 128 + 256 * 128];
+  uint32_t const raw = smem_u32(buf);
+  uint8_t* const sA = buf + ((1024u - (raw & 1023u)) & 1023u);
+  uint8_t* const sB = sA + 64 * 128;
+  int const t = int(threadIdx.x);
+  for (int c = t; c < 64 * 128 / 16; c += 128)
+    reinterpret_cast<uint4*>(sA)[c] = reinterpret_cast<const uint4*>(a_img)[c];
+  for (int c = t; c < b_bytes / 16; c += 128)
+    reinterpret_cast<uint4*>(sB)[c] = reinterpret_cast<const uint4*>(b_img)[c];
+  fence_proxy_async_shared_cta();
+  __syncthreads();
+  C d[Mma::kRegsD];
+#pragma unroll
+  for (int i = 0; i < Mma::kRegsD; ++i) {
+    uint32_t const nan = 0x7fc00000u;
+    std::memcpy(&d[i], &nan, 4);
+  }
+  GmmaDescriptor const da = GmmaDescriptor{da0}.advanced(smem_u32(sA));
+  GmmaDescriptor const db = GmmaDescriptor{db0}.advanced(smem_u32(sB));
+  wgmma_fence();
+#pragma unroll
+  for (int s = 0; s < 4; ++s)
+    Mma::template ss<kTA, kTB>(d, da.advanced(a_step * s).desc, db.advanced(b_step * s).desc, s == 0 ? 0 : 1);
+  wgmma_commit_group();
+  wgmma_wait_group<0>();
+  wgmma_fence_operand(d);
+#pragma unroll
+  for (int i = 0; i < Mma::kRegsD; ++i) std::memcpy(&d_out[t * Mma::kRegsD + i], &d[i], 4);
+}
+
+// The descriptor (at address 0) and per-k16 step of a tile with layout `l`.
+template <bool kMn, class L>
+void operand_desc(L const& l, uint64_t* desc, uint32_t* step) {
+  bool ok = false;
+  GmmaDescriptor const d = kMn ? make_gmma_desc_mn_major<2>(0, l, &ok) : make_gmma_desc_k_major<2>(0, l, &ok);
+  EXPECT_TRUE(ok) << (kMn ? "MN" : "K") << "-major tile layout is not canonical";
+  *desc = d.desc;
+  *step = kMn ? 16u * gmma_swizzle_bytes(d.swizzle()) : 32u;
+}
+
+template <class Family, int N, bool kMnA, bool kMnB>
+void run_major(Elem e, bool f16_acc, double tol) {
+  using Mma = Wgmma<Family, N>;
+  SCOPED_TRACE(testing::Message() << "m64n" << N << "k16 A " << (kMnA ? "MN" : "K") << "-major, B "
+                                  << (kMnB ? "MN" : "K") << "-major");
+  std::mt19937 rng(77 + N + 2 * kMnA + kMnB);
+  // Logical operands, K contiguous: A(i, k) at i * 128 + 2k, B(j, k) likewise.
+  std::vector<uint8_t> ha = random_operand(e, 64, 128, rng), hb = random_operand(e, N, 128, rng);
+  auto const la = operand_layout<kMnA, 64>();
+  auto const lb = operand_layout<kMnB, N>();
+  std::vector<uint8_t> ia(64 * 128), ib(size_t(N) * 128);
+  for (int k = 0; k < 64; ++k) {
+    for (int i = 0; i < 64; ++i) std::memcpy(&ia[2 * size_t(la(i, k))], &ha[size_t(i) * 128 + 2 * k], 2);
+    for (int j = 0; j < N; ++j) std::memcpy(&ib[2 * size_t(lb(j, k))], &hb[size_t(j) * 128 + 2 * k], 2);
+  }
+  uint64_t da0 = 0, db0 = 0;
+  uint32_t a_step = 0, b_step = 0;
+  operand_desc<kMnA>(la, &da0, &a_step);
+  operand_desc<kMnB>(lb, &db0, &b_step);
+  uint8_t *da = nullptr, *db = nullptr;
+  uint32_t* dd = nullptr;
+  int const R = Mma::kRegsD;
+  TESSERA_TEST_CUDA(cudaMalloc(&da, ia.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, ib.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, 128 * R * 4));
+  TESSERA_TEST_CUDA(cudaMemcpy(da, ia.data(), ia.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db, ib.data(), ib.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, 128 * R * 4));
+  wgmma_major_kernel<Family, N, kMnA ? 1 : 0, kMnB ? 1 : 0>
+      <<<1, 128>>>(da, db, int(ib.size()), da0, a_step, db0, b_step, dd);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<uint32_t> hd(128 * R);
+  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
+  std::vector<double> got(64 * N, std::nan(""));
+  unpack_accumulators(hd, R, N, f16_acc, false, got);
+  double num = 0, den = 0;
+  int shown = 0;
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0;
+      for (int k = 0; k < 64; ++k)
+        ref += decode(e, &ha[size_t(i) * 128 + 2 * k]) * decode(e, &hb[size_t(j) * 128 + 2 * k]);
+      double const diff = got[i * N + j] - ref;
+      num += diff * diff;
+      den += ref * ref;
+      if (!(std::fabs(diff) <= tol * (1.0 + std::fabs(ref))) && shown++ < 6)
+        ADD_FAILURE() << "D(" << i << ", " << j << ") = " << got[i * N + j] << ", reference " << ref;
+    }
+  EXPECT_LE(std::sqrt(num / den), tol) << "relative norm error";
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dd);
+}
+
+// Every transposition case; B spans 1 to 4 128B atoms (N = 64..256, the
+// LBO between atoms) or one 64B / 32B atom (N = 32, 16).
+TEST(HopperWgmma, MnMajorSS) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_major<F32BF16BF16, 256, true, false>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 256, false, true>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 256, true, true>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 128, true, true>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 64, false, true>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 32, true, true>(Elem::bf16, false, 1e-5);
+  run_major<F32BF16BF16, 16, false, true>(Elem::bf16, false, 1e-5);
+  run_major<F32F16F16, 128, true, false>(Elem::f16, false, 1e-5);
+  run_major<F16F16F16, 64, true, true>(Elem::f16, true, 5e-3);
+}
+
+// MN-major canonical tiles from Tessera layouts: the atom stride comes from
+// the layout, near misses are rejected. Host only.
+TEST(HopperWgmma, MnMajorDescriptorFromLayout) {
+  using namespace tessera;
+  auto const two_atoms = operand_layout<true, 128>();
+  static_assert(is_gmma_mn_major_canonical<2>(decltype(operand_layout<true, 64>()){}, GmmaSwizzle::b128),
+                "Sw<3,3,3> o ((64,1),64):((1,4096),64) must be the 128B MN-major canonical layout");
+  EXPECT_TRUE(is_gmma_mn_major_canonical<2>(two_atoms, GmmaSwizzle::b128));
+  bool ok = false;
+  GmmaDescriptor const d = make_gmma_desc_mn_major<2>(0x8000, two_atoms, &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(d.leading_byte_offset(), 8192u) << "LBO: bytes between the two 64-element atoms";
+  EXPECT_EQ(d.stride_byte_offset(), 1024u) << "SBO: bytes between 8-row K groups";
+  EXPECT_EQ(d.desc, make_gmma_desc_mn_major<GmmaSwizzle::b128>(0x8000, 8192).desc);
+  GmmaDescriptor const d32 = make_gmma_desc_mn_major<2>(0, operand_layout<true, 16>(), &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(d32.swizzle(), GmmaSwizzle::b32);
+  EXPECT_EQ(d32.stride_byte_offset(), 256u);
+  // Near misses: a K-major tile, atoms 4 KiB + 16 B apart, an unswizzled tile.
+  EXPECT_FALSE(is_gmma_mn_major_canonical<2>(operand_layout<false, 64>(), GmmaSwizzle::b128));
+  auto const skewed = make_composed_layout(
+      Swizzle<3, 3, 3>{}, Int<0>{},
+      make_layout(make_shape(make_shape(Int<64>{}, Int<2>{}), Int<64>{}),
+                  make_stride(make_stride(Int<1>{}, Int<64 * 64 + 8>{}), Int<64>{})));
+  EXPECT_FALSE(is_gmma_mn_major_canonical<2>(skewed, GmmaSwizzle::b128)) << "atoms off the swizzle pattern";
+  auto const plain = make_layout(make_shape(Int<64>{}, Int<64>{}), make_stride(Int<1>{}, Int<64>{}));
+  EXPECT_FALSE(is_gmma_mn_major_canonical<2>(plain, GmmaSwizzle::b128)) << "unswizzled";
+  (void)make_gmma_desc_mn_major<2>(0x8000 + 512, two_atoms, &ok);
   EXPECT_FALSE(ok) << "start address not 1024-byte aligned";
 }
 

@@ -101,4 +101,20 @@ template <GmmaSwizzle kSwizzle, uint32_t kRowBytes>
   return make_gmma_desc(smem_address, kSwizzle, 16u, 8u * kRowBytes);
 }
 
+// MN-major operand tile: atoms of W bytes of M/N (W = the swizzle width),
+// each holding the tile's K rows W bytes apart (8-row groups 8 * W apart,
+// the SBO), atoms `atom_bytes` apart along M/N (the LBO; unused when the
+// instruction's M/N extent fits in one atom). This is what a TMA box of
+// (W bytes of M/N, K rows) with the matching swizzle leaves in shared
+// memory, boxes placed atom_bytes apart. A K step of k elements advances the
+// start address by k * W bytes. 16-bit elements only (wgmma transposes only
+// those).
+template <GmmaSwizzle kSwizzle>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_desc_mn_major(uint32_t smem_address,
+                                                                                   uint32_t atom_bytes) {
+  static_assert(kSwizzle != GmmaSwizzle::interleave,
+                "make_gmma_desc_mn_major: the interleave layout needs explicit LBO/SBO [use make_gmma_desc]");
+  return make_gmma_desc(smem_address, kSwizzle, atom_bytes, 8u * gmma_swizzle_bytes(kSwizzle));
+}
+
 }  // namespace tessera::arch

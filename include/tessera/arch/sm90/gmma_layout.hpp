@@ -87,4 +87,51 @@ template <int kElemBytes, class LayoutT>
   return d;
 }
 
+// MN-major tiles. A rank-2 layout (mn, k) -> element offset is the
+// MN-major canonical tile for swizzle width W when M/N runs in atoms of
+// A = W / E elements, W contiguous bytes per K row:
+//   layout(mn, k) * E == swz(a * S + k * W + (mn % A) * E),  a = mn / A,
+// with swz as above and S the atom stride in bytes (a multiple of 8 * W, so
+// that every atom starts on a swizzle-pattern boundary); K is a multiple of
+// 8. For 16-bit elements and 128B swizzling one atom is
+// Sw<3,3,3> o (_64,_K):(_1,_64). S is read from the layout (the offset of
+// element (A, 0)); with a single atom it is reported as K * W.
+template <int kElemBytes, class LayoutT>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr bool is_gmma_mn_major_canonical(LayoutT const& layout, GmmaSwizzle swz,
+                                                                            uint32_t* atom_bytes = nullptr) {
+  static_assert(kElemBytes == 2, "is_gmma_mn_major_canonical: wgmma reads MN-major operands of 16-bit elements only");
+  if (swz == GmmaSwizzle::interleave) return false;
+  int const w = int(gmma_swizzle_bytes(swz));
+  int const mask = (1 << gmma_swizzle_bits(swz)) - 1;
+  int const per_atom = w / kElemBytes;
+  int const mn = int(size<0>(layout));
+  int const ks = int(size<1>(layout));
+  if (mn == 0 || mn % per_atom != 0 || ks == 0 || ks % 8 != 0) return false;
+  int const stride = mn > per_atom ? int(layout(per_atom, 0)) * kElemBytes : ks * w;
+  if (stride <= 0 || stride % (8 * w) != 0) return false;
+  for (int i = 0; i < mn; ++i)
+    for (int k = 0; k < ks; ++k) {
+      int const logical = (i / per_atom) * stride + k * w + (i % per_atom) * kElemBytes;
+      int const phys = logical ^ (((logical >> 7) & mask) << 4);
+      if (int(layout(i, k)) * kElemBytes != phys) return false;
+    }
+  if (atom_bytes != nullptr) *atom_bytes = uint32_t(stride);
+  return true;
+}
+
+// Descriptor for an MN-major operand tile (see is_gmma_mn_major_canonical):
+// LBO = the atom stride, SBO = 8 * W. `ok` as for make_gmma_desc_k_major.
+template <int kElemBytes, class LayoutT>
+[[nodiscard]] TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_desc_mn_major(uint32_t smem_address,
+                                                                                   LayoutT const& layout,
+                                                                                   bool* ok = nullptr) {
+  GmmaSwizzle const swz = gmma_swizzle_of<kElemBytes>(layout);
+  uint32_t stride = 0;
+  bool good = is_gmma_mn_major_canonical<kElemBytes>(layout, swz, &stride) && smem_address % 1024u == 0;
+  bool fields_ok = false;
+  GmmaDescriptor const d = make_gmma_desc(smem_address, swz, stride, 8u * gmma_swizzle_bytes(swz), &fields_ok);
+  if (ok != nullptr) *ok = good && fields_ok;
+  return d;
+}
+
 }  // namespace tessera::arch
