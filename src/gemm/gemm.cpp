@@ -113,8 +113,9 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
   if (!bad_a && !bad_b) {
     // Aligned operands: a K-major copy of the M/N-major ones only when it
     // reaches a kernel the heuristic ranks above the one that reads them in
-    // place (on Hopper: the TMA kernel, which reads only K-major operands,
-    // instead of mma.sync), and only for problems large enough that the copy
+    // place (on Hopper, for tf32: the TMA kernel, which reads 16-bit inputs in
+    // any order but tf32 only K-major, instead of mma.sync), and only for
+    // problems large enough that the copy
     // (~4 bytes per 16-bit element, a few microseconds of launches) is small
     // against the GEMM.
     // NOTE: 2^33 flop (e.g. 2048^3) takes ~15 us at 600 TFLOP/s; copying a

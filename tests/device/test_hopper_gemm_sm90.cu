@@ -77,7 +77,8 @@ constexpr int kDefaultLaunch = -1;
 
 template <class TIn, class TOut>
 void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1,
-              detail::Sm90WsVariant variant = {}) {
+              detail::Sm90WsVariant variant = {}, MatrixOrder a_order = MatrixOrder::row_major,
+              MatrixOrder b_order = MatrixOrder::col_major) {
   constexpr DataType kIn = std::is_same_v<TIn, float>    ? DataType::tf32
                            : std::is_same_v<TIn, __half> ? DataType::f16
                                                          : DataType::bf16;
@@ -88,22 +89,27 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m
                                   << (variant.tma_store ? " tma-store epilogue" : "") << " splits " << variant.splits
-                                  << (variant.transpose ? " transposed" : ""));
-  int64_t const ldk = (s.k + 7) / 8 * 8;  // TMA: leading dimension a multiple of 16 bytes
-  std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k));
+                                  << (variant.transpose ? " transposed" : "") << " A "
+                                  << (a_order == MatrixOrder::row_major ? "row" : "col") << "-major B "
+                                  << (b_order == MatrixOrder::row_major ? "row" : "col") << "-major");
+  // TMA: leading dimensions a multiple of 16 bytes; padding NaN.
+  auto padded = [](int64_t x) { return (x + 7) / 8 * 8; };
+  bool const a_row = a_order == MatrixOrder::row_major, b_col = b_order == MatrixOrder::col_major;
+  int64_t const lda = a_row ? padded(s.k) : padded(s.m), ldb = b_col ? padded(s.k) : padded(s.n);
+  // A(i, k) at i * a_rs + k * a_ks, B(k, j) at k * b_ks + j * b_js.
+  int64_t const a_rs = a_row ? lda : 1, a_ks = a_row ? 1 : lda;
+  int64_t const b_ks = b_col ? 1 : ldb, b_js = b_col ? ldb : 1;
+  std::mt19937 rng(uint32_t(s.m * 31 + s.n * 17 + s.k + (a_row ? 0 : 5) + (b_col ? 0 : 11)));
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  // A row-major (m x k, ld ldk), B column-major (k x n, ld ldk); padding NaN.
-  uint16_t const nan16 = 0xffff;
-  int64_t const a_bs = s.m * ldk, b_bs = s.n * ldk, d_bs = s.m * s.n;  // batch strides (elements)
+  int64_t const a_bs = (a_row ? s.m : s.k) * lda, b_bs = (b_col ? s.n : s.k) * ldb, d_bs = s.m * s.n;  // batch strides
   std::vector<TIn> ha(size_t(batch * a_bs)), hb(size_t(batch * b_bs));
   std::memset(ha.data(), 0xff, ha.size() * sizeof(TIn));  // NaN in every type
   std::memset(hb.data(), 0xff, hb.size() * sizeof(TIn));
-  (void)nan16;
   for (int64_t bi = 0; bi < batch; ++bi) {
     for (int64_t i = 0; i < s.m; ++i)
-      for (int64_t kk = 0; kk < s.k; ++kk) ha[size_t(bi * a_bs + i * ldk + kk)] = from_float<TIn>(u(rng));
+      for (int64_t kk = 0; kk < s.k; ++kk) ha[size_t(bi * a_bs + i * a_rs + kk * a_ks)] = from_float<TIn>(u(rng));
     for (int64_t j = 0; j < s.n; ++j)
-      for (int64_t kk = 0; kk < s.k; ++kk) hb[size_t(bi * b_bs + j * ldk + kk)] = from_float<TIn>(u(rng));
+      for (int64_t kk = 0; kk < s.k; ++kk) hb[size_t(bi * b_bs + kk * b_ks + j * b_js)] = from_float<TIn>(u(rng));
   }
   int64_t const ldd = d_order == MatrixOrder::row_major ? s.n : s.m;
   size_t const dn = size_t(batch * d_bs);
@@ -133,8 +139,8 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   args.alpha = alpha;
   args.beta = beta;
   args.batch_count = batch;
-  args.a = {da, MatrixOrder::row_major, ldk, a_bs};
-  args.b = {db, MatrixOrder::col_major, ldk, b_bs};
+  args.a = {da, a_order, lda, a_bs};
+  args.b = {db, b_order, ldb, b_bs};
   args.c = {beta != 0.0f ? dc : nullptr, d_order, ldd, d_bs};
   args.d = {dd, d_order, ldd, d_bs};
   ASSERT_TRUE(validate_arguments(args).ok()) << validate_arguments(args).message;
@@ -150,7 +156,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
   dim3 const grid(unsigned((s.n + 15) / 16), unsigned((s.m + 15) / 16));
   for (int64_t bi = 0; bi < batch; ++bi)
-    reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da + bi * a_bs, ldk, 1, db + bi * b_bs, 1, ldk,
+    reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da + bi * a_bs, a_rs, a_ks, db + bi * b_bs, b_ks, b_js,
                                                         dc + bi * d_bs, c_row, c_col, double(alpha), double(beta),
                                                         dref + bi * d_bs);
   TESSERA_TEST_CUDA(cudaGetLastError());
@@ -192,12 +198,12 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                        : kOut == DataType::f32 ? 1e-5
                        : kOut == DataType::f16 ? 2e-3
                                                : 1e-2;
-  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s A %s B %s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : " cooperative", variant.tile_n, variant.transpose ? " transposed" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
               variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
-              drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
+              a_row ? "row" : "col", b_col ? "col" : "row", drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
   EXPECT_EQ(bad, 0);
   EXPECT_LE(rel, bound);
@@ -266,14 +272,19 @@ TEST(HopperGemm, RejectsWhatTmaCannotDo) {
   EXPECT_NE(st.message.find("16 bytes"), std::string::npos) << st.message;
   args.a.ld = 16;
   EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
-  args.a.order = MatrixOrder::col_major;
-  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  args.a.order = MatrixOrder::col_major;  // MN-major A: wgmma reads 16-bit tiles transposed
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
   args.a.order = MatrixOrder::row_major;
   args.input = DataType::f32;  // plain f32 is not a tensor-core type
   args.output = DataType::f32;
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   args.input = DataType::tf32;  // tf32: 16 elements of A per row = 64 bytes, fine
   EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  args.b.order = MatrixOrder::row_major;  // no transposed tf32 wgmma
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  st = detail::launch_sm90_ws_gemm(args, nullptr);
+  EXPECT_NE(st.message.find("tf32 needs K-major"), std::string::npos) << st.message;
+  args.b.order = MatrixOrder::col_major;
   args.a.ld = 10;  // 40-byte rows
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   args.a.ld = 16;
@@ -640,6 +651,72 @@ TEST(HopperGemm, TailSplit) {
   }
   // The default picks it for 5120x5120x4096 (800 tiles of 128x256).
   run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, {false, kDefaultLaunch});
+}
+
+// MN-major operands (16-bit): every A/B order with both D orders through
+// the default launch (per-shape selection: cooperative 128x256 with the
+// TMA-store epilogue, ping-pong 128x128, ping-pong 64x128, narrow tiles with
+// split-K), and each configuration explicitly, both orientations: partial
+// tiles in M, N and K, alpha/beta, batches.
+TEST(HopperGemm, MnMajorOperands) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  for (MatrixOrder ao : {R, C})
+    for (MatrixOrder bo : {R, C}) {
+      if (ao == R && bo == C) continue;  // K-major: the tests above
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, def, ao, bo);
+      run_gemm<__nv_bfloat16, float>({4095, 4097, 4093}, C, 1.5f, -0.5f, 1, def, ao, bo);
+      run_gemm<__half, __half>({2048, 2048, 2048}, R, 1.0f, 0.0f, 1, def, ao, bo);
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 2048, 1024}, C, 1.0f, 0.0f, 1, def, ao, bo);
+      run_gemm<__nv_bfloat16, float>({40, 1500, 3000}, R, 1.0f, 0.5f, 2, def, ao, bo);
+      run_gemm<__half, float>({3000, 17, 2000}, C, 1.0f, 0.0f, 1, def, ao, bo);
+    }
+}
+
+TEST(HopperGemm, MnMajorVariants) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  struct Kind {
+    bool pingpong;
+    int tile_n, tile_m;
+    bool tma_store;
+  };
+  for (Kind kind : {Kind{false, 256, 128, true}, Kind{false, 256, 128, false}, Kind{true, 128, 128, true},
+                    Kind{true, 128, 64, false}, Kind{true, 256, 128, false}, Kind{false, 128, 128, false},
+                    Kind{false, 64, 128, false}, Kind{false, 32, 128, false}, Kind{false, 16, 128, false}})
+    for (bool tr : {false, true}) {
+      if (tr && kind.tma_store) continue;
+      detail::Sm90WsVariant v;
+      v.pingpong = kind.pingpong;
+      v.tile_n = kind.tile_n;
+      v.tile_m = kind.tile_m;
+      v.tma_store = kind.tma_store;
+      v.transpose = tr;
+      for (MatrixOrder ao : {R, C})
+        for (MatrixOrder bo : {R, C}) {
+          if (ao == R && bo == C) continue;
+          run_gemm<__nv_bfloat16, float>({300, 500, 200}, R, 1.0f, 0.5f, 2, v, ao, bo);
+          run_gemm<__half, __half>({257, 129, 72}, C, 1.0f, 0.0f, 1, v, ao, bo);
+        }
+    }
+  // Split-K over MN-major tiles.
+  detail::Sm90WsVariant v;
+  v.tile_n = 32;
+  v.splits = 3;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({20, 1000, 700}, R, 1.0f, 0.0f, 1, v, C, R);
+  v.transpose = true;
+  run_gemm<__nv_bfloat16, float>({20, 1000, 700}, C, 1.0f, 0.0f, 1, v, C, C);
+}
+
+// Small MN-major cases for memcheck (hopper.sh): one tile, one K-block.
+TEST(HopperGemm, MnMajorSmall) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  run_gemm<__nv_bfloat16, float>({1, 1, 1}, R, 1.0f, 0.0f, 1, def, C, R);
+  run_gemm<__nv_bfloat16, float>({129, 257, 65}, R, 1.0f, 0.0f, 1, def, C, C);
+  run_gemm<__half, __half>({16, 130, 200}, C, 1.0f, 0.5f, 2, def, R, R);
 }
 
 }  // namespace

@@ -6,8 +6,13 @@
 //
 // Kernel orientation (the launcher maps every supported GemmArgs onto it):
 //   D'(i, j) = alpha * sum_k A'(i, k) * B'(j, k) + beta * C'(i, j)
-// with A' (M, K) and B' (N, K) both K-major (K contiguous, "TN"), 16-bit
-// inputs (bf16 or f16), f32 accumulation, D' row-major f32/f16/bf16.
+// with A' (M, K) and B' (N, K), 16-bit inputs (bf16 or f16) or tf32, f32
+// accumulation, D' row-major f32/f16/bf16 (or any strides, direct epilogue).
+// A' and B' are each K-major (K contiguous) or, for 16-bit inputs,
+// MN-major: the producer then loads (64 x M'/N', 64 x K) TMA boxes whose
+// 128B-swizzled image is the wgmma MN-major canonical layout, and the
+// consumers' wgmma reads it with the transpose bit set (p.a_mn / p.b_mn),
+// so all four BLAS layouts run without a copy.
 //
 // One CTA = 384 threads = 3 warpgroups, one CTA per SM, persistent over
 // 128x256 output tiles (grouped rasterisation, kGroupM tile rows per group so
@@ -102,6 +107,11 @@ struct WsGemmParams {
   int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
+  // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
+  // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
+  // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
+  // WsGemmConfigT::kMnAtomBytes.
+  bool a_mn = false, b_mn = false;
 };
 
 // kPingPong = false: both consumers share a kBlockM (128) x kBlockN tile,
@@ -176,6 +186,24 @@ struct WsGemmConfigT {
                 "WsGemmConfig: the 16-bit TMA tile layout is not the wgmma 128B K-major canonical layout");
   static_assert(arch::is_gmma_k_major_canonical<4>(SmemSliceLayout<4>{}, arch::GmmaSwizzle::b128),
                 "WsGemmConfig: the tf32 TMA tile layout is not the wgmma 128B K-major canonical layout");
+
+  // MN-major operands (16-bit): a stage holds TMA boxes of (W bytes of M/N,
+  // 64 K rows), W = 128 (64 elements; A, and B when kBlockN >= 64) or
+  // 2 * kBlockN (narrow B: 32 or 64 bytes), boxes 64 * W bytes apart; the
+  // wgmma descriptor's LBO is that box stride, its SBO 8 * W, and a k16 step
+  // advances 16 * W bytes.
+  static constexpr int kMnBytesB = kBlockN >= 64 ? 128 : 2 * kBlockN;
+  static constexpr arch::GmmaSwizzle kMnSwizzleB = kMnBytesB == 128  ? arch::GmmaSwizzle::b128
+                                                   : kMnBytesB == 64 ? arch::GmmaSwizzle::b64
+                                                                     : arch::GmmaSwizzle::b32;
+  static constexpr int kMnAtomBytesA = 64 * 128;
+  static constexpr int kMnAtomBytesB = 64 * kMnBytesB;
+  // One atom of the MN-major stage (the 128B case): (m, k) -> element offset.
+  using SmemMnAtomLayout = decltype(make_composed_layout(
+      Swizzle<3, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<64>{}, Int<64>{}), make_stride(Int<1>{}, Int<64>{}))));
+  static_assert(arch::is_gmma_mn_major_canonical<2>(SmemMnAtomLayout{}, arch::GmmaSwizzle::b128),
+                "WsGemmConfig: the MN-major TMA box layout is not the wgmma 128B MN-major canonical layout");
+  static_assert(kBlockN % (kMnBytesB / 2) == 0, "WsGemmConfig: MN-major B boxes must tile kBlockN");
 };
 
 // NOTE: 4 stages of 48 KiB = 192 KiB, the most that fits under the 227 KiB
@@ -546,8 +574,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // Cluster: the full stage still arrives here as kStageBytes (own A,
           // own B half, the peer's B half multicast into this CTA).
           arch::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
-          arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * kBlockK, tm * Cfg::kBlockM);
-          if constexpr (Cfg::kCluster == 2) {
+          if (p.a_mn) {
+            // (64 columns of M', kBlockK rows) per box.
+#pragma unroll
+            for (int j = 0; j < Cfg::kBlockM / 64; ++j)
+              arch::tma_load_2d(sA + stage * Cfg::kABytes + j * Cfg::kMnAtomBytesA, &tmap_a, &full[stage],
+                                tm * Cfg::kBlockM + 64 * j, kb * kBlockK);
+          } else {
+            arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * kBlockK, tm * Cfg::kBlockM);
+          }
+          if (p.b_mn) {
+            constexpr int kBoxN = Cfg::kMnBytesB / 2;
+#pragma unroll
+            for (int j = 0; j < Cfg::kBlockN / kBoxN; ++j)
+              arch::tma_load_2d(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
+                                tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
+          } else if constexpr (Cfg::kCluster == 2) {
             int const half = Cfg::kBlockN / 2;
             arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + int(rank) * half * 128, &tmap_b, &full[stage],
                                         uint16_t(0x3), kb * kBlockK, tn * Cfg::kBlockN + int(rank) * half);
@@ -582,10 +624,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       WsUnit const unit = ws_unit(tile, p);
       ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
-#pragma unroll
-      for (int hf = 0; hf < Cfg::kHalves; ++hf)
-#pragma unroll
-        for (int i = 0; i < Mma::kRegsD; ++i) acc[hf][i] = 0.0f;
       if constexpr (Cfg::kPingPong) {
         // A waiter on full[s] must not be two phases ahead of the barrier
         // (parity would alias): start this tile's K-blocks only once the
@@ -597,33 +635,54 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else if (my_tiles > 0) arch::mbarrier_wait(&order[1], (my_tiles - 1u) & 1u);
       }
       int prev_stage = 0;
-      for (int kb = 0; kb < unit.kbs; ++kb, ++seq) {
-        int const stage = int(seq % uint32_t(Cfg::kStages));
-        uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
-        arch::mbarrier_wait(&full[stage], phase);
-        uint32_t const a_addr = arch::smem_u32(sA + stage * Cfg::kABytes + a_row_off);
-        uint32_t const b_addr = arch::smem_u32(sB + stage * Cfg::kBBytes);
-        arch::GmmaDescriptor const da = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(a_addr);
-        arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(b_addr);
+      // The K loop, per operand major-ness (the wgmma transpose immediates
+      // are compile-time: one copy of the loop per case, chosen per tile).
+      auto mainloop = [&]<int kMnA, int kMnB>() {
+        for (int kb = 0; kb < unit.kbs; ++kb, ++seq) {
+          int const stage = int(seq % uint32_t(Cfg::kStages));
+          uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
+          arch::mbarrier_wait(&full[stage], phase);
+          // Row block a_row_off / 128 of A' and each 64-row half hf start
+          // 64 x 128 B = 8 KiB apart in both majors. A k16 (tf32: k8) step
+          // is 32 bytes inside the K-major 128-byte swizzle row, or 16 rows
+          // of W bytes of an MN-major box.
+          uint32_t const a_addr = arch::smem_u32(sA + stage * Cfg::kABytes + a_row_off);
+          uint32_t const b_addr = arch::smem_u32(sB + stage * Cfg::kBBytes);
+          arch::GmmaDescriptor const da =
+              kMnA ? arch::make_gmma_desc_mn_major<arch::GmmaSwizzle::b128>(a_addr, Cfg::kMnAtomBytesA)
+                   : arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(a_addr);
+          arch::GmmaDescriptor const db =
+              kMnB ? arch::make_gmma_desc_mn_major<Cfg::kMnSwizzleB>(b_addr, Cfg::kMnAtomBytesB)
+                   : arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(b_addr);
+          constexpr uint32_t kStepA = kMnA ? 16u * 128u : 32u;
+          constexpr uint32_t kStepB = kMnB ? 16u * uint32_t(Cfg::kMnBytesB) : 32u;
 #pragma unroll
-        for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
-        arch::wgmma_fence();
+          for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+          arch::wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < kBlockK / Mma::kK; ++kk) {
-          // K step of 16 (tf32: 8) elements = 32 bytes inside the 128-byte swizzled row;
-          // row half hf starts 64 rows x 128 B = 8 KiB further into A.
+          for (int kk = 0; kk < kBlockK / Mma::kK; ++kk) {
 #pragma unroll
-          for (int hf = 0; hf < Cfg::kHalves; ++hf)
-            Mma::template ss<0, 0>(acc[hf], da.advanced(32u * kk + 8192u * hf).desc, db.advanced(32u * kk).desc, 1);
+            for (int hf = 0; hf < Cfg::kHalves; ++hf)
+              Mma::template ss<kMnA, kMnB>(acc[hf], da.advanced(kStepA * kk + 8192u * hf).desc,
+                                           db.advanced(kStepB * kk).desc, (kb | kk) != 0 ? 1 : 0);
+          }
+          arch::wgmma_commit_group();
+#pragma unroll
+          for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+          // Keep this K-block's group in flight; the previous one is done, so
+          // its stage goes back to the producer.
+          arch::wgmma_wait_group<1>();
+          if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
+          prev_stage = stage;
         }
-        arch::wgmma_commit_group();
-#pragma unroll
-        for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
-        // Keep this K-block's group in flight; the previous one is done, so
-        // its stage goes back to the producer.
-        arch::wgmma_wait_group<1>();
-        if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
-        prev_stage = stage;
+      };
+      if constexpr (sizeof(TIn) == 2) {
+        if (p.a_mn && p.b_mn) mainloop.template operator()<1, 1>();
+        else if (p.a_mn) mainloop.template operator()<1, 0>();
+        else if (p.b_mn) mainloop.template operator()<0, 1>();
+        else mainloop.template operator()<0, 0>();
+      } else {
+        mainloop.template operator()<0, 0>();  // tf32: K-major only (the launcher checks)
       }
       // This thread has passed every full[] wait of the tile: the fills they
       // waited for are complete, which is all the other consumer needs.
@@ -683,9 +742,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 namespace tessera::detail {
 
 // Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
-// with f32 accumulation or tf32 inputs (f32 output), both operands K-major in
-// kernel orientation, 16-byte aligned A/B base pointers, leading dimensions
-// and batch strides, k > 0. Does not query the device.
+// with f32 accumulation in any order, or tf32 inputs (f32 output) with both
+// operands K-major (A row-major, B column-major); 16-byte aligned A/B base
+// pointers, leading dimensions and batch strides; k > 0. Does not query the
+// device.
 bool can_implement_sm90_ws_gemm(const GemmArgs& args);
 
 // Encodes the tensor maps and launches on `stream`. Returns cannot_implement

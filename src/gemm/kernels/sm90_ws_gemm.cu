@@ -48,11 +48,14 @@ std::string unsupported_reason(const GemmArgs& args) {
   if (args.k <= 0) return "needs k > 0";
   if (args.batch_count > INT_MAX) return "batch_count must be below 2^31";
   if (args.m > INT_MAX - 256 || args.n > INT_MAX - 256 || args.k > INT_MAX - 256) return "sizes must be below 2^31 - 256";
-  // Both kernel operands K-major: A row-major and B column-major, whatever
+  // Any order for 16-bit inputs (wgmma reads MN-major tiles transposed);
+  // tf32 has no transposed wgmma: A row-major and B column-major, whatever
   // D's order (the swap for a column-major D exchanges the roles and the
   // orders together).
-  if (args.a.order != MatrixOrder::row_major || args.b.order != MatrixOrder::col_major)
-    return "needs K-major operands (A row-major, B column-major: the \"tn\" case); MN-major is not implemented yet";
+  if (args.input == DataType::tf32 &&
+      (args.a.order != MatrixOrder::row_major || args.b.order != MatrixOrder::col_major))
+    return "tf32 needs K-major operands (A row-major, B column-major: the \"tn\" case); wgmma transposes only "
+           "16-bit inputs";
   auto mis16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
   if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
   std::int64_t const e = size_of(args.input);
@@ -249,8 +252,15 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
     return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue needs the default (row-major D') orientation");
 
   bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
-  const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K), K-major
-  const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K), K-major
+  const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K)
+  const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K)
+  // A' = A (M x K) is K-major when A is row-major, A' = B^T when B is
+  // column-major; B' = B^T when B is column-major, B' = A when A is
+  // row-major.
+  bool const a_km = swap ? args.b.order == MatrixOrder::col_major : args.a.order == MatrixOrder::row_major;
+  bool const b_km = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
+  if ((!a_km || !b_km) && Cfg::kCluster != 1)
+    return ws_fail(StatusCode::cannot_implement, "MN-major operands are not implemented for clusters");
   std::int64_t const m = swap ? args.n : args.m;
   std::int64_t const n = swap ? args.m : args.n;
   DataType const out = resolved_output(args);
@@ -304,6 +314,8 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
                 p.d_row % 2 == 0 && (args.batch_count == 1 || args.d.batch_stride % 2 == 0);
   p.alpha = args.alpha;
   p.beta = args.beta;
+  p.a_mn = !a_km;
+  p.b_mn = !b_km;
   if (args.beta != 0.0f) kernel_strides(args.c, swap, &p.c_row, &p.c_col);
   std::int64_t const tiles = p.splits == 1 ? all_tiles : split_from + (all_tiles - split_from) * p.splits;  // work units
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
@@ -350,16 +362,28 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   ta.rank = 2;
   ta.swizzle = tma::Swizzle::b128;
   tma::TiledDesc tb = ta;
-  ta.dims[0] = std::uint64_t(args.k);
-  ta.dims[1] = std::uint64_t(m);
-  ta.strides[0] = std::uint64_t(ka.ld * e);
-  ta.box[0] = std::uint32_t(block_k);
-  ta.box[1] = Cfg::kBlockM;
-  tb.dims[0] = std::uint64_t(args.k);
-  tb.dims[1] = std::uint64_t(n);
-  tb.strides[0] = std::uint64_t(kb.ld * e);
-  tb.box[0] = std::uint32_t(block_k);
-  tb.box[1] = Cfg::kBlockN / Cfg::kCluster;  // a cluster CTA loads (and multicasts) one part of B
+  // K-major: (K, rows) with boxes of (kBlockK, tile rows). MN-major: (rows,
+  // K) with boxes of (W bytes of rows, kBlockK), several per stage (see
+  // WsGemmConfigT::kMnBytesB); the non-unit stride is ld either way.
+  auto operand_map = [&](tma::TiledDesc& t, bool k_major, std::int64_t rows, std::int64_t ld, int box_rows,
+                         int mn_bytes) {
+    t.strides[0] = std::uint64_t(ld * e);
+    if (k_major) {
+      t.dims[0] = std::uint64_t(args.k);
+      t.dims[1] = std::uint64_t(rows);
+      t.box[0] = std::uint32_t(block_k);
+      t.box[1] = std::uint32_t(box_rows);
+    } else {
+      t.dims[0] = std::uint64_t(rows);
+      t.dims[1] = std::uint64_t(args.k);
+      t.box[0] = std::uint32_t(mn_bytes / e);
+      t.box[1] = std::uint32_t(block_k);
+      t.swizzle = mn_bytes == 128 ? tma::Swizzle::b128 : mn_bytes == 64 ? tma::Swizzle::b64 : tma::Swizzle::b32;
+    }
+  };
+  operand_map(ta, a_km, m, ka.ld, Cfg::kBlockM, 128);
+  // A cluster CTA loads (and multicasts) one part of B.
+  operand_map(tb, b_km, n, kb.ld, Cfg::kBlockN / Cfg::kCluster, Cfg::kMnBytesB);
   // D' (n, m) row-major, sub-tile boxes of 128 bytes x 64 rows (TMA-store
   // epilogue only, so d_col == 1; the launch checked the alignment).
   tma::TiledDesc td;
@@ -598,7 +622,8 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
             "128x128, or cooperative 128xN (N = 16..128, small dimension on N) with in-kernel split-K; "
-            "bf16/f16/tf32 -> f32 acc, A row-major + B column-major, 16-byte aligned A/B, ld and batch strides; one launch per batch"};
+            "bf16/f16 -> f32 acc, any order (MN-major tiles read transposed); tf32 -> f32, A row-major + B column-major; "
+            "16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
