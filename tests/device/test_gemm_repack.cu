@@ -126,12 +126,14 @@ TEST(RepackPlan, WorkspaceBoundCoversEveryPlan) {
 
 // ---- what gemm() would do (host only: selection needs no device) -------------
 
-GemmArgs big(MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k, bool odd) {
+GemmArgs big(MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k, bool odd,
+             DataType input = DataType::bf16) {
   GemmArgs g;
   g.m = m;
   g.n = n;
   g.k = k;
-  g.input = DataType::bf16;
+  g.input = input;
+  if (input == DataType::tf32) g.output = DataType::f32;
   std::int64_t const lda = ao == R ? k : m;
   std::int64_t const ldb = bo == C ? k : n;
   // Fake, never dereferenced addresses: 16-byte aligned unless `odd` (then 2).
@@ -154,8 +156,10 @@ TEST(RepackSelect, OddLeadingDimensionsAreCopiedForTheFastKernels) {
   GemmArgs const tn = big(R, C, 4095, 4097, 4093, true);
   EXPECT_EQ(plan_of(tn, 90), "sm90_ws_gemm +A +B ws");
   EXPECT_EQ(plan_of(tn, 80), "sm80_tensorop +A +B ws");
-  // nn on Hopper: the copies are made K-major so the TMA kernel can read them.
+  // nn on Hopper: aligned copies in the same order, which the TMA kernel
+  // reads (MN-major 16-bit tiles); tf32 copies are made K-major.
   EXPECT_EQ(plan_of(big(C, C, 4095, 4097, 4093, true), 90), "sm90_ws_gemm +A +B ws");
+  EXPECT_EQ(plan_of(big(C, C, 4095, 4097, 4093, true, DataType::tf32), 90), "sm90_ws_gemm +A +B ws");
   tessera::GemmOptions never;
   never.repack = tessera::RepackPolicy::never;
   EXPECT_EQ(plan_of(tn, 90, never), "sm80_tensorop");
@@ -166,29 +170,32 @@ TEST(RepackSelect, OddLeadingDimensionsAreCopiedForTheFastKernels) {
 }
 
 TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
-  const tessera::GemmKernel* hopper = tessera::find_gemm_kernel("sm90_ws_gemm");
-  ASSERT_NE(hopper, nullptr);
-  // Once the TMA kernel reads M/N-major operands itself, no copy is wanted.
-  GemmArgs const nn = big(C, C, 4096, 4096, 4096, false), tt = big(R, R, 4096, 4096, 4096, false);
-  EXPECT_EQ(plan_of(nn, 90), hopper->can_implement(nn) ? "sm90_ws_gemm" : "sm90_ws_gemm +A ws");
-  EXPECT_EQ(plan_of(tt, 90), hopper->can_implement(tt) ? "sm90_ws_gemm" : "sm90_ws_gemm +B ws");
-  EXPECT_EQ(plan_of(big(R, C, 4096, 4096, 4096, false), 90), "sm90_ws_gemm");
+  // 16-bit inputs: the TMA kernel reads M/N-major operands itself (run 26):
+  // no copy, whatever the shape.
+  for (GemmArgs const g : {big(C, C, 4096, 4096, 4096, false), big(R, R, 4096, 4096, 4096, false),
+                           big(C, R, 4096, 4096, 4096, false), big(R, C, 4096, 4096, 4096, false),
+                           big(C, R, 128, 8192, 8192, false), big(R, R, 64, 28672, 4096, false),
+                           big(C, C, 256, 256, 256, false)})
+    EXPECT_EQ(plan_of(g, 90), "sm90_ws_gemm") << g.m << "x" << g.n << "x" << g.k;
   EXPECT_EQ(plan_of(big(C, C, 4096, 4096, 4096, false), 80), "sm80_tensorop");
-  GemmArgs const small = big(C, C, 256, 256, 256, false);  // too small to pay for a copy
-  EXPECT_EQ(plan_of(small, 90), hopper->can_implement(small) ? "sm90_ws_gemm" : "sm80_tensorop");
+  // tf32 (no transposed wgmma): a K-major copy when it reaches the TMA
+  // kernel, the problem is large, and the GEMM does >= 512 flop per copied
+  // byte; otherwise mma.sync reads the operands in place.
+  auto tf32 = [](MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return big(ao, bo, m, n, k, false, DataType::tf32);
+  };
+  EXPECT_EQ(plan_of(tf32(R, C, 4096, 4096, 4096), 90), "sm90_ws_gemm");
+  EXPECT_EQ(plan_of(tf32(C, C, 4096, 4096, 4096), 90), "sm90_ws_gemm +A ws");
+  EXPECT_EQ(plan_of(tf32(R, R, 4096, 4096, 4096), 90), "sm90_ws_gemm +B ws");
+  EXPECT_EQ(plan_of(tf32(C, R, 4096, 4096, 4096), 90), "sm90_ws_gemm +A +B ws");  // 1024 flop per byte
+  EXPECT_EQ(plan_of(tf32(C, C, 256, 256, 256), 90), "sm80_tensorop");  // too small to pay for a copy
   // Too little work per copied byte (run 23: 0.25x with the copy): the large
   // M/N-major operand of a skinny GEMM is read in place by mma.sync.
-  for (GemmArgs const g : {big(C, R, 128, 8192, 8192, false), big(R, R, 64, 28672, 4096, false),
-                           big(C, R, 16, 4096, 14336, false)}) {
-    if (hopper->can_implement(g)) continue;  // (once the TMA kernel reads M/N-major operands itself)
+  for (GemmArgs const g : {tf32(C, R, 128, 8192, 8192), tf32(R, R, 64, 28672, 4096), tf32(C, R, 16, 4096, 14336)})
     EXPECT_EQ(plan_of(g, 90), "sm80_tensorop") << g.m << "x" << g.n << "x" << g.k;
-  }
   // A small M/N-major operand next to a large K-major one is still copied
-  // (128x8192x8192 nn: 2 MB copied for 17 GFLOP).
-  GemmArgs const nn_skinny = big(C, C, 128, 8192, 8192, false);
-  if (!hopper->can_implement(nn_skinny)) EXPECT_EQ(plan_of(nn_skinny, 90), "sm90_ws_gemm +A ws");
-  GemmArgs const nt = big(C, R, 4096, 4096, 4096, false);  // both copied: 2048 flop per byte
-  if (!hopper->can_implement(nt)) EXPECT_EQ(plan_of(nt, 90), "sm90_ws_gemm +A +B ws");
+  // (128x8192x8192 nn: 4 MB copied for 17 GFLOP).
+  EXPECT_EQ(plan_of(tf32(C, C, 128, 8192, 8192), 90), "sm90_ws_gemm +A ws");
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
