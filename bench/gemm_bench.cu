@@ -199,13 +199,24 @@ bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b) {
          letter(layout[1], MatrixOrder::row_major, MatrixOrder::col_major, b);
 }
 
-bool parse_type(std::string_view name, DataType* out) {
+bool parse_type(std::string_view name, DataType* out, DataType* accumulate) {
+  if (accumulate != nullptr) *accumulate = DataType::f32;
+  if (name == "f16acc" && accumulate != nullptr) {
+    *out = DataType::f16;
+    *accumulate = DataType::f16;
+    return true;
+  }
   if (name == "f32" || name == "fp32" || name == "float") *out = DataType::f32;
   else if (name == "tf32") *out = DataType::tf32;
   else if (name == "f16" || name == "fp16" || name == "half") *out = DataType::f16;
   else if (name == "bf16") *out = DataType::bf16;
   else return false;
   return true;
+}
+
+std::string type_label(const Problem& p) {
+  if (p.type == DataType::f16 && p.accumulate == DataType::f16) return "f16acc";
+  return std::string(to_string(p.type));
 }
 
 Status run_problem(const Problem& problem, const DeviceInfo& device, const Config& config,
@@ -219,6 +230,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   base.k = sh.k;
   base.batch_count = problem.batch_count;
   base.input = problem.type;
+  base.accumulate = problem.accumulate;
   base.alpha = 1.0f;
   base.beta = 0.0f;
   if (!parse_layout(problem.layout, &base.a.order, &base.b.order))
@@ -317,7 +329,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
     if (!config.verbose) return;
     std::fprintf(stderr, "[bench] %lldx%lldx%lld %s %s %-24s %8.2f TFLOP/s %s%s\n",
                  static_cast<long long>(sh.m), static_cast<long long>(sh.n),
-                 static_cast<long long>(sh.k), std::string(to_string(problem.type)).c_str(),
+                 static_cast<long long>(sh.k), type_label(problem).c_str(),
                  problem.layout.c_str(), m.impl.c_str(), m.tflops, m.ok ? "ok" : "FAIL",
                  m.note.empty() ? "" : (" (" + m.note + ")").c_str());
   };

@@ -29,14 +29,21 @@ std::vector<Shape> suite_shapes(std::string_view suite, bool quick);
 
 // "tn" -> A row-major, B column-major, and so on (api.hpp). False if unknown.
 bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b);
-bool parse_type(std::string_view name, DataType* out);
+// "bf16", "f16", "f32", "tf32"; with `accumulate` given also "f16acc" (f16
+// inputs and output, f16 accumulation: the seed's Ampere configuration),
+// which sets *accumulate to f16 (f32 for every other name).
+bool parse_type(std::string_view name, DataType* out, DataType* accumulate = nullptr);
 
 struct Problem {
   Shape shape;
   DataType type = DataType::bf16;   // input; output = default for the input
+  DataType accumulate = DataType::f32;  // f16 only with f16 inputs ("f16acc")
   std::string layout = "tn";
   std::int64_t batch_count = 1;
 };
+
+// The problem's type as the reports print it: the input type, or "f16acc".
+std::string type_label(const Problem& p);
 
 struct Config {
   int warmup_runs = 3;

@@ -84,7 +84,7 @@ void print_table(const std::vector<ProblemResult>& results) {
           m.static_smem < 0 ? "-" : std::to_string((m.static_smem + m.dynamic_smem + 512) / 1024) + "K";
       std::printf("%-18s %-5s %-3s %-26s %9.2f %9.3f %8.3f %6.1f %5s %5s %7s %5s %9.2e %s%s\n",
                   shape_label(r.problem.shape).c_str(),
-                  std::string(to_string(r.problem.type)).c_str(), r.problem.layout.c_str(),
+                  type_label(r.problem).c_str(), r.problem.layout.c_str(),
                   (m.impl + (m.default_choice ? " *" : "")).c_str(), m.tflops, m.median_ms, m.ratio_to_cublas, m.pct_of_peak,
                   m.pct_of_bandwidth < 0 ? "-" : fmt("%.1f", m.pct_of_bandwidth).c_str(),
                   m.registers < 0 ? "-" : std::to_string(m.registers).c_str(), smem.c_str(),
@@ -105,7 +105,7 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
     for (const Measurement& m : r.rows) {
       Shape const& s = r.problem.shape;
       f << csv_field(device.name) << ',' << device.sm << ',' << s.group << ',' << s.m << ','
-        << s.n << ',' << s.k << ',' << r.problem.batch_count << ',' << to_string(r.problem.type)
+        << s.n << ',' << s.k << ',' << r.problem.batch_count << ',' << type_label(r.problem)
         << ',' << r.problem.layout << ',' << m.impl << ',' << (m.default_choice ? 1 : 0) << ','
         << (m.ok ? 1 : 0) << ',' << m.runs
         << ',' << m.median_ms << ',' << m.min_ms << ',' << m.max_ms << ',' << m.tflops << ','
@@ -136,7 +136,7 @@ bool write_json(const std::string& path, const DeviceInfo& device, double measur
       Shape const& s = r.problem.shape;
       f << (first ? "\n" : ",\n") << "    {\"group\": \"" << s.group << "\", \"m\": " << s.m
         << ", \"n\": " << s.n << ", \"k\": " << s.k << ", \"batch\": " << r.problem.batch_count
-        << ", \"type\": \"" << to_string(r.problem.type) << "\", \"layout\": \"" << r.problem.layout
+        << ", \"type\": \"" << type_label(r.problem) << "\", \"layout\": \"" << r.problem.layout
         << "\", \"impl\": \"" << json_escape(m.impl)
         << "\", \"default_choice\": " << (m.default_choice ? "true" : "false")
         << ", \"ok\": " << (m.ok ? "true" : "false")
@@ -204,7 +204,7 @@ bool write_svg(const std::string& path, const DeviceInfo& device,
         << (m.ok ? "" : " (FAIL)") << "</title></rect>\n";
     }
     std::string const label = shape_label(r.problem.shape) + " " +
-                               std::string(to_string(r.problem.type)) + " " + r.problem.layout;
+                               type_label(r.problem) + " " + r.problem.layout;
     int const lx = x0 + static_cast<int>(impls.size()) * bar / 2;
     s << "<text transform=\"translate(" << lx << "," << top + plot_h + 10
       << ") rotate(50)\" text-anchor=\"start\">" << xml_escape(label) << "</text>\n";

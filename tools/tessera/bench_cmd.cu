@@ -17,9 +17,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick]\n"
-    "                     [--types bf16,f16,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
+    "                     [--types bf16,f16,f16acc,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
     "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE]\n"
     "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n"
+    "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
+    "  the Hopper kernel accumulates in f32 only, so the mma.sync kernel runs).\n"
     "  Files are rewritten after every problem, so an interrupted run keeps its results.\n";
 
 int run_bench(int argc, char** argv) {
@@ -37,14 +39,17 @@ int run_bench(int argc, char** argv) {
     std::fprintf(stderr, "tessera bench: unknown suite '%s'\n%s", suite.c_str(), kUsage);
     return 2;
   }
-  std::vector<DataType> types;
+  struct TypeChoice {
+    DataType input, accumulate;
+  };
+  std::vector<TypeChoice> types;
   for (const std::string& t : bench::split_list(opts.get("types", "bf16"))) {
-    DataType dt;
-    if (!bench::parse_type(t, &dt)) {
+    TypeChoice c{};
+    if (!bench::parse_type(t, &c.input, &c.accumulate)) {
       std::fprintf(stderr, "tessera bench: unknown type '%s'\n%s", t.c_str(), kUsage);
       return 2;
     }
-    types.push_back(dt);
+    types.push_back(c);
   }
   std::vector<std::string> layouts = bench::split_list(opts.get("layouts", "tn"));
   for (const std::string& l : layouts) {
@@ -81,15 +86,16 @@ int run_bench(int argc, char** argv) {
   size_t const total = shapes.size() * types.size() * layouts.size();
   size_t done = 0;
   for (const bench::Shape& shape : shapes)
-    for (DataType type : types)
+    for (TypeChoice type : types)
       for (const std::string& layout : layouts) {
         bench::Problem p;
         p.shape = shape;
-        p.type = type;
+        p.type = type.input;
+        p.accumulate = type.accumulate;
         p.layout = layout;
         std::fprintf(stderr, "[bench] problem %zu/%zu: %lldx%lldx%lld %s %s\n", ++done, total,
                      static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-                     static_cast<long long>(shape.k), std::string(to_string(type)).c_str(),
+                     static_cast<long long>(shape.k), bench::type_label(p).c_str(),
                      layout.c_str());
         bench::ProblemResult r;
         if (Status s = bench::run_problem(p, d, config, cublas, kernel, &r); !s.ok()) {

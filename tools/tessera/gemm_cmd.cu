@@ -14,7 +14,7 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tessera gemm --m M --n N --k K [--layout tn|nn|nt|tt] [--type bf16|f16|f32|tf32]\n"
+    "usage: tessera gemm --m M --n N --k K [--layout tn|nn|nt|tt] [--type bf16|f16|f16acc|f32|tf32]\n"
     "                    [--batch B] [--kernel NAME] [--check] [--reps N]\n"
     "  --check  compare every row of D with the fp64 reference (default: 64 sampled rows)\n"
     "           and exit 1 when the error is above the precision's bound\n"
@@ -45,7 +45,7 @@ int run_gemm(int argc, char** argv) {
     std::fprintf(stderr, "tessera gemm: unknown layout '%s'\n%s", p.layout.c_str(), kUsage);
     return 2;
   }
-  if (!bench::parse_type(opts.get("type", "bf16"), &p.type)) {
+  if (!bench::parse_type(opts.get("type", "bf16"), &p.type, &p.accumulate)) {
     std::fprintf(stderr, "tessera gemm: unknown type '%s'\n%s", opts.get("type").c_str(), kUsage);
     return 2;
   }
@@ -63,6 +63,7 @@ int run_gemm(int argc, char** argv) {
     probe.n = p.shape.n;
     probe.k = p.shape.k;
     probe.input = p.type;
+    probe.accumulate = p.accumulate;
     probe.a.order = oa;
     probe.b.order = ob;
     probe.a.ld = oa == MatrixOrder::row_major ? p.shape.k : p.shape.m;
