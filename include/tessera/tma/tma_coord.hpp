@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// TMA coordinate tensors: which coordinates a cp.async.bulk.tensor takes for
+// a tile of a Tessera tensor.
+//
+// A TMA instruction names a box by the coordinates of its first element,
+// innermost (contiguous) dimension first. A Tessera tensor names elements by
+// mode coordinates in its own mode order, where the contiguous mode may be
+// any of them (mode 1 of a row-major matrix). make_tma_desc records the
+// permutation between the two as a TmaCoordMap, a plain struct that can be a
+// kernel argument; the tile origin in mode coordinates comes from a
+// coordinate tensor tiled exactly like the data:
+//
+//   Tensor cA = make_tma_coord_tensor(make_shape(M, K));        // (M,K) -> (m,k)
+//   Tensor cA_blk = local_tile(cA, make_shape(_64{}, _64{}), make_coord(bm, bk));  // (BLK_M,BLK_K)
+//   TmaCoords c = coord_map(cA_blk(0, 0));                      // {k, m}: dimension 0 is A's stride-1 mode
+//   arch::tma_load_2d(sA, &tmap_a, &bar, c[0], c[1]);
+//
+// Host-compilable, no CUDA headers; every function is TESSERA_HOST_DEVICE.
+
+#include <cstdint>
+
+#include "tessera/config.hpp"
+#include "tessera/layout.hpp"
+#include "tessera/tensor/identity.hpp"
+
+namespace tessera {
+
+// TMA coordinates, c[0] innermost. Unused trailing entries are 0.
+struct TmaCoords {
+  int32_t c[3] = {0, 0, 0};
+  TESSERA_HOST_DEVICE constexpr int32_t operator[](int d) const { return c[d]; }
+};
+
+// Mode coordinates -> TMA coordinates of one tensor map.
+// @law apply(m)[d] == m[mode_of_dim[d]] for d < rank, and 0 for d >= rank
+// @law mode_of_dim is a permutation of [0, rank)
+struct TmaCoordMap {
+  int rank = 2;
+  int mode_of_dim[3] = {0, 1, 2};
+
+  TESSERA_HOST_DEVICE constexpr TmaCoords apply(int64_t m0, int64_t m1, int64_t m2 = 0) const {
+    int64_t const m[3] = {m0, m1, m2};
+    TmaCoords r;
+    for (int d = 0; d < rank && d < 3; ++d) r.c[d] = int32_t(m[mode_of_dim[d]]);
+    return r;
+  }
+
+  // A mode-coordinate tuple of 2 or 3 integers, e.g. a coordinate tensor's value.
+  template <class Coord>
+  TESSERA_HOST_DEVICE constexpr TmaCoords operator()(Coord const& mode_coord) const {
+    static_assert(is_tuple_v<Coord>, "TmaCoordMap: the mode coordinate must be a tuple [one integer per mode]");
+    constexpr int n = tuple_size_v<Coord>;
+    static_assert(n == 2 || n == 3, "TmaCoordMap: TMA maps built by make_tma_desc have rank 2 or 3");
+    if constexpr (n == 2) {
+      return apply(int64_t(get<0>(mode_coord)), int64_t(get<1>(mode_coord)));
+    } else {
+      return apply(int64_t(get<0>(mode_coord)), int64_t(get<1>(mode_coord)), int64_t(get<2>(mode_coord)));
+    }
+  }
+};
+
+// The coordinate tensor of a global tensor of shape `shape`: element c is the
+// mode coordinate c itself. Tile it with local_tile like the data tensor; its
+// (0, ...) element is the tile origin a TmaCoordMap turns into TMA coordinates.
+// @law make_tma_coord_tensor(s)(c) == c for every coordinate c of s
+// @law local_tile(make_tma_coord_tensor(s), box, t)(0, ...) == t * box (mode-wise),
+//      also for the partial tiles at the edge (TMA zero-fills the rest)
+template <class ShapeT>
+TESSERA_HOST_DEVICE constexpr auto make_tma_coord_tensor(ShapeT const& shape) {
+  return make_identity_tensor(shape);
+}
+
+}  // namespace tessera
