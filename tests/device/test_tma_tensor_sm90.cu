@@ -17,7 +17,13 @@
 // box_bytes), read back through the *same* smem layout (element c at
 // smem_layout(c)) and compared bit for bit with the host's copy; elements
 // past the matrix edge must read 0. Also a TMA store of every tile into a
-// destination with another leading dimension.
+// destination with another leading dimension, whose padding must stay
+// untouched.
+//
+// TmaModel.*: the same cases with the GPU replaced by a host model of TMA
+// that works from the descriptor alone (dims, byte strides, box, swizzle;
+// zero fill and clipping at the edges), so that the descriptor make_tma_desc
+// derives is checked against the layouts it came from without a GPU.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -527,10 +533,78 @@ std::vector<T> random_elements(std::size_t n, std::mt19937_64& rng) {
   return v;
 }
 
+// A host model of the kernel, for the GPU-free test: the tile origin from
+// the coordinate tensor and the plan's coordinate map, as in the kernel; the
+// box copied as TMA does it, from the *descriptor* alone (dims, byte strides,
+// box, swizzle; zeros outside) into a byte image; read back through the smem
+// layout; with a store plan, the image written back through that plan's
+// descriptor (clipped at the edges).
+template <class T, int R, class SLayout>
+void emulate_tile(TmaPlan const& plan, TmaPlan const* store, SLayout const& sl, std::int64_t const* sz,
+                  std::int64_t const* bx, std::int64_t t0, std::int64_t t1, std::int64_t t2, T* out_tile) {
+  TmaCoords c, cs;
+  if constexpr (R == 2) {
+    auto cT = local_tile(make_tma_coord_tensor(make_shape(sz[0], sz[1])), make_shape(bx[0], bx[1]), make_coord(t0, t1));
+    c = plan.coord_map()(cT(0, 0));
+    if (store != nullptr) cs = store->coord_map()(cT(0, 0));
+  } else {
+    auto cT = local_tile(make_tma_coord_tensor(make_shape(sz[0], sz[1], sz[2])), make_shape(bx[0], bx[1], bx[2]),
+                         make_coord(t0, t1, t2));
+    c = plan.coord_map()(cT(0, 0, 0));
+    if (store != nullptr) cs = store->coord_map()(cT(0, 0, 0));
+  }
+  tma::TiledDesc const& d = plan.desc;
+  int const e = d.elem_bytes;
+  int const bits = d.swizzle == tma::Swizzle::b128 ? 3 : d.swizzle == tma::Swizzle::b64 ? 2 : d.swizzle == tma::Swizzle::b32 ? 1 : 0;
+  std::vector<unsigned char> image(plan.box_bytes, 0xA5);
+  // Visits every box element: its TMA offset in `image` and its global element
+  // offset under descriptor `dd` at origin `o` (-1 outside the tensor).
+  auto each = [&](tma::TiledDesc const& dd, TmaCoords const& o, auto&& f) {
+    for (std::int64_t x2 = 0; x2 < (R == 3 ? std::int64_t(d.box[2]) : 1); ++x2)
+      for (std::int64_t x1 = 0; x1 < std::int64_t(d.box[1]); ++x1)
+        for (std::int64_t x0 = 0; x0 < std::int64_t(d.box[0]); ++x0) {
+          std::int64_t const x[3] = {x0, x1, x2};
+          std::int64_t off = 0;
+          bool inside = true;
+          for (int k = 0; k < R; ++k) {
+            std::int64_t const gk = std::int64_t(o[k]) + x[k];
+            inside = inside && gk >= 0 && gk < std::int64_t(dd.dims[k]);
+            off += k == 0 ? gk : gk * std::int64_t(dd.strides[k - 1]) / e;
+          }
+          std::int64_t const byte = ((x0 + std::int64_t(d.box[0]) * (x1 + std::int64_t(d.box[1]) * x2)) * e);
+          std::int64_t const phys = byte ^ (((byte >> 7) & ((1 << bits) - 1)) << 4);
+          f(phys, inside ? off : -1);
+        }
+  };
+  T const* src = static_cast<T const*>(d.base);
+  each(d, c, [&](std::int64_t phys, std::int64_t off) {
+    T v;
+    std::memset(&v, 0, sizeof(T));
+    if (off >= 0) v = src[off];
+    std::memcpy(image.data() + phys, &v, sizeof(T));
+  });
+  for (std::int64_t i = 0; i < bx[0] * bx[1] * bx[2]; ++i) {
+    std::int64_t const i0 = i % bx[0], i1 = (i / bx[0]) % bx[1], i2 = i / (bx[0] * bx[1]);
+    std::int64_t at = 0;
+    if constexpr (R == 2) at = std::int64_t(sl(int(i0), int(i1)));
+    else at = std::int64_t(sl(int(i0), int(i1), int(i2)));
+    std::memcpy(&out_tile[i], image.data() + at * e, sizeof(T));
+  }
+  if (store != nullptr) {
+    T* dst = static_cast<T*>(const_cast<void*>(store->desc.base));
+    each(store->desc, cs, [&](std::int64_t phys, std::int64_t off) {
+      if (off >= 0) std::memcpy(&dst[off], image.data() + phys, sizeof(T));
+    });
+  }
+}
+
+enum class Exec { gpu, host_model };
+
 // Loads every tile of the gmem tensor (and with `dst_layout`, stores it to a
-// second tensor of that layout) and checks the result; "" when right.
+// second tensor of that layout) on the GPU or through the host model, and
+// checks the result against the host's copy; "" when right.
 template <class T, class GLayout, class SLayout, class DLayout = GLayout>
-std::string tile_round_trip(GLayout const& g, SLayout const& s, DLayout const* dst_layout = nullptr) {
+std::string tile_round_trip(Exec exec, GLayout const& g, SLayout const& s, DLayout const* dst_layout = nullptr) {
   constexpr int R = std::remove_cvref_t<GLayout>::rank;
   static_assert(R == 2 || R == 3, "tile_round_trip: rank 2 or 3");
   std::int64_t sz[3] = {1, 1, 1}, st[3] = {0, 0, 0}, bx[3] = {1, 1, 1};
@@ -545,44 +619,64 @@ std::string tile_round_trip(GLayout const& g, SLayout const& s, DLayout const* d
   std::mt19937_64 rng(seed);
   std::size_t const span = span_of(g);
   std::vector<T> host = random_elements<T>(span, rng);
-
-  DevBuf dsrc, dout, ddst;
-  TESSERA_TRY_CUDA(cudaMalloc(&dsrc.p, span * sizeof(T)));
-  TESSERA_TRY_CUDA(cudaMemcpy(dsrc.p, host.data(), span * sizeof(T), cudaMemcpyHostToDevice));
-  TESSERA_TRY_CUDA(cudaMalloc(&dout.p, std::size_t(tiles * per_tile) * sizeof(T)));
-  TESSERA_TRY_CUDA(cudaMemset(dout.p, 0xFF, std::size_t(tiles * per_tile) * sizeof(T)));
-
-  TmaPlan const plan = make_tma_desc(static_cast<T const*>(dsrc.p), g, s);
-  if (!plan.ok) return plan.error;
-  CUtensorMap tmap;
-  if (auto r = tma::encode(&tmap, plan); !r.ok) return r.message;
-  if (plan.box_bytes + plan.smem_align > std::uint32_t(kSmemBytes)) return "box does not fit the test's shared memory";
-
-  CUtensorMap store_map = tmap;
-  TmaCoordMap store_coords = plan.coord_map();
   std::size_t dspan = 0;
   std::int64_t dsz[3] = {1, 1, 1}, dst_[3] = {0, 0, 0};
   if (dst_layout != nullptr) {
     dspan = span_of(*dst_layout);
     flat_modes(*dst_layout, dsz, dst_);
-    TESSERA_TRY_CUDA(cudaMalloc(&ddst.p, dspan * sizeof(T)));
-    TESSERA_TRY_CUDA(cudaMemset(ddst.p, 0xFF, dspan * sizeof(T)));
-    TmaPlan const dplan = make_tma_desc(static_cast<T const*>(ddst.p), *dst_layout, s);
-    if (!dplan.ok) return "destination: " + dplan.error;
-    if (auto r = tma::encode(&store_map, dplan); !r.ok) return "destination: " + r.message;
-    store_coords = dplan.coord_map();
+  }
+  std::vector<T> got(std::size_t(tiles * per_tile));
+  std::vector<T> dgot(dspan);
+
+  if (exec == Exec::host_model) {
+    std::memset(got.data(), 0xFF, got.size() * sizeof(T));
+    std::memset(dgot.data(), 0xFF, dgot.size() * sizeof(T));
+    TmaPlan const plan = make_tma_desc(static_cast<T const*>(host.data()), g, s);
+    if (!plan.ok) return plan.error;
+    TmaPlan dplan;
+    if (dst_layout != nullptr) {
+      dplan = make_tma_desc(static_cast<T const*>(dgot.data()), *dst_layout, s);
+      if (!dplan.ok) return "destination: " + dplan.error;
+    }
+    for (std::int64_t t = 0; t < tiles; ++t)
+      emulate_tile<T, R>(plan, dst_layout != nullptr ? &dplan : nullptr, s, sz, bx, t % n[0], (t / n[0]) % n[1],
+                         t / (n[0] * n[1]), got.data() + t * per_tile);
+  } else {
+    DevBuf dsrc, dout, ddst;
+    TESSERA_TRY_CUDA(cudaMalloc(&dsrc.p, span * sizeof(T)));
+    TESSERA_TRY_CUDA(cudaMemcpy(dsrc.p, host.data(), span * sizeof(T), cudaMemcpyHostToDevice));
+    TESSERA_TRY_CUDA(cudaMalloc(&dout.p, std::size_t(tiles * per_tile) * sizeof(T)));
+    TESSERA_TRY_CUDA(cudaMemset(dout.p, 0xFF, std::size_t(tiles * per_tile) * sizeof(T)));
+
+    TmaPlan const plan = make_tma_desc(static_cast<T const*>(dsrc.p), g, s);
+    if (!plan.ok) return plan.error;
+    CUtensorMap tmap;
+    if (auto r = tma::encode(&tmap, plan); !r.ok) return r.message;
+    if (plan.box_bytes + plan.smem_align > std::uint32_t(kSmemBytes)) return "box does not fit the test's shared memory";
+
+    CUtensorMap store_map = tmap;
+    TmaCoordMap store_coords = plan.coord_map();
+    if (dst_layout != nullptr) {
+      TESSERA_TRY_CUDA(cudaMalloc(&ddst.p, dspan * sizeof(T)));
+      TESSERA_TRY_CUDA(cudaMemset(ddst.p, 0xFF, dspan * sizeof(T)));
+      TmaPlan const dplan = make_tma_desc(static_cast<T const*>(ddst.p), *dst_layout, s);
+      if (!dplan.ok) return "destination: " + dplan.error;
+      if (auto r = tma::encode(&store_map, dplan); !r.ok) return "destination: " + r.message;
+      store_coords = dplan.coord_map();
+    }
+
+    auto kernel = tma_tile_kernel<T, R, SLayout>;
+    TESSERA_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    kernel<<<unsigned(tiles), 128, kSmemBytes>>>(tmap, plan.coord_map(), int(sz[0]), int(sz[1]), int(sz[2]),
+                                                 plan.box_bytes, plan.smem_align, static_cast<T*>(dout.p), store_map,
+                                                 store_coords, dst_layout != nullptr ? 1 : 0);
+    TESSERA_TRY_CUDA(cudaGetLastError());
+    TESSERA_TRY_CUDA(cudaDeviceSynchronize());
+    TESSERA_TRY_CUDA(cudaMemcpy(got.data(), dout.p, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    if (dst_layout != nullptr)
+      TESSERA_TRY_CUDA(cudaMemcpy(dgot.data(), ddst.p, dspan * sizeof(T), cudaMemcpyDeviceToHost));
   }
 
-  auto kernel = tma_tile_kernel<T, R, SLayout>;
-  TESSERA_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-  kernel<<<unsigned(tiles), 128, kSmemBytes>>>(tmap, plan.coord_map(), int(sz[0]), int(sz[1]), int(sz[2]),
-                                               plan.box_bytes, plan.smem_align, static_cast<T*>(dout.p), store_map,
-                                               store_coords, dst_layout != nullptr ? 1 : 0);
-  TESSERA_TRY_CUDA(cudaGetLastError());
-  TESSERA_TRY_CUDA(cudaDeviceSynchronize());
-
-  std::vector<T> got(std::size_t(tiles * per_tile));
-  TESSERA_TRY_CUDA(cudaMemcpy(got.data(), dout.p, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
   std::ostringstream err;
   int bad = 0;
   std::int64_t zeros = 0;
@@ -604,8 +698,6 @@ std::string tile_round_trip(GLayout const& g, SLayout const& s, DLayout const* d
   if (bad != 0) err << "\n  " << bad << " of " << tiles * per_tile << " loaded elements wrong";
 
   if (dst_layout != nullptr) {
-    std::vector<T> dgot(dspan);
-    TESSERA_TRY_CUDA(cudaMemcpy(dgot.data(), ddst.p, dspan * sizeof(T), cudaMemcpyDeviceToHost));
     std::vector<char> covered(dspan, 0);
     int dbad = 0;
     for (std::int64_t m2 = 0; m2 < dsz[2]; ++m2)
@@ -636,62 +728,90 @@ std::string tile_round_trip(GLayout const& g, SLayout const& s, DLayout const* d
   return "";
 }
 
-TEST(TmaTensor, RowMajorBf16Swizzle128) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+// The cases, each run on the GPU (TmaTensor.*) and through the host model
+// (TmaModel.*, no GPU).
+void row_major_bf16_128(Exec x) {
   auto g = make_layout(make_shape(200, 136), make_stride(144, _1{}));  // (M,K), padded ld
   auto s = swizzled<3, 3>(make_shape(_64{}, _64{}), make_stride(_64{}, _1{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, s), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, s), "");
   // The same box written as 8-row atoms.
   auto s8 = swizzled<3, 3>(make_shape(make_shape(_8{}, _8{}), _64{}), make_stride(make_stride(_64{}, Int<512>{}), _1{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, s8), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, s8), "");
 }
-
-TEST(TmaTensor, ColumnMajorBf16Swizzle128) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void column_major_bf16_128(Exec x) {
   auto g = make_layout(make_shape(150, 100), make_stride(_1{}, 152));  // (M,N) column-major
   auto s = swizzled<3, 3>(make_shape(_64{}, _48{}), make_stride(_1{}, _64{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, s), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, s), "");
 }
-
-TEST(TmaTensor, Bf16Swizzle64And32) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void bf16_64_and_32(Exec x) {
   auto g = make_layout(make_shape(99, 70), make_stride(72, _1{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, swizzled<2, 3>(make_shape(_40{}, _32{}), make_stride(_32{}, _1{}))), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, swizzled<2, 3>(make_shape(_40{}, _32{}), make_stride(_32{}, _1{}))), "");
   auto gc = make_layout(make_shape(77, 50), make_stride(_1{}, 80));
-  EXPECT_EQ(tile_round_trip<bf16>(gc, swizzled<1, 3>(make_shape(_16{}, _24{}), make_stride(_1{}, _16{}))), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, gc, swizzled<1, 3>(make_shape(_16{}, _24{}), make_stride(_1{}, _16{}))), "");
 }
-
-TEST(TmaTensor, Bf16Unswizzled) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void bf16_unswizzled(Exec x) {
   auto g = make_layout(make_shape(90, 100), make_stride(104, _1{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, make_layout(make_shape(_24{}, _40{}), make_stride(_40{}, _1{}))), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, make_layout(make_shape(_24{}, _40{}), make_stride(_40{}, _1{}))), "");
 }
-
-TEST(TmaTensor, Float32) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void float32(Exec x) {
   auto g = make_layout(make_shape(70, 90), make_stride(92, _1{}));
-  EXPECT_EQ(tile_round_trip<float>(g, swizzled<3, 2>(make_shape(_16{}, _32{}), make_stride(_32{}, _1{}))), "");
+  EXPECT_EQ(tile_round_trip<float>(x, g, swizzled<3, 2>(make_shape(_16{}, _32{}), make_stride(_32{}, _1{}))), "");
   auto gc = make_layout(make_shape(45, 33), make_stride(_1{}, 48));
-  EXPECT_EQ(tile_round_trip<float>(gc, swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{}))), "");
+  EXPECT_EQ(tile_round_trip<float>(x, gc, swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{}))), "");
 }
-
-TEST(TmaTensor, ThreeDimensional) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void three_dimensional(Exec x) {
   auto g = make_layout(make_shape(50, 72, 3), make_stride(80, _1{}, 4000));  // (M,N,L)
   auto s = swizzled<3, 3>(make_shape(_16{}, _64{}, _2{}), make_stride(_64{}, _1{}, Int<1024>{}));
-  EXPECT_EQ(tile_round_trip<bf16>(g, s), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, g, s), "");
 }
-
-TEST(TmaTensor, StoreToAnotherLeadingDimension) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+void store_to_another_ld(Exec x) {
   auto src = make_layout(make_shape(130, 96), make_stride(104, _1{}));
   auto dst = make_layout(make_shape(130, 96), make_stride(112, _1{}));
   auto s = swizzled<3, 3>(make_shape(_64{}, _64{}), make_stride(_64{}, _1{}));
-  EXPECT_EQ(tile_round_trip<bf16>(src, s, &dst), "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, src, s, &dst), "");
   // Column-major f32 through a 64B-swizzled box.
   auto srcc = make_layout(make_shape(45, 33), make_stride(_1{}, 48));
   auto dstc = make_layout(make_shape(45, 33), make_stride(_1{}, 52));
-  EXPECT_EQ(tile_round_trip<float>(srcc, swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{})), &dstc), "");
+  EXPECT_EQ(tile_round_trip<float>(x, srcc, swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{})), &dstc), "");
+}
+
+// The host model: the descriptor make_tma_desc derives, used the way TMA
+// uses it, delivers each tile to where the smem layout says (no GPU).
+TEST(TmaModel, RowMajorBf16Swizzle128) { row_major_bf16_128(Exec::host_model); }
+TEST(TmaModel, ColumnMajorBf16Swizzle128) { column_major_bf16_128(Exec::host_model); }
+TEST(TmaModel, Bf16Swizzle64And32) { bf16_64_and_32(Exec::host_model); }
+TEST(TmaModel, Bf16Unswizzled) { bf16_unswizzled(Exec::host_model); }
+TEST(TmaModel, Float32) { float32(Exec::host_model); }
+TEST(TmaModel, ThreeDimensional) { three_dimensional(Exec::host_model); }
+TEST(TmaModel, StoreToAnotherLeadingDimension) { store_to_another_ld(Exec::host_model); }
+
+TEST(TmaTensor, RowMajorBf16Swizzle128) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  row_major_bf16_128(Exec::gpu);
+}
+TEST(TmaTensor, ColumnMajorBf16Swizzle128) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  column_major_bf16_128(Exec::gpu);
+}
+TEST(TmaTensor, Bf16Swizzle64And32) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  bf16_64_and_32(Exec::gpu);
+}
+TEST(TmaTensor, Bf16Unswizzled) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  bf16_unswizzled(Exec::gpu);
+}
+TEST(TmaTensor, Float32) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  float32(Exec::gpu);
+}
+TEST(TmaTensor, ThreeDimensional) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  three_dimensional(Exec::gpu);
+}
+TEST(TmaTensor, StoreToAnotherLeadingDimension) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  store_to_another_ld(Exec::gpu);
 }
 
 }  // namespace
