@@ -305,8 +305,7 @@ template <class T, class GLayout, class SLayout>
             hint += "]";
             return detail::tma_fail("smem layout is not the box TMA writes: element " + detail::tma_coord_string(R, c) +
                                     " at offset " + std::to_string(have) + ", TMA writes it at " +
-                                    (want % E == 0 ? std::to_string(want / E) : std::to_string(want) + " bytes") +
-                                    " " + hint);
+                                    std::to_string(want / E) + " " + hint);
           }
         }
 
