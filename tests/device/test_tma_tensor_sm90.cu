@@ -398,7 +398,7 @@ TEST(TmaDesc, SmemRules) {
 
 constexpr int kSmemBytes = 96 * 1024;
 
-// Number of bits of T, as an unsigned integer of the same size (bit comparison).
+// The bits of T as an unsigned integer (for bit-exact comparison).
 template <class T>
 std::uint64_t bits_of(T const& v) {
   std::uint64_t u = 0;
@@ -528,7 +528,7 @@ std::vector<T> random_elements(std::size_t n, std::mt19937_64& rng) {
   for (auto& x : v) {
     std::uint64_t u = 0;
     while (u == 0) u = rng() & (sizeof(T) == 8 ? ~std::uint64_t(0) : ((std::uint64_t(1) << (8 * sizeof(T))) - 1));
-    std::memcpy(&x, &u, sizeof(T));
+    std::memcpy(static_cast<void*>(&x), &u, sizeof(T));
   }
   return v;
 }
@@ -579,7 +579,7 @@ void emulate_tile(TmaPlan const& plan, TmaPlan const* store, SLayout const& sl, 
   T const* src = static_cast<T const*>(d.base);
   each(d, c, [&](std::int64_t phys, std::int64_t off) {
     T v;
-    std::memset(&v, 0, sizeof(T));
+    std::memset(static_cast<void*>(&v), 0, sizeof(T));
     if (off >= 0) v = src[off];
     std::memcpy(image.data() + phys, &v, sizeof(T));
   });
@@ -629,8 +629,8 @@ std::string tile_round_trip(Exec exec, GLayout const& g, SLayout const& s, DLayo
   std::vector<T> dgot(dspan);
 
   if (exec == Exec::host_model) {
-    std::memset(got.data(), 0xFF, got.size() * sizeof(T));
-    std::memset(dgot.data(), 0xFF, dgot.size() * sizeof(T));
+    std::memset(static_cast<void*>(got.data()), 0xFF, got.size() * sizeof(T));
+    std::memset(static_cast<void*>(dgot.data()), 0xFF, dgot.size() * sizeof(T));
     TmaPlan const plan = make_tma_desc(static_cast<T const*>(host.data()), g, s);
     if (!plan.ok) return plan.error;
     TmaPlan dplan;
