@@ -15,6 +15,12 @@
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
 
+#include <tessera/tma/tma_coord.hpp>
+// TMA descriptors (host) name CUDA driver types: with the toolkit's headers.
+#if defined(__CUDACC__) || __has_include(<cuda.h>)
+#include <tessera/tma/make_tma_desc.hpp>
+#include <tessera/tma/tensor_map.hpp>
+#endif
 #include <tessera/gemm/api.hpp>
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_tensorop.hpp>
