@@ -107,7 +107,7 @@ float median_ms(F&& f, void* flush, size_t flush_bytes, int reps) {
   return t[t.size() / 2];
 }
 
-// Usage: bench_sm90 cublas | default | coop|coop2|pp|pp128|pp64|coop_tma|pp128_tma|n16|n32|n64|n128 GROUP_M [SPLITS [tail]]
+// Usage: bench_sm90 cublas | default | coop|coop2|pp|pp128|pp64|coop_tma|pp128_tma|pp64_tma|n16|n32|n64|n128 GROUP_M [SPLITS [tail]]
 // (pp64: ping-pong 64x128)
 // ("tail": split only the last wave's tiles, label suffix "t").
 // (nN: cooperative 128xN narrow tiles). SHAPES=small in the environment keeps
@@ -283,7 +283,7 @@ if [ $gemm_hung -eq 0 ]; then
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done
   # Narrow tiles and split-K on the small and skinny shapes only.
-  for v in "pp64 8" "pp64 1" "pp64 16" "n64 8" "n16 8 4"; do
+  for v in "pp64 8" "pp64_tma 8" "n64 8" "n16 8 4"; do
     SHAPES=small timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"

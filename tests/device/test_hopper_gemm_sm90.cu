@@ -357,8 +357,22 @@ TEST(HopperGemm, PingPong64x128Variant) {
   run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
   pp.split_tail = true;
   run_gemm<__nv_bfloat16, float>({4096, 2048, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);
-  detail::Sm90WsVariant bad{true, 0, 128};
-  bad.tile_m = 64;
+  // The TMA-store epilogue (WsGemmPingPong64x128TmaStoreConfig, the default
+  // for 1024^3-class problems): edges, alpha/beta, batches, split-K, D whose
+  // rows are not 16-byte multiples (direct-epilogue fallback).
+  detail::Sm90WsVariant tma{true, 0, 128};
+  tma.tile_m = 64;
+  tma.tma_store = true;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tma);
+  run_gemm<__nv_bfloat16, float>({1024, 1024, 1024}, MatrixOrder::col_major, 1.5f, -0.5f, 1, tma);
+  run_gemm<__half, __half>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, tma);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tma);
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tma,
+                                 MatrixOrder::col_major, MatrixOrder::row_major);
+  tma.splits = 3;
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tma);
+  detail::Sm90WsVariant bad;  // cooperative narrow tiles have no TMA-store epilogue
+  bad.tile_n = 64;
   bad.tma_store = true;
   GemmArgs args;
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
@@ -426,14 +440,19 @@ TEST(HopperGemm, DefaultVariantSelection) {
   }
   // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles.
   for (Shape s : {Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}, Shape{1024, 1024, 1024},
-                  Shape{1000, 1000, 1000}}) {
+                  Shape{1000, 1000, 1000}, Shape{1536, 1536, 1536}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
-    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 128) << "ping-pong 128x128 expected";
+    // 128x128 tiles that fill less than half the SMs: 64x128 (1024^2: 64
+    // tiles -> 128).
+    int const tile_m = s.m * s.n <= 1024 * 1024 ? 64 : 128;
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == tile_m) << "ping-pong " << tile_m << "x128 expected";
     EXPECT_EQ(v.group_m, 8);
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
     EXPECT_FALSE(v.transpose);
+    // Rows not 128-byte aligned (1000^3 with ld = 1000): 128x128 tiles.
+    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, false).tile_m, 128);
   }
   // One dimension in (64, 128]: ping-pong 64x128, the large dimension on M.
   for (Shape s : {Shape{128, 8192, 8192}, Shape{8192, 128, 8192}, Shape{100, 3000, 500}}) {
@@ -441,7 +460,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
     EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 64) << "ping-pong 64x128 expected";
     EXPECT_EQ(v.transpose, s.m < s.n);
-    EXPECT_FALSE(v.tma_store);
+    EXPECT_EQ(v.tma_store, !v.transpose) << "the TMA-store epilogue needs D' row-major";
     EXPECT_EQ(v.splits, 1);
   }
   // One dimension <= 64: narrow tiles, that dimension on the tile's N side,
@@ -478,6 +497,8 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 64, 4096}, MatrixOrder::col_major, 1.0f, 0.0f, 1, def);     // narrow 64, transposed
   run_gemm<__nv_bfloat16, float>({128, 8192, 8192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, def);           // ping-pong 64x128, transposed
   run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // ping-pong, small
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1024, 1024, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);    // 64x128 + TMA store
+  run_gemm<__half, float>({128, 8192, 2048}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);                   // 64x128 + TMA store
   run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // ping-pong (short K)
   run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // ping-pong, batch
 }

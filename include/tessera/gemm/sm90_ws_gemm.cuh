@@ -222,6 +222,9 @@ using WsGemmPingPong128TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 1, true
 // Ping-pong 64x128 (one m64n128 block per consumer, 9 stages of 24 KiB): for
 // problems with fewer 128x128 tiles than SMs, twice the CTAs of 128x128.
 using WsGemmPingPong64x128Config = WsGemmConfigT<true, 64, 128, 9>;
+// The same with the TMA-store epilogue (8 stages + 32 KiB of epilogue
+// buffers): for small problems whose 128x128 tiles leave half the SMs idle.
+using WsGemmPingPong64x128TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 1, true>;
 
 // Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128): as many stages as
 // fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB; 64: 9 x 24 KiB;
@@ -764,7 +767,7 @@ struct Sm90WsVariant {
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
   int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
-                          // ping-pong 128x128 only); falls back to the direct epilogue when D's
+                          // ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
                           // base, ld or batch stride is not 16-byte aligned, or with `transpose`
   int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
                           // kernel by the last unit of each tile; partial sums in an f32 workspace
@@ -778,9 +781,11 @@ struct Sm90WsVariant {
 
 // The variant the default launch runs for a problem of kernel orientation
 // m x n x k (D' row-major; a column-major D swaps m and n) with inputs of
-// `elem_bytes` bytes on `sms` multiprocessors. See the NOTE in
-// src/gemm/kernels/sm90_ws_gemm.cu.
-Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2);
+// `elem_bytes` bytes on `sms` multiprocessors; `rows_aligned_128`: both
+// operands' rows (every leading-dimension step) start 128-byte aligned. See
+// the NOTE in src/gemm/kernels/sm90_ws_gemm.cu.
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2,
+                                     bool rows_aligned_128 = true);
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail

@@ -29,6 +29,7 @@ using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
 using kernels::sm90::WsGemmPingPong64x128Config;
+using kernels::sm90::WsGemmPingPong64x128TmaStoreConfig;
 using kernels::sm90::WsGemmPingPongConfig;
 using kernels::sm90::WsGemmPingPong128TmaStoreConfig;
 using kernels::sm90::WsGemmTmaStoreConfig;
@@ -99,7 +100,9 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     }
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
-  if (v.tile_n == 128 && v.tile_m == 64) return f.template operator()<WsGemmPingPong64x128Config>();
+  if (v.tile_n == 128 && v.tile_m == 64)
+    return tma_store ? f.template operator()<WsGemmPingPong64x128TmaStoreConfig>()
+                     : f.template operator()<WsGemmPingPong64x128Config>();
   if (v.tile_n == 128)
     return tma_store ? f.template operator()<WsGemmPingPong128TmaStoreConfig>()
                      : f.template operator()<WsGemmPingPong128Config>();
@@ -122,8 +125,13 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   bool const swap = args.d.order == MatrixOrder::col_major;
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
-  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms,
-                                        int(size_of(args.input)));
+  std::int64_t const e = size_of(args.input);
+  auto aligned_128 = [&](const MatrixDesc& x) {
+    return reinterpret_cast<std::uintptr_t>(x.data) % 128 == 0 && (x.ld * e) % 128 == 0 &&
+           (args.batch_count == 1 || (x.batch_stride * e) % 128 == 0);
+  };
+  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms, int(e),
+                                        aligned_128(args.a) && aligned_128(args.b));
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -478,6 +486,16 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // ping-pong 128x128 0.95, narrow 128x128 0.94, split-K 0.85; the 64x128
 // tile lost on 1000^3, 0.73 vs 0.78, so small cubes stay on 128x128).
 // Ping-pong 64x256 and clusters of 2 never won (run 5).
+// Small problems whose 128x128 tiles leave SMs idle (64x128 efficiency more
+// than 0.2 above 128x128's): ping-pong 64x128 with the TMA-store epilogue,
+// if every row of A and B starts 128-byte aligned. Run 28 (H100, D
+// col-major, bf16): 1024^3 64x128 + TMA store 0.93 (direct epilogue 0.82)
+// against 0.73 for 128x128 + TMA store; at 1000^3 (rows of 2000 bytes: a
+// 128-byte box row straddles two L2 lines) every 64x128 variant lost, 0.68-
+// 0.72 against 0.81: the smaller tile loads 1.5x the rows per flop, which
+// the misaligned rows make expensive. For a dimension in (64, 128], the
+// untransposed 64x128 kernel also takes the TMA-store epilogue (run 28,
+// 8192x128x8192 in kernel orientation: 1.01 against 0.99 direct).
 constexpr bool kDefaultTmaStore = true;
 
 // NOTE: the split-K cost model, fitted to runs 12-16 (H100, 2026-11-22). In
@@ -532,7 +550,8 @@ int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
   return unit_cost(k_blocks, s) < unit_cost(k_blocks, 1) ? int(s) : 1;
 }
 
-Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes) {
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
+                                     bool rows_aligned_128) {
   if (sms <= 0) sms = 1;
   if (elem_bytes <= 0) elem_bytes = 2;
   std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
@@ -565,7 +584,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.tile_n = 128;
     v.tile_m = 64;
     v.transpose = m < n;
-    v.tma_store = false;
+    v.tma_store = !v.transpose;  // D' row-major only
     v.group_m = 8;
     return v;
   }
@@ -577,6 +596,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
+    // Too few 128x128 tiles to fill the SMs (1024^3: 64 tiles on 132 SMs):
+    // 64x128 tiles, twice the CTAs -- when the operand rows are 128-byte
+    // aligned (see the NOTE above).
+    if (rows_aligned_128 && efficiency(64, 128, 1) > pp + 0.2) v.tile_m = 64;
   } else {
     v.group_m = 16;
     if (tail > 1) {
@@ -600,9 +623,9 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
-  if (variant.tma_store &&
-      (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 || variant.tile_m != 128 : variant.tile_n != 256)))
-    return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 only");
+  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256)))
+    return ws_fail(StatusCode::cannot_implement,
+                   "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   if (variant.transpose && variant.cluster != 1)
