@@ -637,6 +637,7 @@ std::string tile_round_trip(Exec exec, GLayout const& g, SLayout const& s, DLayo
     if (dst_layout != nullptr) {
       dplan = make_tma_desc(static_cast<T const*>(dgot.data()), *dst_layout, s);
       if (!dplan.ok) return "destination: " + dplan.error;
+      if (std::string const why = dplan.store_error(); !why.empty()) return why;
     }
     for (std::int64_t t = 0; t < tiles; ++t)
       emulate_tile<T, R>(plan, dst_layout != nullptr ? &dplan : nullptr, s, sz, bx, t % n[0], (t / n[0]) % n[1],
@@ -660,6 +661,7 @@ std::string tile_round_trip(Exec exec, GLayout const& g, SLayout const& s, DLayo
       TESSERA_TRY_CUDA(cudaMalloc(&ddst.p, dspan * sizeof(T)));
       TESSERA_TRY_CUDA(cudaMemset(ddst.p, 0xFF, dspan * sizeof(T)));
       TmaPlan const dplan = make_tma_desc(static_cast<T const*>(ddst.p), *dst_layout, s);
+      if (std::string const why = dplan.store_error(); !why.empty()) return why;
       if (!dplan.ok) return "destination: " + dplan.error;
       if (auto r = tma::encode(&store_map, dplan); !r.ok) return "destination: " + r.message;
       store_coords = dplan.coord_map();
@@ -769,10 +771,18 @@ void store_to_another_ld(Exec x) {
   auto dst = make_layout(make_shape(130, 96), make_stride(112, _1{}));
   auto s = swizzled<3, 3>(make_shape(_64{}, _64{}), make_stride(_64{}, _1{}));
   EXPECT_EQ(tile_round_trip<bf16>(x, src, s, &dst), "");
-  // Column-major f32 through a 64B-swizzled box.
-  auto srcc = make_layout(make_shape(45, 33), make_stride(_1{}, 48));
-  auto dstc = make_layout(make_shape(45, 33), make_stride(_1{}, 52));
+  // Column-major f32 through a 64B-swizzled box, 44 rows (176 bytes per
+  // column: stores stay inside, see TmaPlan::store_error).
+  auto srcc = make_layout(make_shape(44, 33), make_stride(_1{}, 48));
+  auto dstc = make_layout(make_shape(44, 33), make_stride(_1{}, 52));
   EXPECT_EQ(tile_round_trip<float>(x, srcc, swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{})), &dstc), "");
+  // 45 rows (180 bytes): run 29 (H100) saw the stores overwrite elements
+  // 45-47 of every column; the plan says so before anything is launched.
+  auto dst45 = make_layout(make_shape(45, 33), make_stride(_1{}, 52));
+  std::string const why = tile_round_trip<float>(
+      x, make_layout(make_shape(45, 33), make_stride(_1{}, 48)),
+      swizzled<2, 2>(make_shape(_16{}, _12{}), make_stride(_1{}, _16{})), &dst45);
+  EXPECT_NE(why.find("whole 16-byte units"), std::string::npos) << why;
 }
 
 // The host model: the descriptor make_tma_desc derives, used the way TMA

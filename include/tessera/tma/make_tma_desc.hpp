@@ -104,6 +104,24 @@ struct TmaPlan {
                                    // 256/512/1024 for the 32B/64B/128B swizzles, whose pattern
                                    // is a function of the address)
 
+  // Why a TMA *store* through this map would write outside the tensor, or
+  // empty when it would not. NOTE: measured, not documented: a store whose
+  // box reaches past the innermost extent writes whole 16-byte units of that
+  // dimension, so when extent x element bytes is not a multiple of 16 the
+  // elements between the extent and the next 16-byte boundary (the padding
+  // of the leading dimension) are overwritten (H200 run 10: the GEMM
+  // epilogue, 133 bf16 per row; H100 run 29: 45 f32 per column, elements
+  // 45-47 of every column). Loads are unaffected (zero fill is exact).
+  [[nodiscard]] std::string store_error() const {
+    if (!ok) return error;
+    std::uint64_t const bytes = desc.dims[0] * std::uint64_t(desc.elem_bytes);
+    if (bytes % 16 == 0) return {};
+    return "make_tma_desc: a TMA store writes whole 16-byte units of the contiguous dimension: its extent of " +
+           std::to_string(desc.dims[0]) + " elements (" + std::to_string(bytes) +
+           " bytes) would let boxes at the edge overwrite " + std::to_string(16 - bytes % 16) +
+           " bytes past it [store only to tensors whose contiguous extent is a multiple of 16 bytes]";
+  }
+
   // The mode -> TMA coordinate permutation, as a kernel argument.
   [[nodiscard]] TmaCoordMap coord_map() const {
     TmaCoordMap m;
