@@ -443,6 +443,10 @@ double copy_bandwidth_gbps(const DeviceInfo& device) {
   return gbps;
 }
 
+void warm_up_gpu(const DeviceInfo& device, CublasReference& cublas) {
+  (void)measure_cublas_tflops(device, DataType::bf16, 4096, cublas);
+}
+
 double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
                              CublasReference& cublas) {
   Problem p;

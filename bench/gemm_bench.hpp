@@ -97,6 +97,13 @@ double measure_copy_bandwidth_gbps(std::int64_t bytes);  // (read + write) / tim
 // quarter of the free memory each), measured on the first call and reused for
 // the rest of the process; 0 when it cannot be measured.
 double copy_bandwidth_gbps(const DeviceInfo& device);
+// Keeps the GPU busy with cuBLAS bf16 4096^3 for about two seconds before
+// the first measurement. NOTE: run 30 (H100, 2026-11-22): without it the
+// first problem of a `tessera bench` process measured cuBLAS at 129-143
+// TFLOP/s on 1024^3 where the same call ran 217-222 a few seconds later in
+// the same process, which turned Tessera's 0.9x into "1.30x".
+void warm_up_gpu(const DeviceInfo& device, CublasReference& cublas);
+
 double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
                              CublasReference& cublas);
 

@@ -77,6 +77,7 @@ int run_bench(int argc, char** argv) {
     std::fprintf(stderr, "tessera bench: %s\n", cublas.status().message.c_str());
     return 1;
   }
+  bench::warm_up_gpu(d, cublas);
 
   auto const t0 = std::chrono::steady_clock::now();
   bench::Config config;

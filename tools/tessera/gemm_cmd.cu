@@ -94,6 +94,7 @@ int run_gemm(int argc, char** argv) {
   }
   bench::print_header(d, measure_sm_clock_mhz());
   CublasReference cublas;
+  bench::warm_up_gpu(d, cublas);
   bench::ProblemResult r;
   if (Status s = bench::run_problem(p, d, config, cublas, kernel, &r); !s.ok()) {
     std::fprintf(stderr, "tessera gemm: %s\n", s.message.c_str());
