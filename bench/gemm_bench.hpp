@@ -98,10 +98,14 @@ double measure_copy_bandwidth_gbps(std::int64_t bytes);  // (read + write) / tim
 // the rest of the process; 0 when it cannot be measured.
 double copy_bandwidth_gbps(const DeviceInfo& device);
 // Keeps the GPU busy with cuBLAS bf16 4096^3 for about two seconds before
-// the first measurement. NOTE: run 30 (H100, 2026-11-22): without it the
-// first problem of a `tessera bench` process measured cuBLAS at 129-143
-// TFLOP/s on 1024^3 where the same call ran 217-222 a few seconds later in
-// the same process, which turned Tessera's 0.9x into "1.30x".
+// the first measurement, so that the first problem is not timed on an idle
+// GPU. NOTE: it did not cure what prompted it. Runs 30 and 31 (H100,
+// 2026-11-22): cuBLAS on 1024^3, the first problem of the suite, ran at
+// 126-143 TFLOP/s alone and interleaved with sm90_ws_gemm but at 220-224
+// interleaved with the later rows (sm80_tensorop, simt_generic), with and
+// without this warm-up; run 26 (another machine) measured it at 238-253.
+// Cause unknown; the 1024^3 ratios of those runs (1.30-1.39x) are not
+// trustworthy (hopper.sh, L2 flushed, same session: 0.93x).
 void warm_up_gpu(const DeviceInfo& device, CublasReference& cublas);
 
 double measure_cublas_tflops(const DeviceInfo& device, DataType type, std::int64_t size,
