@@ -27,6 +27,21 @@ inline int device_cc() {
 // "sm_90", or "no GPU" for a device_cc() of 0: for skip messages.
 inline std::string device_name(int cc) { return cc ? "sm_" + std::to_string(cc) : std::string("no GPU"); }
 
+// A cudaMalloc'd buffer freed on every return path of a test body.
+struct DevBuf {
+  void* p = nullptr;
+  DevBuf() = default;
+  DevBuf(const DevBuf&) = delete;
+  DevBuf& operator=(const DevBuf&) = delete;
+  ~DevBuf() {
+    if (p != nullptr) cudaFree(p);
+  }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p);
+  }
+};
+
 }  // namespace tessera::test
 
 // ASSERT that a CUDA call succeeded, evaluating it once.

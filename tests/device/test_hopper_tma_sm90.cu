@@ -154,20 +154,7 @@ uint16_t value_at(uint64_t x, uint64_t y, uint64_t z) {
   return uint16_t(((x * 7 + y * 131 + z * 1031) % 65521) | 1u);
 }
 
-// Device buffer freed on every return path of a case body.
-struct DevBuf {
-  void* p = nullptr;
-  DevBuf() = default;
-  DevBuf(const DevBuf&) = delete;
-  DevBuf& operator=(const DevBuf&) = delete;
-  ~DevBuf() {
-    if (p != nullptr) cudaFree(p);
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
-};
+using tessera::test::DevBuf;
 
 std::string case_name(const Case& c) {
   std::ostringstream o;

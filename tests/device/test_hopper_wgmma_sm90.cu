@@ -201,6 +201,25 @@ void unpack_accumulators(const std::vector<uint32_t>& hd, int R, int N, bool f16
   }
 }
 
+// Copies `a` and `b` to the device, poisons 128 x R accumulator words, runs
+// `launch(da, db, dd)` (one warpgroup) and fills `hd` with the result.
+template <class Launch>
+void run_on_warpgroup(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int R, Launch launch,
+                      std::vector<uint32_t>* hd) {
+  tessera::test::DevBuf da, db, dd;
+  TESSERA_TEST_CUDA(cudaMalloc(&da.p, a.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&db.p, b.size()));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd.p, 128 * R * 4));
+  TESSERA_TEST_CUDA(cudaMemcpy(da.p, a.data(), a.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db.p, b.data(), b.size(), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xff, 128 * R * 4));
+  launch(da.as<const uint8_t>(), db.as<const uint8_t>(), dd.as<uint32_t>());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  hd->assign(size_t(128) * R, 0u);
+  TESSERA_TEST_CUDA(cudaMemcpy(hd->data(), dd.p, hd->size() * 4, cudaMemcpyDeviceToHost));
+}
+
 // Error bound: |D - ref| <= tol * (1 + |ref|) per element and relative
 // norm error <= tol, unless `fp8_step` > 0: then the fp8 accumulation model
 // below replaces both.
@@ -210,20 +229,15 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
   SCOPED_TRACE(testing::Message() << "m64n" << N << "k" << Mma::kK << (kRS ? " RS" : " SS") << " span " << kSpan);
   std::mt19937 rng(1234 + N + kSpan);
   std::vector<uint8_t> ha = random_operand(e, 64, kSpan, rng), hb = random_operand(e, N, kSpan, rng);
-  uint8_t *da = nullptr, *db = nullptr;
-  uint32_t* dd = nullptr;
   int const R = Mma::kRegsD;
-  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&dd, 128 * R * 4));
-  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, 128 * R * 4));
-  wgmma_atom_kernel<Family, N, kSpan, kRS><<<1, 128>>>(da, db, dd, elem_bytes(e));
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<uint32_t> hd(128 * R);
-  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
+  std::vector<uint32_t> hd;
+  run_on_warpgroup(
+      ha, hb, R,
+      [&](const uint8_t* da, const uint8_t* db, uint32_t* dd) {
+        wgmma_atom_kernel<Family, N, kSpan, kRS><<<1, 128>>>(da, db, dd, elem_bytes(e));
+      },
+      &hd);
+  if (testing::Test::HasFatalFailure()) return;
 
   int const eb = elem_bytes(e), K = kSpan / eb;
   std::vector<double> ref(64 * N, 0.0), got(64 * N, std::nan("")), abs_sum(64 * N, 0.0);
@@ -262,9 +276,6 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
   double const rel_bound = fp8_step > 0.0 ? fp8_allow * std::sqrt(sum_abs2 / den) : tol;
   EXPECT_LE(rel, rel_bound) << "relative norm error " << rel;
   if (s32_acc) EXPECT_EQ(num, 0.0) << "integer wgmma must be exact";
-  cudaFree(da);
-  cudaFree(db);
-  cudaFree(dd);
 }
 
 TEST(HopperWgmma, Bf16SS) {
@@ -472,21 +483,16 @@ void run_major(Elem e, bool f16_acc, double tol) {
   uint32_t a_step = 0, b_step = 0;
   operand_desc<kMnA>(la, &da0, &a_step);
   operand_desc<kMnB>(lb, &db0, &b_step);
-  uint8_t *da = nullptr, *db = nullptr;
-  uint32_t* dd = nullptr;
   int const R = Mma::kRegsD;
-  TESSERA_TEST_CUDA(cudaMalloc(&da, ia.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&db, ib.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&dd, 128 * R * 4));
-  TESSERA_TEST_CUDA(cudaMemcpy(da, ia.data(), ia.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db, ib.data(), ib.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, 128 * R * 4));
-  wgmma_major_kernel<Family, N, kMnA ? 1 : 0, kMnB ? 1 : 0>
-      <<<1, 128>>>(da, db, int(ib.size()), da0, a_step, db0, b_step, dd);
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<uint32_t> hd(128 * R);
-  TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, hd.size() * 4, cudaMemcpyDeviceToHost));
+  std::vector<uint32_t> hd;
+  run_on_warpgroup(
+      ia, ib, R,
+      [&](const uint8_t* da, const uint8_t* db, uint32_t* dd) {
+        wgmma_major_kernel<Family, N, kMnA ? 1 : 0, kMnB ? 1 : 0>
+            <<<1, 128>>>(da, db, int(ib.size()), da0, a_step, db0, b_step, dd);
+      },
+      &hd);
+  if (testing::Test::HasFatalFailure()) return;
   std::vector<double> got(64 * N, std::nan(""));
   unpack_accumulators(hd, R, N, f16_acc, false, got);
   double num = 0, den = 0;
@@ -503,9 +509,6 @@ void run_major(Elem e, bool f16_acc, double tol) {
         ADD_FAILURE() << "D(" << i << ", " << j << ") = " << got[i * N + j] << ", reference " << ref;
     }
   EXPECT_LE(std::sqrt(num / den), tol) << "relative norm error";
-  cudaFree(da);
-  cudaFree(db);
-  cudaFree(dd);
 }
 
 // Every transposition case; B spans 1 to 4 128B atoms (N = 64..256, the

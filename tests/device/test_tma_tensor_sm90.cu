@@ -478,16 +478,7 @@ __global__ void tma_tile_kernel(const __grid_constant__ CUtensorMap tmap, TmaCoo
   if (threadIdx.x == 0) arch::mbarrier_inval(&bar);
 }
 
-// Device buffer freed on every return path.
-struct DevBuf {
-  void* p = nullptr;
-  DevBuf() = default;
-  DevBuf(const DevBuf&) = delete;
-  DevBuf& operator=(const DevBuf&) = delete;
-  ~DevBuf() {
-    if (p != nullptr) cudaFree(p);
-  }
-};
+using tessera::test::DevBuf;
 
 #define TESSERA_TRY_CUDA(expr)                                                                                  \
   do {                                                                                                          \
