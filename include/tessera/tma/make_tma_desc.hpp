@@ -44,6 +44,9 @@
 // 8-bit type, which matters only for reduce-add), __half / half_t, __nv_bfloat16
 // / bfloat16_t, float, double, and tfloat32_t (moved as TFLOAT32; a float
 // tensor may be passed as tfloat32_t const* for that).
+// Stores: a plan that is fine for loads may still be unfit for TMA stores,
+// which write whole 16-byte units of the contiguous dimension
+// (TmaPlan::store_error says why).
 // Never throws or aborts: failures come back in TmaPlan::error. Host-only;
 // needs <cuda.h> on the include path (the CUtensorMap types).
 
