@@ -280,6 +280,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   // `paired`: time interleaved with cuBLAS and take the ratio from those
   // interleaved runs (Measurement::ratio_to_cublas).
   std::function<Status(int)> const cublas_run = [&](int i) { return cublas.run(args_for(i), stream); };
+  double cublas_alone_ms = 0;  // the cuBLAS row's median, once measured
   auto measure = [&](const std::string& impl, const std::function<Status(const GemmArgs&)>& launch,
                      Measurement* m, bool paired = false) {
     m->impl = impl;
@@ -305,6 +306,18 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
       char buf[64];
       std::snprintf(buf, sizeof buf, "cuBLAS %.1f interleaved", flop / (cublas_ms * 1e-3) / 1e12);
       m->note = m->note.empty() ? buf : m->note + "; " + buf;
+      // NOTE: cuBLAS on 1024^3 ran at 126-143 TFLOP/s in some rows and
+      // 211-253 in others on the H100s of runs 26-32 (docs/performance.md,
+      // "Benchmark method"): flag a ratio whose cuBLAS partner strays more
+      // than 15% from the cuBLAS row.
+      if (cublas_alone_ms > 0) {
+        double const drift = cublas_ms / cublas_alone_ms;
+        if (drift > 1.15 || drift < 1.0 / 1.15) {
+          std::snprintf(buf, sizeof buf, "UNSTEADY cuBLAS (%.1f in its own row): ratio suspect",
+                        flop / (cublas_alone_ms * 1e-3) / 1e12);
+          m->note += std::string("; ") + buf;
+        }
+      }
     }
     if (!s.ok()) {
       m->note = s.message;
@@ -337,6 +350,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   Measurement cub;
   measure("cublas", [&](const GemmArgs& g) { return cublas.run(g, stream); }, &cub);
   cub.ratio_to_cublas = cub.tflops > 0 ? 1.0 : 0.0;
+  cublas_alone_ms = cub.median_ms;
   progress(cub);
   out->rows.push_back(cub);
 
