@@ -60,6 +60,20 @@ inline constexpr bool is_composed_layout_v = is_composed_layout<std::remove_cvre
 template <class T>
 concept layout_like = is_layout_v<T> || is_composed_layout_v<T>;
 
+// The Swizzle<B, M, S> a layout applies to its offsets: `swizzled` (with
+// bits/base/shift = B/M/S) for Swizzle<B,M,S> o offset o layout; not for a
+// plain Layout or a composition with any other outer function.
+template <class T>
+struct swizzle_of_layout {
+  static constexpr bool swizzled = false;
+  static constexpr int bits = 0, base = 0, shift = 0;
+};
+template <int B, int M, int S, class O, class L>
+struct swizzle_of_layout<ComposedLayout<Swizzle<B, M, S>, O, L>> {
+  static constexpr bool swizzled = true;
+  static constexpr int bits = B, base = M, shift = S;
+};
+
 // The composed function a o (offset + b).
 template <class A, class O, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto composition(A const& a, O const& offset, Layout<S, D> const& b) {

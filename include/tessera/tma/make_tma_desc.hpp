@@ -143,21 +143,13 @@ struct TmaPlan {
 namespace detail {
 
 // What the smem layout says about swizzling: 0 plain, 1 Swizzle<B,M,S> o
-// layout, 2 some other composed function (not TMA's).
+// layout, 2 some other composed function (not TMA's), -1 not a layout.
 template <class T>
-struct tma_smem_kind {
-  static constexpr int kind = is_layout_v<T> ? 0 : -1;
-  static constexpr int bits = 0, base = 0, shift = 0;
-};
-template <int B, int M, int S, class O, class L>
-struct tma_smem_kind<ComposedLayout<Swizzle<B, M, S>, O, L>> {
-  static constexpr int kind = 1;
-  static constexpr int bits = B, base = M, shift = S;
-};
-template <class A, class O, class L>
-struct tma_smem_kind<ComposedLayout<A, O, L>> {
-  static constexpr int kind = 2;
-  static constexpr int bits = 0, base = 0, shift = 0;
+struct tma_smem_kind : swizzle_of_layout<T> {
+  static constexpr int kind = swizzle_of_layout<T>::swizzled ? 1
+                              : is_composed_layout_v<T>      ? 2
+                              : is_layout_v<T>               ? 0
+                                                             : -1;
 };
 
 inline std::string tma_coord_string(int rank, const std::int64_t* c) {

@@ -22,16 +22,6 @@
 namespace tessera::arch {
 
 namespace detail {
-template <class T>
-struct gmma_swizzle_of_layout {
-  static constexpr bool known = false;
-  static constexpr int bits = 0, base = 0, shift = 0;
-};
-template <class Sw, class O, class L>
-struct gmma_swizzle_of_layout<ComposedLayout<Sw, O, L>> {
-  static constexpr bool known = true;
-  static constexpr int bits = Sw::num_bits, base = Sw::num_base, shift = Sw::num_shft;
-};
 TESSERA_HOST_DEVICE constexpr int log2_exact(int x) { return x == 1 ? 0 : x == 2 ? 1 : x == 4 ? 2 : x == 8 ? 3 : -1; }
 }  // namespace detail
 
@@ -39,8 +29,8 @@ TESSERA_HOST_DEVICE constexpr int log2_exact(int x) { return x == 1 ? 0 : x == 2
 // or interleave when it is not a GMMA swizzle (unswizzled or wrong base/shift).
 template <int kElemBytes, class LayoutT>
 [[nodiscard]] TESSERA_HOST_DEVICE constexpr GmmaSwizzle gmma_swizzle_of(LayoutT const&) {
-  using S = detail::gmma_swizzle_of_layout<std::remove_cvref_t<LayoutT>>;
-  if constexpr (!S::known) {
+  using S = swizzle_of_layout<std::remove_cvref_t<LayoutT>>;
+  if constexpr (!S::swizzled) {
     return GmmaSwizzle::interleave;
   } else {
     if (S::shift != 3 || S::base + detail::log2_exact(kElemBytes) != 4) return GmmaSwizzle::interleave;
