@@ -20,14 +20,20 @@ inline constexpr std::int64_t kRepackAlign = 16;
 // Alignment of each operand's block inside the workspace.
 inline constexpr std::size_t kRepackBlockAlign = 256;
 
-// Whether the 16-byte load paths can read `desc` as it is: base pointer, ld
-// and (for batch_count > 1) batch stride multiples of 16 bytes.
+// Whether every row of `desc` starts `bytes`-aligned: base pointer, ld and
+// (for batch_count > 1) batch stride multiples of `bytes`.
+[[nodiscard]] inline bool operand_aligned(const MatrixDesc& desc, std::int64_t elem_bytes, std::int64_t batch_count,
+                                          std::int64_t bytes) {
+  if (reinterpret_cast<std::uintptr_t>(desc.data) % std::uintptr_t(bytes) != 0) return false;
+  if ((desc.ld * elem_bytes) % bytes != 0) return false;
+  if (batch_count > 1 && (desc.batch_stride * elem_bytes) % bytes != 0) return false;
+  return true;
+}
+
+// Whether the 16-byte load paths can read `desc` as it is.
 [[nodiscard]] inline bool operand_aligned16(const MatrixDesc& desc, std::int64_t elem_bytes,
                                             std::int64_t batch_count) {
-  if (reinterpret_cast<std::uintptr_t>(desc.data) % kRepackAlign != 0) return false;
-  if ((desc.ld * elem_bytes) % kRepackAlign != 0) return false;
-  if (batch_count > 1 && (desc.batch_stride * elem_bytes) % kRepackAlign != 0) return false;
-  return true;
+  return operand_aligned(desc, elem_bytes, batch_count, kRepackAlign);
 }
 
 // What to do with one operand.

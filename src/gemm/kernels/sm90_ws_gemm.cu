@@ -18,6 +18,7 @@
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "gemm/kernel_entry.hpp"
+#include "gemm/repack.hpp"
 #include "tma/tensor_map.hpp"
 
 namespace tessera {
@@ -126,12 +127,10 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
   std::int64_t const e = size_of(args.input);
-  auto aligned_128 = [&](const MatrixDesc& x) {
-    return reinterpret_cast<std::uintptr_t>(x.data) % 128 == 0 && (x.ld * e) % 128 == 0 &&
-           (args.batch_count == 1 || (x.batch_stride * e) % 128 == 0);
-  };
+  bool const rows_128 = detail::operand_aligned(args.a, e, args.batch_count, 128) &&
+                        detail::operand_aligned(args.b, e, args.batch_count, 128);
   return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms, int(e),
-                                        aligned_128(args.a) && aligned_128(args.b));
+                                        rows_128);
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -186,6 +185,16 @@ struct SplitkWorkspace {
   int* counters = nullptr;
 };
 
+// cudaMallocAsync + zeroing of `bytes` on `s` into *p; on failure nothing
+// stays allocated, *p is null and no CUDA error is left sticky.
+bool alloc_zeroed(void** p, std::size_t bytes, cudaStream_t s) {
+  if (cudaMallocAsync(p, bytes, s) == cudaSuccess && cudaMemsetAsync(*p, 0, bytes, s) == cudaSuccess) return true;
+  cudaGetLastError();
+  if (*p != nullptr) cudaFreeAsync(*p, s);
+  *p = nullptr;
+  return false;
+}
+
 SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
   struct Entry {
     int dev;
@@ -207,29 +216,16 @@ SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
     cache.push_back({dev, stream, nullptr, 0, nullptr});
     e = &cache.back();
   }
-  if (e->counters == nullptr) {
-    std::size_t const cbytes = std::size_t(kCounterSlots) * sizeof(int);
-    if (cudaMallocAsync(reinterpret_cast<void**>(&e->counters), cbytes, s) != cudaSuccess ||
-        cudaMemsetAsync(e->counters, 0, cbytes, s) != cudaSuccess) {
-      cudaGetLastError();
-      if (e->counters != nullptr) cudaFreeAsync(e->counters, s);
-      e->counters = nullptr;
-      return {};
-    }
-  }
+  if (e->counters == nullptr &&
+      !alloc_zeroed(reinterpret_cast<void**>(&e->counters), std::size_t(kCounterSlots) * sizeof(int), s))
+    return {};
   if (e->ptr != nullptr && e->bytes >= bytes) return {e->ptr, e->counters};
   if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
   e->ptr = nullptr;
   e->bytes = 0;
   // The accumulation buffers are zero between launches (every launch zeroes
   // what it used): zero the whole new buffer once.
-  if (cudaMallocAsync(reinterpret_cast<void**>(&e->ptr), bytes, s) != cudaSuccess ||
-      cudaMemsetAsync(e->ptr, 0, bytes, s) != cudaSuccess) {
-    cudaGetLastError();
-    if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
-    e->ptr = nullptr;
-    return {};
-  }
+  if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes, s)) return {};
   e->bytes = bytes;
   return {e->ptr, e->counters};
 }
