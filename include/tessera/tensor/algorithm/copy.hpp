@@ -8,6 +8,10 @@
 // copy(atom, src, dst)      src/dst shaped (V, REST...): atom.call(src(_,r), dst(_,r))
 //                           for every r -- works for a Copy_Atom and a TiledCopy
 // copy_if(atom, pred, src, dst)  the same, rest-coordinate r predicated by pred(r)
+// copy_zfill(atom, pred, src, dst)  the same with a zero-filling atom (cp.async
+//                           ZFILL forms): every r copied by atom.with(pred(r)),
+//                           which reads what pred(r) allows and zero-fills the
+//                           rest of dst(_,r) (a bool, or a byte count for _N)
 //
 // @law after copy(src, dst): dst(i) == src(i) for every i < size(dst)
 
@@ -361,6 +365,32 @@ TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, 
         auto d = dst_v(Underscore{}, r);
         copy(atom, src_v(Underscore{}, r), d);
       }
+    }
+  }
+}
+
+// Every rest-coordinate r of (V,REST...) tensors copied by atom.with(pred(r)):
+// a predicated atom (SM80_CP_ASYNC_*_ZFILL: bool; *_ZFILL_N: bytes) reads
+// only what pred(r) allows and zero-fills the rest of dst(_,r), so a residue
+// tile arrives padded with zeros instead of skipped.
+// @post dst(v,r) == (the first pred(r) bytes of src(_,r), then zeros)
+template <class Atom, class Pred, class SE, class SL, class DstTensor>
+  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
+TESSERA_HOST_DEVICE void copy_zfill(Atom const& atom, Pred const& pred, Tensor<SE, SL> const& src, DstTensor&& dst) {
+  constexpr int R = SL::rank;
+  static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy_zfill: src and dst have different ranks");
+  static_assert(requires { atom.with(pred(0)); },
+                "copy_zfill: the atom takes no predicate [use a ZFILL atom, e.g. SM80_CP_ASYNC_CACHEALWAYS_ZFILL_N]");
+  if constexpr (R <= 1) {
+    copy(atom.with(pred(0)), src, dst);
+  } else {
+    auto src_v = group_modes<1, R>(src);  // (V,REST)
+    auto dst_v = group_modes<1, R>(dst);  // (V,REST)
+    int const n = int(size<1>(dst_v.layout()));
+    TESSERA_UNROLL
+    for (int r = 0; r < n; ++r) {
+      auto d = dst_v(Underscore{}, r);
+      copy(atom.with(pred(r)), src_v(Underscore{}, r), d);
     }
   }
 }

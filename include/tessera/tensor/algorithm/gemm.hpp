@@ -9,6 +9,8 @@
 //   (M,K)   x (N,K)   => (M,N)    one call per (m,n,k)
 //   (V,M)   x (V,N)   => (V,M,N)  mma.call(D(_,m,n), A(_,m), B(_,n), C(_,m,n))
 //   (V,M,K) x (V,N,K) => (V,M,N)  the above for each k, accumulating into D
+// gemm_walk(mma, walk, D, A, B, C): (V,M) x (V,N) => (V,M,N) with the (m,n)
+//   pairs in the order walk(s, m, n) gives for s = 0 .. M*N-1 (a bijection)
 // gemm(mma, A, B, C) is gemm(mma, C, A, B, C); gemm(A, B, C) uses a scalar
 // multiply-add (d = a * b + c in D's value type, one element per V), which is
 // what MMA_Atom<UniversalFMA<...>> computes.
@@ -143,6 +145,37 @@ template <class AE, class AL, class BE, class BL, class CTensor>
   requires is_tensor_v<CTensor>
 TESSERA_HOST_DEVICE void gemm(Tensor<AE, AL> const& A, Tensor<BE, BL> const& B, CTensor&& C) {
   gemm(detail::scalar_fma{}, C, A, B, C);
+}
+
+// (V,M) x (V,N) => (V,M,N), call s (s = 0 .. M*N-1) on the pair (m,n) that
+// walk(s, m, n) sets. Only the order of the calls changes, which is the order
+// the compiler starts from when it schedules them and allocates their
+// operands (e.g. the FFMA walks of simt_sgemm, ffma_walk).
+// @pre walk is a bijection of [0, M*N) onto [0,M) x [0,N)
+template <class MMA, class Walk, class DTensor, class AE, class AL, class BE, class BL, class CE, class CL>
+  requires(is_tensor_v<DTensor> && !is_tensor_v<MMA>)
+TESSERA_HOST_DEVICE void gemm_walk(MMA const& mma, Walk const& walk, DTensor&& D, Tensor<AE, AL> const& A,
+                                   Tensor<BE, BL> const& B, Tensor<CE, CL> const& C) {
+  static_assert(std::remove_cvref_t<DTensor>::rank == 3 && AL::rank == 2 && BL::rank == 2 && CL::rank == 3,
+                "gemm_walk: expected (V,M) x (V,N) => (V,M,N) [slice the K mode off first]");
+  constexpr int M = int(decltype(size<1>(A.layout()))::value);
+  constexpr int N = int(decltype(size<1>(B.layout()))::value);
+  TESSERA_ASSERT(M == int(size<1>(D.layout())) && N == int(size<2>(D.layout())));
+  TESSERA_UNROLL
+  for (int s = 0; s < M * N; ++s) {
+    int m = 0, n = 0;
+    walk(s, m, n);
+    auto d = D(Underscore{}, m, n);
+    mma.call(d, A(Underscore{}, m), B(Underscore{}, n), C(Underscore{}, m, n));
+  }
+}
+
+// C += A * B in the order of `walk`.
+template <class MMA, class Walk, class AE, class AL, class BE, class BL, class CTensor>
+  requires(is_tensor_v<CTensor> && !is_tensor_v<MMA>)
+TESSERA_HOST_DEVICE void gemm_walk(MMA const& mma, Walk const& walk, Tensor<AE, AL> const& A, Tensor<BE, BL> const& B,
+                                   CTensor&& C) {
+  gemm_walk(mma, walk, C, A, B, C);
 }
 
 }  // namespace tessera

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// simt_tiled_sgemm: simt_sgemm's kernel (simt_sgemm.cuh) written with
+// Tessera tensors and atoms. Same problem orientation, SgemmConfig, plan
+// (operand modes), rasterisation, FFMA walk, pipeline and epilogue; only the
+// expression differs:
+//   - global operands, CTA tiles and shared tiles are Tensors: mA (M,K),
+//     gA = local_tile(mA, (BLK_M,BLK_K), (tile_m,_)), sA (BLK_M,BLK_K,PIPE)
+//     over Cfg::smem_layout_a() with its modes reordered (M first);
+//   - global -> shared through TiledCopys of the byte-count cp.async atoms
+//     (SM80_CP_ASYNC_*_ZFILL_N) and copy_zfill: residues arrive zero-filled.
+//     vec16: 16-byte atoms, threads along M/N; elem_mn: 4-byte atoms, a warp
+//     on 32 consecutive M/N elements; elem_k: 4-byte atoms, a warp on 8 k x 4
+//     rows (32-byte global segments, shared banks 4*k + row: the
+//     "transposition" into the M/N-major tile is only the destination
+//     layout). vec16_k (K-major tiles) is not supported here;
+//   - the math is a TiledMMA of UniversalFMA (1x1x1) over the warps' and
+//     lanes' (M,N) grid, whose permutation gives each thread kRepM x kRepN
+//     blocks of 4x4 outputs exactly as in simt_sgemm; the fragments come
+//     from shared memory through make_tiled_copy_A/B of a 128-bit
+//     UniversalCopy (one LDS.128 per 4 values) and are multiplied by
+//     gemm_walk in Cfg's FFMA walk (ffma_walk), double-buffered in registers.
+//
+// NOTE: TiledMMA::get_slice(i) reads i as an index of the thread layout's
+// domain and splits it into one coordinate per flattened sub-mode, so for the
+// nested (lanes, warps) modes used here it is wrong; mma_thread_slice below
+// inverts the thread layout and keeps one coordinate per (V,M,N,K) mode.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include <tessera/atom.hpp>
+#include <tessera/gemm/simt_sgemm.cuh>
+#include <tessera/tensor.hpp>
+
+namespace tessera::kernels::simt {
+
+namespace detail {
+
+// The TiledMMA of UniversalFMA whose thread (m,n) grid is
+// ((kLanesM,kWarpsM),(kLanesN,kWarpsN)) -> thread index
+//   lane_n + kLanesN*lane_m + 32*warp_n + 32*kWarpsN*warp_m
+// and whose permutation M: (kLanesM,kWarpsM,4,kRepM) -> row
+//   4*lane_m + kWarpTileM*warp_m + v + 4*kLanesM*rep
+// (likewise N) gives each thread kRepM x kRepN blocks of 4x4 (simt_sgemm's
+// M/N-major ownership): partition_C is (1,(4,kRepM),(4,kRepN)).
+template <class Cfg>
+TESSERA_HOST_DEVICE constexpr auto tiled_sgemm_mma() {
+  auto thr = make_layout(
+      make_shape(make_shape(Int<Cfg::kLanesM>{}, Int<Cfg::kWarpsM>{}), make_shape(Int<Cfg::kLanesN>{}, Int<Cfg::kWarpsN>{}),
+                 _1{}),
+      make_stride(make_stride(Int<Cfg::kLanesN>{}, Int<32 * Cfg::kWarpsN>{}), make_stride(_1{}, _32{}), _0{}));
+  auto perm_m = make_layout(make_shape(Int<Cfg::kLanesM>{}, Int<Cfg::kWarpsM>{}, _4{}, Int<Cfg::kRepM>{}),
+                            make_stride(_4{}, Int<Cfg::kWarpTileM>{}, _1{}, Int<4 * Cfg::kLanesM>{}));
+  auto perm_n = make_layout(make_shape(Int<Cfg::kLanesN>{}, Int<Cfg::kWarpsN>{}, _4{}, Int<Cfg::kRepN>{}),
+                            make_stride(_4{}, Int<Cfg::kWarpTileN>{}, _1{}, Int<4 * Cfg::kLanesN>{}));
+  return make_tiled_mma(UniversalFMA<float, float, float, float>{}, thr, make_tile(perm_m, perm_n, _1{}));
+}
+
+// Thread `tid`'s ThrMMA: its (v,m,n,k) coordinate, one per mode of the
+// thread layout (see the NOTE at the top).
+template <class TiledMma>
+TESSERA_HOST_DEVICE auto mma_thread_slice(TiledMma const& mma, int tid) {
+  auto vmnk = mma.get_thr_layout_vmnk();
+  auto crd = idx2crd(int(right_inverse(vmnk)(tid)), product_each(shape(vmnk)));
+  return ThrMMA<TiledMma, decltype(crd)>{mma, crd};
+}
+
+// The global -> shared TiledCopy of one operand's (BLK_MN,BLK_K) tile
+// (kExtent = BLK_M or BLK_N), the thread -> element map of simt_sgemm's
+// TileCopy for the mode.
+template <class Cfg, OperandMode kMode, int kExtent>
+TESSERA_HOST_DEVICE constexpr auto tiled_sgemm_g2s() {
+  constexpr int kThreads = Cfg::kThreads;
+  constexpr int kWarps = kThreads / 32;
+  static_assert(!kmajor(kMode), "simt_tiled_sgemm: vec16_k (K-major tiles) is not supported [plan with vec16_k = false]");
+  if constexpr (kMode == OperandMode::vec16) {
+    static_assert(kThreads % (kExtent / 4) == 0 && Cfg::kBlockK % (kThreads / (kExtent / 4)) == 0,
+                  "simt_tiled_sgemm: the 16-byte chunks of a tile must split evenly over the threads");
+    // (MN/4,T') -> thread, 4 consecutive M/N values each: passes along K.
+    return make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL_N<uint128_t>, float>{},
+                           make_layout(make_shape(Int<kExtent / 4>{}, Int<kThreads / (kExtent / 4)>{}),
+                                       make_stride(_1{}, Int<kExtent / 4>{})),
+                           Layout<Shape<_4, _1>>{});
+  } else if constexpr (kMode == OperandMode::elem_mn) {
+    static_assert(Cfg::kBlockK % kWarps == 0 && kExtent % 32 == 0,
+                  "simt_tiled_sgemm: the element-wide M/N copy needs kBlockK to be a multiple of the warp count");
+    // (32,W) -> thread: a warp on 32 consecutive M/N elements of one k.
+    return make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL_N<uint32_t>, float>{},
+                           make_layout(make_shape(_32{}, Int<kWarps>{}), make_stride(_1{}, _32{})),
+                           Layout<Shape<_1, _1>>{});
+  } else {
+    constexpr int kGroupsK = Cfg::kBlockK / 8;
+    static_assert(kWarps % kGroupsK == 0 && kExtent % (4 * kWarps / kGroupsK) == 0,
+                  "simt_tiled_sgemm: the elem_k copy needs the warps to cover kBlockK in groups of 8");
+    // ((4,W/GK),(8,GK)) -> thread: a warp on 8 consecutive k x 4 rows, the
+    // warps along K first, then along the rows.
+    return make_tiled_copy(
+        Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL_N<uint32_t>, float>{},
+        make_layout(make_shape(make_shape(_4{}, Int<kWarps / kGroupsK>{}), make_shape(_8{}, Int<kGroupsK>{})),
+                    make_stride(make_stride(_8{}, Int<32 * kGroupsK>{}), make_stride(_1{}, _32{}))),
+        Layout<Shape<_1, _1>>{});
+  }
+}
+
+// The operand (M,K) or (N,K) in kernel orientation, its unit stride static.
+template <OperandMode kMode>
+__device__ __forceinline__ auto sgemm_operand(const float* base, int mn, int k, std::int64_t ld) {
+  if constexpr (kMode == OperandMode::elem_k)
+    return make_tensor(make_gmem_ptr(base), make_shape(mn, k), make_stride(ld, _1{}));
+  else
+    return make_tensor(make_gmem_ptr(base), make_shape(mn, k), make_stride(_1{}, ld));
+}
+
+// Issues thread `tid`'s copies of k tile `kt` of one operand into `s_tile`
+// (BLK_MN,BLK_K): elements outside (mn_left, k_left) zero-filled.
+template <class Cfg, OperandMode kMode, int kExtent, class GTile, class STile>
+__device__ __forceinline__ void issue_tile(GTile const& g_tile, STile&& s_tile, int mn_left, int k_left, int tid) {
+  auto g2s = tiled_sgemm_g2s<Cfg, kMode, kExtent>();
+  auto thr = g2s.get_slice(tid);
+  Tensor tXg = thr.partition_S(g_tile);  // (CPY,CPY_MN,CPY_K)
+  Tensor tXs = thr.partition_D(s_tile);  // (CPY,CPY_MN,CPY_K)
+  Tensor tXc = group_modes<1, 3>(thr.partition_S(make_identity_tensor(make_shape(Int<kExtent>{}, Int<Cfg::kBlockK>{}))));  // (CPY,REST)
+  copy_zfill(
+      g2s,
+      [&](int r) -> std::uint32_t {
+        auto const c = tXc(0, r);
+        int const mn = int(get<0>(c)), kk = int(get<1>(c));
+        if (kk >= k_left) return 0u;
+        if constexpr (kMode == OperandMode::vec16) {
+          int const left = mn_left - mn;  // the chunk's values inside M/N
+          return left >= 4 ? 16u : left > 0 ? 4u * static_cast<std::uint32_t>(left) : 0u;
+        } else {
+          return mn < mn_left ? 4u : 0u;
+        }
+      },
+      tXg, tXs);
+}
+
+}  // namespace detail
+
+template <class Cfg, OperandMode kModeA, OperandMode kModeB>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sgemm_kernel(SgemmParams p) {
+  // Preconditions as simt_sgemm_kernel; vec16_k is not supported.
+  static_assert(!kmajor(kModeA) && !kmajor(kModeB),
+                "simt_tiled_sgemm_kernel: vec16_k operands (K-major tiles) are not supported [plan with vec16_k = false]");
+  extern __shared__ __align__(16) float smem[];
+  constexpr int kBM = Cfg::kBlockM, kBN = Cfg::kBlockN, kBK = Cfg::kBlockK;
+  // (BLK_M,BLK_K,PIPE) and (BLK_N,BLK_K,PIPE): Cfg's padded M/N-major layouts, M/N first.
+  Tensor sA = make_tensor(make_smem_ptr(smem), select<1, 0, 2>(Cfg::smem_layout_a()));
+  Tensor sB = make_tensor(make_smem_ptr(smem + Cfg::kStages * Cfg::kStageA), select<1, 0, 2>(Cfg::smem_layout_b()));
+
+  int tile_m = 0, tile_n = 0;
+  detail::rasterize<Cfg::kGroupM>(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n, tile_m, tile_n);
+  int const m_left = p.m - tile_m * kBM;  // rows of this tile inside Dk (may exceed kBM)
+  int const n_left = p.n - tile_n * kBN;
+
+  auto mma = detail::tiled_sgemm_mma<Cfg>();
+  auto s2r_a = make_tiled_copy_A(Copy_Atom<UniversalCopy<uint128_t>, float>{}, mma);
+  auto s2r_b = make_tiled_copy_B(Copy_Atom<UniversalCopy<uint128_t>, float>{}, mma);
+  int const tid = static_cast<int>(threadIdx.x);
+  auto thr_mma = detail::mma_thread_slice(mma, tid);
+  Tensor tXsA = s2r_a.get_slice(tid).partition_S(sA);  // (CPY,CPY_M,CPY_K,PIPE)
+  Tensor tXsB = s2r_b.get_slice(tid).partition_S(sB);  // (CPY,CPY_N,CPY_K,PIPE)
+  // Fragments of two k steps (the register double buffer).
+  Tensor tCrA = thr_mma.partition_fragment_A(local_tile(sA(_, _, 0), make_shape(Int<kBM>{}, _2{}), make_coord(0, 0)));  // (MMA,MMA_M,2)
+  Tensor tCrB = thr_mma.partition_fragment_B(local_tile(sB(_, _, 0), make_shape(Int<kBN>{}, _2{}), make_coord(0, 0)));  // (MMA,MMA_N,2)
+  Tensor tXrA = s2r_a.get_slice(tid).retile_D(tCrA);  // (CPY,CPY_M,2)
+  Tensor tXrB = s2r_b.get_slice(tid).retile_D(tCrB);  // (CPY,CPY_N,2)
+  auto walk = [](int s, int& i, int& j) { ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j); };
+
+  constexpr bool kKContigA = kModeA == OperandMode::elem_k;
+  constexpr bool kKContigB = kModeB == OperandMode::elem_k;
+  std::int64_t const ld_a = kKContigA ? p.a_m : p.a_k;
+  std::int64_t const ld_b = kKContigB ? p.b_n : p.b_k;
+  int const num_k_tiles = (p.k + kBK - 1) / kBK;
+
+  for (int batch = static_cast<int>(blockIdx.y); batch < p.batch_count; batch += static_cast<int>(gridDim.y)) {
+    Tensor mA = detail::sgemm_operand<kModeA>(p.a + batch * p.a_batch, p.m, p.k, ld_a);  // (M,K)
+    Tensor mB = detail::sgemm_operand<kModeB>(p.b + batch * p.b_batch, p.n, p.k, ld_b);  // (N,K)
+    Tensor gA = local_tile(mA, make_shape(Int<kBM>{}, Int<kBK>{}), make_coord(tile_m, _));  // (BLK_M,BLK_K,k)
+    Tensor gB = local_tile(mB, make_shape(Int<kBN>{}, Int<kBK>{}), make_coord(tile_n, _));  // (BLK_N,BLK_K,k)
+    // NOTE: the copies' thread coordinates come from %tid read through
+    // volatile asm at every issue (detail::tid_x), not kept live across the
+    // k loop: simt_sgemm's TileCopy needed the same to stay under 128
+    // registers without spills.
+    auto issue = [&](int kt, int stage) {
+      int const t = detail::tid_x();
+      detail::issue_tile<Cfg, kModeA, kBM>(gA(_, _, kt), sA(_, _, stage), m_left, p.k - kt * kBK, t);
+      detail::issue_tile<Cfg, kModeB, kBN>(gB(_, _, kt), sB(_, _, stage), n_left, p.k - kt * kBK, t);
+    };
+
+    // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each.
+    TESSERA_UNROLL
+    for (int s = 0; s < Cfg::kStages - 1; ++s) {
+      if (s < num_k_tiles) issue(s, s);
+      arch::cp_async_fence();
+    }
+
+    Tensor tCrC = thr_mma.partition_fragment_C(make_identity_tensor(make_shape(Int<kBM>{}, Int<kBN>{})));  // (MMA,MMA_M,MMA_N)
+    TESSERA_UNROLL
+    for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = 0.0f;
+
+    int read_stage = 0;
+    int write_stage = Cfg::kStages - 1;
+    for (int t = 0; t < num_k_tiles; ++t) {
+      // Tile t has landed, every thread is done with tile t-1 (refilled now).
+      arch::cp_async_wait<Cfg::kStages - 2>();
+      __syncthreads();
+      if (t + Cfg::kStages - 1 < num_k_tiles) issue(t + Cfg::kStages - 1, write_stage);
+      arch::cp_async_fence();
+
+      Tensor tXsA_t = tXsA(_, _, _, read_stage);  // (CPY,CPY_M,BLK_K)
+      Tensor tXsB_t = tXsB(_, _, _, read_stage);  // (CPY,CPY_N,BLK_K)
+      if constexpr (Cfg::kFragPrefetch) {
+        // NOTE: the fragments of step kk+1 are loaded before the FFMAs of
+        // step kk (register double buffer), as in simt_sgemm.
+        copy(s2r_a, tXsA_t(_, _, 0), tXrA(_, _, 0));
+        copy(s2r_b, tXsB_t(_, _, 0), tXrB(_, _, 0));
+        TESSERA_UNROLL
+        for (int kk = 0; kk < kBK; ++kk) {
+          if (kk + 1 < kBK) {
+            copy(s2r_a, tXsA_t(_, _, kk + 1), tXrA(_, _, (kk + 1) & 1));
+            copy(s2r_b, tXsB_t(_, _, kk + 1), tXrB(_, _, (kk + 1) & 1));
+          }
+          gemm_walk(mma, walk, tCrA(_, _, kk & 1), tCrB(_, _, kk & 1), tCrC);
+        }
+      } else {
+        TESSERA_UNROLL
+        for (int kk = 0; kk < kBK; ++kk) {
+          copy(s2r_a, tXsA_t(_, _, kk), tXrA(_, _, 0));
+          copy(s2r_b, tXsB_t(_, _, kk), tXrB(_, _, 0));
+          gemm_walk(mma, walk, tCrA(_, _, 0), tCrB(_, _, 0), tCrC);
+        }
+      }
+      read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
+    }
+    // Drain (only empty groups can be pending); no thread may refill the
+    // ring for a next batch before all have left the last stage.
+    arch::cp_async_wait<0>();
+    __syncthreads();
+
+    // Epilogue straight from registers, 4 consecutive columns per access.
+    // NOTE: the output partition is recomputed from %tid/%ctaid read through
+    // volatile asm (nothing but the accumulators and the copy state live
+    // across the k loop), as in simt_sgemm.
+    int e_tile_m = 0, e_tile_n = 0;
+    detail::rasterize<Cfg::kGroupM>(detail::ctaid_x(), p.tiles_m, p.tiles_n, e_tile_m, e_tile_n);
+    auto e_thr = detail::mma_thread_slice(mma, detail::tid_x());
+    int const e_m_left = p.m - e_tile_m * kBM;
+    int const e_n_left = p.n - e_tile_n * kBN;
+    Tensor mD = make_tensor(make_gmem_ptr(p.d + batch * p.d_batch), make_shape(p.m, p.n), make_stride(p.d_m, _1{}));  // (M,N)
+    Tensor tCgD = e_thr.partition_C(local_tile(mD, make_shape(Int<kBM>{}, Int<kBN>{}), make_coord(e_tile_m, e_tile_n)));  // (MMA,MMA_M,MMA_N)
+    Tensor tCcD = e_thr.partition_C(make_identity_tensor(make_shape(Int<kBM>{}, Int<kBN>{})));  // (MMA,MMA_M,MMA_N) -> (m,n)
+    // beta == 0: c is null and never read.
+    const float* c = p.beta != 0.0f ? p.c + batch * p.c_batch : nullptr;
+    Tensor mC = make_tensor(make_gmem_ptr(c), make_shape(p.m, p.n), make_stride(p.c_m, p.c_n));  // (M,N)
+    Tensor tCgC = e_thr.partition_C(local_tile(mC, make_shape(Int<kBM>{}, Int<kBN>{}), make_coord(e_tile_m, e_tile_n)));
+    auto const vec4 = Copy_Atom<UniversalCopy<uint128_t>, float>{};
+    TESSERA_UNROLL
+    for (int i = 0; i < Cfg::kThrM; ++i) {
+      if (int(get<0>(tCcD(0, i, 0))) >= e_m_left) continue;
+      TESSERA_UNROLL
+      for (int rn = 0; rn < Cfg::kRepN; ++rn) {
+        int const j = int(get<1>(tCcD(0, i, make_coord(0, rn))));
+        Tensor out = make_tensor<float>(Shape<_4>{});  // (4)
+        TESSERA_UNROLL
+        for (int e = 0; e < 4; ++e) out(e) = p.alpha * tCrC(0, i, make_coord(e, rn));
+        Tensor gd = tCgD(0, i, make_coord(_, rn));  // (4) consecutive columns
+        Tensor gc = tCgC(0, i, make_coord(_, rn));  // (4)
+        if (j + 3 < e_n_left) {
+          if (c != nullptr) {
+            Tensor cin = make_tensor<float>(Shape<_4>{});
+            if (p.c_vec) {
+              copy(vec4, gc, cin);
+            } else {
+              TESSERA_UNROLL
+              for (int e = 0; e < 4; ++e) cin(e) = gc(e);
+            }
+            TESSERA_UNROLL
+            for (int e = 0; e < 4; ++e) out(e) += p.beta * cin(e);
+          }
+          if (p.d_vec) {
+            copy(vec4, out, gd);
+          } else {
+            TESSERA_UNROLL
+            for (int e = 0; e < 4; ++e) gd(e) = out(e);
+          }
+        } else {
+          TESSERA_UNROLL
+          for (int e = 0; e < 4; ++e) {
+            if (j + e >= e_n_left) break;
+            if (c != nullptr) out(e) += p.beta * gc(e);
+            gd(e) = out(e);
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- host side ---------------------------------------------------------------
+
+namespace detail {
+
+template <class Cfg, OperandMode kA>
+const void* tiled_sgemm_function(OperandMode b) {
+  switch (b) {
+    case OperandMode::vec16: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::vec16>);
+    case OperandMode::elem_mn: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_mn>);
+    case OperandMode::elem_k: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_k>);
+    case OperandMode::vec16_k: return nullptr;
+  }
+  return nullptr;
+}
+
+// The instantiation for the operand modes (vec16_k: none; plan with
+// vec16_k = false, as tiled_sgemm_launch does).
+template <class Cfg>
+const void* tiled_sgemm_function(OperandMode a, OperandMode b) {
+  switch (a) {
+    case OperandMode::vec16: return tiled_sgemm_function<Cfg, OperandMode::vec16>(b);
+    case OperandMode::elem_mn: return tiled_sgemm_function<Cfg, OperandMode::elem_mn>(b);
+    case OperandMode::elem_k: return tiled_sgemm_function<Cfg, OperandMode::elem_k>(b);
+    case OperandMode::vec16_k: return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
+// The __global__ function, block size and dynamic shared memory for `args`.
+template <class Cfg>
+GemmKernel::LaunchShape tiled_sgemm_launch_shape(const GemmArgs& args) {
+  if (!sgemm_can_implement(args)) return {};
+  detail::SgemmPlan const r = detail::plan_sgemm(args, false);
+  return {detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
+}
+
+// Enqueue D = alpha*op(A)*op(B) + beta*C with the tiled kernel, configuration
+// Cfg, on `stream`. `args` must have passed validate_arguments.
+template <class Cfg>
+Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
+  auto fail = [](StatusCode code, std::string msg) { return Status{code, "simt_tiled_sgemm: " + std::move(msg)}; };
+  if (!sgemm_can_implement(args))
+    return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
+  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
+  detail::SgemmPlan r = detail::plan_sgemm(args, false);
+  std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
+  std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  if ((tiles_m + Cfg::kGroupM) * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles");
+  r.p.tiles_m = static_cast<int>(tiles_m);
+  r.p.tiles_n = static_cast<int>(tiles_n);
+  const void* fn = detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  if constexpr (Cfg::kSmemBytes > 48 * 1024) {
+    cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+    if (e != cudaSuccess)
+      return fail(StatusCode::cannot_implement, std::to_string(Cfg::kSmemBytes) +
+                                                    " bytes of shared memory per block: " + cudaGetErrorString(e));
+  }
+  constexpr int kMaxGridY = 65535;
+  dim3 const grid(static_cast<unsigned>(tiles_m * tiles_n),
+                  static_cast<unsigned>(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
+  void* kernel_args[] = {&r.p};
+  cudaError_t const err = cudaLaunchKernel(fn, grid, dim3(Cfg::kThreads), kernel_args,
+                                           static_cast<size_t>(Cfg::kSmemBytes), stream);
+  if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
+  return {};
+}
+
+}  // namespace tessera::kernels::simt
