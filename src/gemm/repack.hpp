@@ -41,6 +41,7 @@ enum class RepackTarget : std::uint8_t {
   keep,        // read it where it is
   same_order,  // copy it, same order, rows padded
   k_major,     // copy it K-major (A row-major, B column-major), rows padded
+  mn_major,    // copy it M/N-major (A column-major, B row-major), rows padded
 };
 
 // One operand's copy. The copy is stored as `rows` rows of `cols` elements
@@ -73,7 +74,8 @@ struct RepackPlan {
   if (target == RepackTarget::keep) return p;
   p.active = true;
   MatrixOrder const k_major = name == 'A' ? MatrixOrder::row_major : MatrixOrder::col_major;
-  p.order = target == RepackTarget::k_major ? k_major : desc.order;
+  MatrixOrder const mn_major = name == 'A' ? MatrixOrder::col_major : MatrixOrder::row_major;
+  p.order = target == RepackTarget::k_major ? k_major : target == RepackTarget::mn_major ? mn_major : desc.order;
   // Logical element (i, j) of the (m_or_k x k_or_n) operand lives at
   // src[i*s_i + j*s_j].
   bool const row = desc.order == MatrixOrder::row_major;

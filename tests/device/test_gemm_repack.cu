@@ -115,8 +115,10 @@ TEST(RepackPlan, WorkspaceBoundCoversEveryPlan) {
     for (MatrixOrder bo : {R, C}) {
       GemmArgs const g = odd_args(ao, bo, 2);
       std::size_t const bound = tessera::gemm_workspace_bytes(g);
-      for (RepackTarget ta : {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major})
-        for (RepackTarget tb : {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major})
+      for (RepackTarget ta :
+           {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major, RepackTarget::mn_major})
+        for (RepackTarget tb :
+             {RepackTarget::keep, RepackTarget::same_order, RepackTarget::k_major, RepackTarget::mn_major})
           EXPECT_LE(tessera::detail::plan_repack(g, ta, tb).bytes, bound);
     }
   GemmArgs e = odd_args(R, C, 1);
@@ -196,6 +198,41 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
   // A small M/N-major operand next to a large K-major one is still copied
   // (128x8192x8192 nn: 4 MB copied for 17 GFLOP).
   EXPECT_EQ(plan_of(tf32(C, C, 128, 8192, 8192), 90), "sm90_ws_gemm +A ws");
+}
+
+TEST(RepackSelect, F32KContiguousOperandsCopiedMnMajorForTheFfmaKernel) {
+  // simt_sgemm copies M/N-contiguous operands with 16-byte cp.async and
+  // K-contiguous ones element by element (8192^3, run 18: tn 0.87x against
+  // nt 0.95x): large f32 problems copy the K-contiguous operands first.
+  auto f32 = [](MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return big(ao, bo, m, n, k, false, DataType::f32);
+  };
+  for (int sm : {80, 90}) {
+    EXPECT_EQ(plan_of(f32(C, R, 4096, 4096, 4096), sm), "simt_sgemm");        // nt: read in place
+    EXPECT_EQ(plan_of(f32(R, R, 4096, 4096, 4096), sm), "simt_sgemm +A ws");  // tt
+    EXPECT_EQ(plan_of(f32(C, C, 4096, 4096, 4096), sm), "simt_sgemm +B ws");  // nn
+    EXPECT_EQ(plan_of(f32(R, C, 4096, 4096, 4096), sm), "simt_sgemm +A +B ws");  // tn
+    EXPECT_EQ(plan_of(f32(R, C, 1024, 1024, 1024), sm), "simt_sgemm");  // too small to pay for a copy
+    // Skinny: too little work per copied byte (128x8192x8192 tn: 256 flop/B).
+    EXPECT_EQ(plan_of(f32(R, C, 128, 8192, 8192), sm), "simt_sgemm +A ws");
+    EXPECT_EQ(plan_of(f32(C, C, 16, 4096, 14336), sm), "simt_sgemm");
+    // Odd leading dimensions: K-contiguous operands copied M/N-major, a
+    // misaligned M/N-contiguous one padded in its own order.
+    // (ld = K = 4093 and ld = N = 4097: rows 4-byte aligned only.)
+    EXPECT_EQ(plan_of(f32(R, R, 4095, 4097, 4093), sm), "simt_sgemm +A +B ws");
+    EXPECT_EQ(plan_of(f32(C, R, 4095, 4097, 4093), sm), "simt_sgemm +A +B ws");
+  }
+  // The copy makes the operand M/N-major.
+  GemmArgs const tn = f32(R, C, 4096, 4096, 4096);
+  tessera::detail::RepackPlan const rp =
+      tessera::detail::plan_repack(tn, RepackTarget::mn_major, RepackTarget::mn_major);
+  EXPECT_EQ(rp.a.order, C);
+  EXPECT_EQ(rp.b.order, R);
+  EXPECT_EQ(rp.a.rows, 4096);
+  EXPECT_EQ(rp.a.src_row, 1);     // row r of the copy = column r of A (row-major, ld 4096)
+  EXPECT_EQ(rp.a.src_col, 4096);
+  // A kernel named by the caller runs the operands as given.
+  EXPECT_EQ(plan_of(tn, 90, tessera::GemmOptions{"simt_sgemm"}), "simt_sgemm");
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
@@ -423,74 +460,107 @@ TEST(RepackGemmWorkspace, SmallWorkspaceAndNeverStillCorrect) {
 
 // fp64 reference on the device for the large cases: D(i,j) = sum_k A(i,k)
 // B(k,j), operands read through their (row, column) strides.
-__global__ void reference_bf16(int m, int n, int k, const __nv_bfloat16* a, long long a_i, long long a_k,
-                               const __nv_bfloat16* b, long long b_k, long long b_j, double* d) {
+__device__ inline double to_double(__nv_bfloat16 x) { return double(__bfloat162float(x)); }
+__device__ inline double to_double(float x) { return double(x); }
+inline double host_double(__nv_bfloat16 x) { return double(__bfloat162float(x)); }
+inline double host_double(float x) { return double(x); }
+
+template <class T>
+__global__ void reference_gemm(int m, int n, int k, const T* a, long long a_i, long long a_k, const T* b,
+                               long long b_k, long long b_j, double* d) {
   int const j = int(blockIdx.x * blockDim.x + threadIdx.x);
   int const i = int(blockIdx.y);
   if (j >= n || i >= m) return;
   double s = 0;
-  for (int kk = 0; kk < k; ++kk)
-    s += double(__bfloat162float(a[i * a_i + kk * a_k])) * double(__bfloat162float(b[kk * b_k + j * b_j]));
+  for (int kk = 0; kk < k; ++kk) s += to_double(a[i * a_i + kk * a_k]) * to_double(b[kk * b_k + j * b_j]);
   d[(long long)i * n + j] = s;
 }
 
-// Aligned M/N-major operands of a large problem: tessera::gemm may copy them
-// K-major to reach a better-ranked kernel (on Hopper the TMA kernel). Every
-// layout against the fp64 reference, D poisoned.
-TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
-  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  int const m = 2048, n = 2048, k = 1024;  // 2^33 flop: at the copy threshold
+// Aligned operands of a large problem in every layout (2048x2048x1024 =
+// 2^33 flop: at the copy threshold) through tessera::gemm: it may copy them
+// first (16-bit tf32 inputs: K-major for the TMA kernel; f32: K-contiguous
+// operands M/N-major for the FFMA kernel). Checked against fp64, D poisoned,
+// in both orders of D. `copies[l]` is what select_gemm_call must plan for
+// layout l (tn, nn, nt, tt) on this GPU.
+template <class T>
+void every_layout(DataType type, double bound, const char* const (&copies)[4]) {
+  int const m = 2048, n = 2048, k = 1024;
   struct L {
     const char* name;
     MatrixOrder a, b;
   } const layouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
-  std::vector<__nv_bfloat16> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
+  std::vector<T> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
   std::mt19937 rng(99u);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  for (auto& x : ha) x = __float2bfloat16(dist(rng));
-  for (auto& x : hb) x = __float2bfloat16(dist(rng));
+  for (auto& x : ha) x = T(dist(rng));
+  for (auto& x : hb) x = T(dist(rng));
   DeviceBuffer da, db, dd, dref;
-  TESSERA_TEST_CUDA(cudaMalloc(&da.p, ha.size() * 2));
-  TESSERA_TEST_CUDA(cudaMalloc(&db.p, hb.size() * 2));
-  TESSERA_TEST_CUDA(cudaMalloc(&dd.p, std::size_t(m) * n * 2));
+  TESSERA_TEST_CUDA(cudaMalloc(&da.p, ha.size() * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMalloc(&db.p, hb.size() * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd.p, std::size_t(m) * n * sizeof(T)));
   TESSERA_TEST_CUDA(cudaMalloc(&dref.p, std::size_t(m) * n * 8));
-  TESSERA_TEST_CUDA(cudaMemcpy(da.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
-  for (const L& l : layouts) {
-    SCOPED_TRACE(l.name);
+  TESSERA_TEST_CUDA(cudaMemcpy(da.p, ha.data(), ha.size() * sizeof(T), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db.p, hb.data(), hb.size() * sizeof(T), cudaMemcpyHostToDevice));
+  int dev = 0;
+  cudaDeviceProp prop{};
+  TESSERA_TEST_CUDA(cudaGetDevice(&dev));
+  TESSERA_TEST_CUDA(cudaGetDeviceProperties(&prop, dev));
+  for (int li = 0; li < 4; ++li) {
+    const L& l = layouts[li];
     // The same buffers reinterpreted in each order: A(i,k) and B(k,j) change
     // with the layout, the reference reads them through the same strides.
     long long const a_i = l.a == R ? k : 1, a_k = l.a == R ? 1 : m;
     long long const b_k = l.b == C ? 1 : n, b_j = l.b == C ? k : 1;
-    reference_bf16<<<dim3((n + 127) / 128, m), 128>>>(m, n, k, static_cast<const __nv_bfloat16*>(da.p), a_i, a_k,
-                                                      static_cast<const __nv_bfloat16*>(db.p), b_k, b_j,
-                                                      static_cast<double*>(dref.p));
+    reference_gemm<T><<<dim3((n + 127) / 128, m), 128>>>(m, n, k, static_cast<const T*>(da.p), a_i, a_k,
+                                                         static_cast<const T*>(db.p), b_k, b_j,
+                                                         static_cast<double*>(dref.p));
     TESSERA_TEST_CUDA(cudaGetLastError());
-    TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xFF, std::size_t(m) * n * 2));
-    GemmArgs g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    g.input = DataType::bf16;
-    g.a = {da.p, l.a, l.a == R ? k : m, 0};
-    g.b = {db.p, l.b, l.b == C ? k : n, 0};
-    g.d = {dd.p, R, n, 0};
-    tessera::Status const st = tessera::gemm(g, nullptr);
-    ASSERT_TRUE(st.ok()) << st.message;
-    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-    std::vector<__nv_bfloat16> got(std::size_t(m) * n);
     std::vector<double> ref(std::size_t(m) * n);
-    TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, got.size() * 2, cudaMemcpyDeviceToHost));
     TESSERA_TEST_CUDA(cudaMemcpy(ref.data(), dref.p, ref.size() * 8, cudaMemcpyDeviceToHost));
-    double err = 0, nrm = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      double const x = double(__bfloat162float(got[i]));
-      ASSERT_TRUE(std::isfinite(x)) << "D[" << i << "] not written";
-      err += (x - ref[i]) * (x - ref[i]);
-      nrm += ref[i] * ref[i];
+    for (MatrixOrder d_order : {R, C}) {
+      SCOPED_TRACE(std::string(l.name) + (d_order == R ? ", D row-major" : ", D column-major"));
+      TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xFF, std::size_t(m) * n * sizeof(T)));
+      GemmArgs g;
+      g.m = m;
+      g.n = n;
+      g.k = k;
+      g.input = type;
+      g.a = {da.p, l.a, l.a == R ? k : m, 0};
+      g.b = {db.p, l.b, l.b == C ? k : n, 0};
+      g.d = {dd.p, d_order, d_order == R ? n : m, 0};
+      EXPECT_EQ(plan_of(g, prop.major * 10 + prop.minor), copies[li]);
+      tessera::Status const st = tessera::gemm(g, nullptr);
+      ASSERT_TRUE(st.ok()) << st.message;
+      TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+      std::vector<T> got(std::size_t(m) * n);
+      TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      double err = 0, nrm = 0;
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          double const x = host_double(got[d_order == R ? std::size_t(i) * n + j : std::size_t(j) * m + i]);
+          ASSERT_TRUE(std::isfinite(x)) << "D(" << i << "," << j << ") not written";
+          double const r = ref[std::size_t(i) * n + j];
+          err += (x - r) * (x - r);
+          nrm += r * r;
+        }
+      EXPECT_LE(std::sqrt(err / nrm), bound);
     }
-    EXPECT_LE(std::sqrt(err / nrm), 1e-2);
   }
+}
+
+TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  int const cc = tessera::test::device_cc();
+  // bf16: the TMA kernel reads every layout in place on Hopper.
+  const char* const hopper[4] = {"sm90_ws_gemm", "sm90_ws_gemm", "sm90_ws_gemm", "sm90_ws_gemm"};
+  const char* const ampere[4] = {"sm80_tensorop", "sm80_tensorop", "sm80_tensorop", "sm80_tensorop"};
+  every_layout<__nv_bfloat16>(DataType::bf16, 1e-2, cc >= 90 ? hopper : ampere);
+}
+
+TEST(RepackGemmLayouts, LargeF32KContiguousCopiedMnMajor) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  const char* const plans[4] = {"simt_sgemm +A +B ws", "simt_sgemm +B ws", "simt_sgemm", "simt_sgemm +A ws"};
+  every_layout<float>(DataType::f32, 1e-5, plans);
 }
 
 // Arguments that fail validation write nothing, misaligned or not.
