@@ -185,6 +185,27 @@ std::vector<Shape> suite_shapes(std::string_view suite, bool quick) {
   return out;
 }
 
+bool parse_shape(std::string_view text, Shape* out) {
+  std::int64_t v[3] = {0, 0, 0};
+  int field = 0;
+  bool digit = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      if (v[field] > (std::int64_t(1) << 40)) return false;
+      v[field] = v[field] * 10 + (c - '0');
+      digit = true;
+    } else if ((c == 'x' || c == 'X') && digit && field < 2) {
+      ++field;
+      digit = false;
+    } else {
+      return false;
+    }
+  }
+  if (field != 2 || !digit || v[0] <= 0 || v[1] <= 0 || v[2] <= 0) return false;
+  *out = {v[0], v[1], v[2], "custom"};
+  return true;
+}
+
 bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b) {
   if (layout.size() != 2) return false;
   auto letter = [](char c, MatrixOrder t_order, MatrixOrder n_order, MatrixOrder* out) {

@@ -27,6 +27,10 @@ struct Shape {
 // all. `quick` keeps a small subset. Unknown suite: empty.
 std::vector<Shape> suite_shapes(std::string_view suite, bool quick);
 
+// "MxNxK" -> a Shape of group "custom". False (and *out untouched) unless it
+// is three positive integers joined by 'x'.
+bool parse_shape(std::string_view text, Shape* out);
+
 // "tn" -> A row-major, B column-major, and so on (api.hpp). False if unknown.
 bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b);
 // "bf16", "f16", "f32", "tf32"; with `accumulate` given also "f16acc" (f16

@@ -130,8 +130,11 @@ int main(int argc, char** argv) {
     variant.group_m = std::atoi(argv[2]);
     variant.splits = argc >= 4 ? std::atoi(argv[3]) : 1;
     variant.split_tail = argc >= 5 && std::strcmp(argv[4], "tail") == 0;
+    variant.transpose = std::strstr(argv[1], "_tr") != nullptr;
   }
-  char label[32];
+  // DROW=1: D row-major (the kernel's own orientation; cuBLAS computes D^T).
+  bool const d_row = std::getenv("DROW") != nullptr && std::strcmp(std::getenv("DROW"), "1") == 0;
+  char label[40];
   if (is_cublas || is_default) std::snprintf(label, sizeof label, "%s", argv[1]);
   else if (variant.splits > 1)
     std::snprintf(label, sizeof label, "%s_g%d_s%d%s", argv[1], variant.group_m, variant.splits, variant.split_tail ? "t" : "");
@@ -163,13 +166,17 @@ int main(int argc, char** argv) {
     args.input = tessera::DataType::bf16; args.output = tessera::DataType::bf16; args.accumulate = tessera::DataType::f32;
     args.a = {A, tessera::MatrixOrder::row_major, ldk, 0};
     args.b = {B, tessera::MatrixOrder::col_major, ldk, 0};
-    args.d = {D, tessera::MatrixOrder::col_major, c.m, 0};
+    args.d = d_row ? tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0}
+                   : tessera::MutableMatrixDesc{D, tessera::MatrixOrder::col_major, c.m, 0};
     char name[64]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
     float one = 1.0f, zero = 0.0f;
     auto run_cublas = [&] {
-      cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.m, c.n, c.k, &one, A, CUDA_R_16BF, int(ldk), B,
-                                      CUDA_R_16BF, int(ldk), &zero, Dc, CUDA_R_16BF, c.m, CUBLAS_COMPUTE_32F,
-                                      CUBLAS_GEMM_DEFAULT);
+      cublasStatus_t s = d_row ? cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.n, c.m, c.k, &one, B, CUDA_R_16BF,
+                                              int(ldk), A, CUDA_R_16BF, int(ldk), &zero, Dc, CUDA_R_16BF, c.n,
+                                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
+                               : cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.m, c.n, c.k, &one, A, CUDA_R_16BF,
+                                              int(ldk), B, CUDA_R_16BF, int(ldk), &zero, Dc, CUDA_R_16BF, c.m,
+                                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) std::printf("cublas error %d\n", int(s));
     };
     run_cublas(); CHECK(cudaDeviceSynchronize());
@@ -288,6 +295,12 @@ if [ $gemm_hung -eq 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done
+  # D row-major on the skinny/small shapes: what the default picks for a
+  # dimension in (64, 128] (transposed 64x128, direct epilogue) against the
+  # untransposed 64x128 with the TMA-store epilogue (labels prefixed "R").
+  for v in "cublas" "default" "pp64_tr 8" "pp64_tma 8"; do
+    DROW=1 SHAPES=small timeout 45 "$BUILD/bench_sm90" $v | sed -E 's/^RESULT ([^ ]+) ([^ ]+)/RESULT \1 R\2/' >> "$OUT/bench.txt" 2>&1
+  done
   grep -vE "^RESULT|^device" "$OUT/bench.txt" | head -20
   head -1 "$OUT/bench.txt"
   awk '/^RESULT/ { shape=$2; v=$3; tf[shape, v]=$4; rd[shape, v]=$5; if (!(shape in seen)) { seen[shape]=1; order[++n]=shape }
@@ -295,8 +308,9 @@ if [ $gemm_hung -eq 0 ]; then
        END { printf "%-18s", "shape"; for (j = 1; j <= nv; ++j) printf " %14s", vorder[j]; printf "\n";
              for (i = 1; i <= n; ++i) { s = order[i]; printf "%-18s", s;
                for (j = 1; j <= nv; ++j) { v = vorder[j];
-                 if ((s, v) in tf) { if (v == "cublas" || !((s, "cublas") in tf)) printf " %14s", tf[s, v];
-                                     else printf " %7s (%4.2fx)", tf[s, v], tf[s, v] / tf[s, "cublas"] }
+                 cb = (v ~ /^R/) ? "Rcublas" : "cublas"
+                 if ((s, v) in tf) { if (v == cb || !((s, cb) in tf)) printf " %14s", tf[s, v];
+                                     else printf " %7s (%4.2fx)", tf[s, v], tf[s, v] / tf[s, cb] }
                  else printf " %14s", "-" }
                printf "\n" }
              printf "(TFLOP/s, ratio to cuBLAS; max rel.diff vs cuBLAS over variants: ";

@@ -16,17 +16,18 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick]\n"
+    "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick] [--shapes MxNxK,...]\n"
     "                     [--types bf16,f16,f16acc,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
     "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE]\n"
     "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n"
+    "  --shapes: these problems instead of a suite, e.g. --shapes 4096x4096x4096,8192x8192x8192.\n"
     "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
     "  the Hopper kernel accumulates in f32 only, so the mma.sync kernel runs).\n"
     "  Files are rewritten after every problem, so an interrupted run keeps its results.\n";
 
 int run_bench(int argc, char** argv) {
   using namespace tessera;
-  bench::Options opts({"suite", "types", "layouts", "kernel", "skip-kernels", "csv", "json", "svg"},
+  bench::Options opts({"suite", "shapes", "types", "layouts", "kernel", "skip-kernels", "csv", "json", "svg"},
                       {"quick", "help"});
   if (!opts.parse(argc, argv) || opts.has("help")) {
     if (!opts.has("help")) std::fprintf(stderr, "tessera bench: %s\n", opts.error().c_str());
@@ -34,7 +35,22 @@ int run_bench(int argc, char** argv) {
     return opts.has("help") ? 0 : 2;
   }
   std::string const suite = opts.get("suite", "default");
-  std::vector<bench::Shape> const shapes = bench::suite_shapes(suite, opts.has("quick"));
+  std::vector<bench::Shape> shapes = bench::suite_shapes(suite, opts.has("quick"));
+  if (opts.has("shapes")) {
+    if (opts.has("suite") || opts.has("quick")) {
+      std::fprintf(stderr, "tessera bench: --shapes replaces --suite and --quick; give one\n%s", kUsage);
+      return 2;
+    }
+    shapes.clear();
+    for (const std::string& t : bench::split_list(opts.get("shapes"))) {
+      bench::Shape sh;
+      if (!bench::parse_shape(t, &sh)) {
+        std::fprintf(stderr, "tessera bench: bad shape '%s' (want MxNxK, positive integers)\n%s", t.c_str(), kUsage);
+        return 2;
+      }
+      shapes.push_back(sh);
+    }
+  }
   if (shapes.empty()) {
     std::fprintf(stderr, "tessera bench: unknown suite '%s'\n%s", suite.c_str(), kUsage);
     return 2;
