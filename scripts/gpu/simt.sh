@@ -12,7 +12,9 @@
 #      LDS widths, LDGSTS, BAR, integer/move overhead, local memory
 #   3. runs tests/device/test_simt_sgemm.cu (fp64 reference)
 #   4. compute-sanitizer memcheck on a small filter
-#   5. times every configuration (c0 = SgemmDefault ... c11) and cuBLAS SGEMM
+#   5. times the configurations (c10 = SgemmDefault; c12 = the same
+#      configuration in simt_tiled_sgemm, include/tessera/gemm/simt_tiled.cuh,
+#      the kernel written with Tensors/TiledCopy/TiledMMA) and cuBLAS SGEMM
 #      (true fp32) in the same run on 4096^3, 8192^3 and 4095x4097x4093,
 #      three storage orders; fresh random data, L2 flushed before each run,
 #      3 warm-ups, median of 25 CUDA-event timings; prints TFLOP/s, the ratio
@@ -32,8 +34,12 @@ command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
 ARCH=${SIMT_ARCH:--gencode=arch=compute_90a,code=sm_90a}
 FLAGS="-O3 -std=c++20 -I$ROOT/include -I$ROOT/src $ARCH --expt-relaxed-constexpr"
 start=$(date +%s)
-# The timed configurations: c0 = SgemmDefault, c8-c11 the v4 FFMA walks.
-CFG_IDS="0 1 2 3 4 5 6 7 8 9 10 11"
+# The timed configurations: c10 = SgemmDefault, c8-c11 the v4 FFMA walks,
+# c12 = simt_tiled_sgemm with SgemmDefault (compare with c10). c2, c4-c7 are
+# no longer timed by default (runtime); SIMT_CFG_IDS="0 1 ... 12" brings them back.
+CFG_IDS=${SIMT_CFG_IDS:-"0 1 3 8 9 10 11 12"}
+# The emulation checks every configuration (and the tiled kernel).
+EMU_IDS="0 1 2 3 4 5 6 7 8 9 10 11 12"
 
 # --emulate: no GPU needed. Checks the kernel's index math, predicates and
 # pipeline order on the host (g++ -fsanitize=address): the header is compiled
@@ -102,7 +108,7 @@ EMUEOF
 // with an fp64 reference (relative Frobenius error, NaN-poisoned D, padding
 // untouched); AddressSanitizer catches any access outside the operands.
 #include "cuda_runtime.h"
-#include "simt_sgemm_emu.hpp"
+#include <tessera/gemm/simt_tiled.cuh>  // the emulated copies under $EMU/tessera/gemm (both kernels)
 
 #include <algorithm>
 #include <cstdio>
@@ -139,7 +145,8 @@ Stored stored(int64_t rows, int64_t cols, MatrixOrder o, int64_t pad, int64_t ba
 
 int failures = 0, runs = 0;
 
-template <class Cfg>
+// kTiled: simt_tiled_sgemm (planned without vec16_k) instead of simt_sgemm.
+template <class Cfg, bool kTiled = false>
 void run(const Case& cs, const char* cfg_name) {
   std::mt19937 rng(1234 + runs);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -166,10 +173,12 @@ void run(const Case& cs, const char* cfg_name) {
   else args.c = {nullptr, cs.oc, sc.ld, 0};
   Status v = validate_arguments(args);
   if (!v.ok()) { std::printf("invalid: %s\n", v.message.c_str()); ++failures; return; }
-  auto r = simt::detail::plan_sgemm(args, Cfg::kVec16K);
+  auto r = simt::detail::plan_sgemm(args, !kTiled && Cfg::kVec16K);
   int64_t tm = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM, tn = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
   r.p.tiles_m = int(tm); r.p.tiles_n = int(tn);
-  auto fn = reinterpret_cast<void (*)(simt::SgemmParams)>(const_cast<void*>(simt::detail::sgemm_function<Cfg>(r.mode_a, r.mode_b)));
+  const void* fp = kTiled ? simt::detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b)
+                          : simt::detail::sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  auto fn = reinterpret_cast<void (*)(simt::SgemmParams)>(const_cast<void*>(fp));
   float* smem = static_cast<float*>(std::aligned_alloc(16, ((Cfg::kSmemBytes + 15) / 16) * 16));
   g_dyn_smem = smem;
   gridDim = dim3(unsigned(tm * tn), cs.loop_batch ? 1u : unsigned(cs.batch));
@@ -218,36 +227,37 @@ void run(const Case& cs, const char* cfg_name) {
   }
 }
 
-template <class Cfg>
+template <class Cfg, bool kTiled = false>
 void suite(const char* name, bool quick) {
+  auto run = [](const Case& cs, const char* n) { ::run<Cfg, kTiled>(cs, n); };
   for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) for (MatrixOrder oc : {R, C}) {
     if (quick && oc != od) continue;
-    Case cs{131, 77, 45, oa, ob, oc, od}; cs.alpha = 0.75f; cs.beta = -0.5f; run<Cfg>(cs, name);
+    Case cs{131, 77, 45, oa, ob, oc, od}; cs.alpha = 0.75f; cs.beta = -0.5f; run(cs, name);
   }
   const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {129, 131, 17}, {64, 300, 2}, {300, 64, 1}, {128, 128, 8}};
   for (auto& s : shapes) for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) {
-    Case cs{s[0], s[1], s[2], oa, ob, R, oa == ob ? R : C}; cs.beta = 0.25f; run<Cfg>(cs, name);
+    Case cs{s[0], s[1], s[2], oa, ob, R, oa == ob ? R : C}; cs.beta = 0.25f; run(cs, name);
   }
-  { Case cs{70, 90, 0}; cs.beta = 1.5f; run<Cfg>(cs, name); cs.beta = 0; cs.c_null = true; run<Cfg>(cs, name); }
+  { Case cs{70, 90, 0}; cs.beta = 1.5f; run(cs, name); cs.beta = 0; cs.c_null = true; run(cs, name); }
   for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) {
-    Case cs{150, 140, 67, oa, ob, C, R}; cs.pad_a = 3; cs.pad_b = 4; cs.pad_c = 7; cs.pad_d = 9; cs.beta = 2; run<Cfg>(cs, name);
+    Case cs{150, 140, 67, oa, ob, C, R}; cs.pad_a = 3; cs.pad_b = 4; cs.pad_c = 7; cs.pad_d = 9; cs.beta = 2; run(cs, name);
   }
   for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) {
-    Case cs{133, 129, 41, oa, ob, od, od}; cs.off_a = 1; cs.off_b = 3; cs.off_c = 2; cs.off_d = 1; cs.beta = 0.5f; run<Cfg>(cs, name);
+    Case cs{133, 129, 41, oa, ob, od, od}; cs.off_a = 1; cs.off_b = 3; cs.off_c = 2; cs.off_d = 1; cs.beta = 0.5f; run(cs, name);
   }
-  { Case cs{200, 136, 33, R, C, R, R}; cs.c_null = true; cs.alpha = -1.25f; run<Cfg>(cs, name); }
-  { Case cs{96, 160, 40, C, R, R, R}; cs.in_place = true; cs.beta = 1; run<Cfg>(cs, name); }
-  { Case bt{65, 130, 36, R, C, C, C}; bt.batch = 3; bt.beta = -1; bt.off_b = 2; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
-  { Case al{64, 128, 36, C, R, C, C}; al.batch = 2; al.beta = 0.5f; run<Cfg>(al, name); al.loop_batch = true; run<Cfg>(al, name); }
+  { Case cs{200, 136, 33, R, C, R, R}; cs.c_null = true; cs.alpha = -1.25f; run(cs, name); }
+  { Case cs{96, 160, 40, C, R, R, R}; cs.in_place = true; cs.beta = 1; run(cs, name); }
+  { Case bt{65, 130, 36, R, C, C, C}; bt.batch = 3; bt.beta = -1; bt.off_b = 2; run(bt, name); bt.loop_batch = true; run(bt, name); }
+  { Case al{64, 128, 36, C, R, C, C}; al.batch = 2; al.beta = 0.5f; run(al, name); al.loop_batch = true; run(al, name); }
   // K-contiguous 16-byte aligned operands (vec16_k, K-major tiles)
   for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) {
     if (quick && od == C && oa != ob) continue;
-    Case cs{133, 75, 45, oa, ob, od, od}; cs.pad_a = 3; cs.pad_b = ob == C ? 3 : 1; cs.pad_c = 1; cs.beta = -0.75f; run<Cfg>(cs, name);
+    Case cs{133, 75, 45, oa, ob, od, od}; cs.pad_a = 3; cs.pad_b = ob == C ? 3 : 1; cs.pad_c = 1; cs.beta = -0.75f; run(cs, name);
   }
-  { Case big{140, 72, 200, R, C, C, C}; big.beta = 0.5f; run<Cfg>(big, name); }
-  { Case bt{70, 66, 52, R, C, R, R}; bt.batch = 2; bt.beta = 1; run<Cfg>(bt, name); bt.loop_batch = true; run<Cfg>(bt, name); }
-  { Case mx{64, 96, 40, R, R, R, R}; mx.off_b = 1; run<Cfg>(mx, name); }  // vec16_k A next to elem_mn B
-  { Case my{64, 96, 40, C, C, R, R}; my.off_a = 1; run<Cfg>(my, name); }  // elem_mn A next to vec16_k B
+  { Case big{140, 72, 200, R, C, C, C}; big.beta = 0.5f; run(big, name); }
+  { Case bt{70, 66, 52, R, C, R, R}; bt.batch = 2; bt.beta = 1; run(bt, name); bt.loop_batch = true; run(bt, name); }
+  { Case mx{64, 96, 40, R, R, R, R}; mx.off_b = 1; run(mx, name); }  // vec16_k A next to elem_mn B
+  { Case my{64, 96, 40, C, C, R, R}; my.off_a = 1; run(my, name); }  // elem_mn A next to vec16_k B
   std::printf("%s: done, %d runs so far, %d failures\n", name, runs, failures);
   std::fflush(stdout);
 }
@@ -266,24 +276,30 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkBands>("128x128x16 walk bands", false);
   if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkBands>("128x128x16 s4 walk bands", true);
   if (which < 0 || which == 11) suite<simt::Sgemm256x128x16WalkRows>("256x128x16 walk rows", true);
+  if (which < 0 || which == 12) suite<simt::SgemmDefault, true>("tiled 128x128x16 s4 walk bands (simt_tiled)", false);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
 EMUEOF
-  python3 - "$ROOT/include/tessera/gemm/simt_sgemm.cuh" "$EMU/simt_sgemm_emu.hpp" <<'EMUEOF'
+  # The two kernel headers with the CUDA-only lines replaced, found before
+  # the real ones (-I$EMU first).
+  mkdir -p "$EMU/tessera/gemm"
+  python3 - "$ROOT/include/tessera/gemm" "$EMU/tessera/gemm" <<'EMUEOF'
 import sys
-s = open(sys.argv[1]).read()
-for old, new in [('#include <tessera/arch/sm80/cp_async.cuh>\n', ''),
-                 ('asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));', 'v = threadIdx.x;'),
-                 ('asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));', 'v = blockIdx.x;'),
-                 ('extern __shared__ __align__(16) float smem[];', 'float* smem = g_dyn_smem;')]:
-    assert old in s, old
-    s = s.replace(old, new)
-open(sys.argv[2], 'w').write(s)
+for name, edits in [("simt_sgemm.cuh", [('#include <tessera/arch/sm80/cp_async.cuh>\n', ''),
+                                        ('asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));', 'v = threadIdx.x;'),
+                                        ('asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));', 'v = blockIdx.x;'),
+                                        ('extern __shared__ __align__(16) float smem[];', 'float* smem = g_dyn_smem;')]),
+                    ("simt_tiled.cuh", [('extern __shared__ __align__(16) float smem[];', 'float* smem = g_dyn_smem;')])]:
+    s = open(sys.argv[1] + "/" + name).read()
+    for old, new in edits:
+        assert old in s, old
+        s = s.replace(old, new)
+    open(sys.argv[2] + "/" + name, "w").write(s)
 EMUEOF
   g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
   rc=0
-  for i in ${SIMT_EMU_CONFIGS:-$CFG_IDS}; do
+  for i in ${SIMT_EMU_CONFIGS:-$EMU_IDS}; do
     timeout 900 "$EMU/emu" $i > "$EMU/emu_$i.log" 2>&1 || rc=1
     grep -E "FAIL|ERROR|done" "$EMU/emu_$i.log" | head -20
   done
@@ -300,6 +316,7 @@ cat > "$BUILD/bench_cfg.cu" <<'EOF'
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 #include <tessera/gemm/simt_sgemm.cuh>
+#include <tessera/gemm/simt_tiled.cuh>
 #include <type_traits>
 namespace s = tessera::kernels::simt;
 #if CFG_ID == 0
@@ -326,12 +343,19 @@ using Cfg = s::Sgemm128x128x16WalkBands;
 using Cfg = s::Sgemm128x128x16S4WalkBands;
 #elif CFG_ID == 11
 using Cfg = s::Sgemm256x128x16WalkRows;
+#elif CFG_ID == 12
+using Cfg = s::SgemmDefault;  // simt_tiled_sgemm
 #endif
-static_assert(CFG_ID != 0 || std::is_same_v<Cfg, s::SgemmDefault>, "bench_cfg: configuration 0 must be the default");
+static_assert(CFG_ID != 10 || std::is_same_v<Cfg, s::SgemmDefault>, "bench_cfg: configuration 10 must be the default");
 #define TESSERA_CAT2(a, b) a##b
 #define TESSERA_CAT(a, b) TESSERA_CAT2(a, b)
+#if CFG_ID == 12
+tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch<Cfg>(a, nullptr); }
+const void* TESSERA_CAT(simt_fn_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch_shape<Cfg>(a).function; }
+#else
 tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::sgemm_launch<Cfg>(a, nullptr); }
 const void* TESSERA_CAT(simt_fn_, CFG_ID)(const tessera::GemmArgs& a) { return s::sgemm_launch_shape<Cfg>(a).function; }
+#endif
 EOF
 
 cat > "$BUILD/bench_main.cu" <<'EOF'
@@ -355,16 +379,51 @@ using tessera::GemmArgs;
 using tessera::MatrixOrder;
 constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 
+// The configurations built (CFG_IDS): HAVE_CFG_<i> defined for each.
 #define DECL(i) tessera::Status simt_run_##i(const GemmArgs&); const void* simt_fn_##i(const GemmArgs&);
-DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11)
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11) DECL(12)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
-    {"c0 128x128x16 s3 (v3 dflt)", simt_run_0, simt_fn_0}, {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
-    {"c2 128x128x16 s2", simt_run_2, simt_fn_2},           {"c3 128x128x16 s3 vec16_k", simt_run_3, simt_fn_3},
-    {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4}, {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
-    {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},      {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7},
-    {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8}, {"c9 128x128x16 s3 walk bands", simt_run_9, simt_fn_9},
-    {"c10 128x128x16 s4 walk bands (dflt)", simt_run_10, simt_fn_10}, {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11}};
+#ifdef HAVE_CFG_0
+    {"c0 128x128x16 s3 (v3 dflt)", simt_run_0, simt_fn_0},
+#endif
+#ifdef HAVE_CFG_1
+    {"c1 128x128x16 s4", simt_run_1, simt_fn_1},
+#endif
+#ifdef HAVE_CFG_2
+    {"c2 128x128x16 s2", simt_run_2, simt_fn_2},
+#endif
+#ifdef HAVE_CFG_3
+    {"c3 128x128x16 s3 vec16_k", simt_run_3, simt_fn_3},
+#endif
+#ifdef HAVE_CFG_4
+    {"c4 128x128x8 s4 (run-2 dflt)", simt_run_4, simt_fn_4},
+#endif
+#ifdef HAVE_CFG_5
+    {"c5 128x128x16 4x8 lanes", simt_run_5, simt_fn_5},
+#endif
+#ifdef HAVE_CFG_6
+    {"c6 128x256x16 s3 1CTA", simt_run_6, simt_fn_6},
+#endif
+#ifdef HAVE_CFG_7
+    {"c7 128x128x16 no prefetch", simt_run_7, simt_fn_7},
+#endif
+#ifdef HAVE_CFG_8
+    {"c8 128x128x16 s3 walk cols", simt_run_8, simt_fn_8},
+#endif
+#ifdef HAVE_CFG_9
+    {"c9 128x128x16 s3 walk bands", simt_run_9, simt_fn_9},
+#endif
+#ifdef HAVE_CFG_10
+    {"c10 128x128x16 s4 walk bands (dflt)", simt_run_10, simt_fn_10},
+#endif
+#ifdef HAVE_CFG_11
+    {"c11 256x128x16 1CTA walk rows", simt_run_11, simt_fn_11},
+#endif
+#ifdef HAVE_CFG_12
+    {"c12 simt_tiled = c10 (Tensors)", simt_run_12, simt_fn_12},
+#endif
+};
 
 #define CHECK(x)                                                                              \
   do {                                                                                        \
@@ -520,7 +579,7 @@ for id in $CFG_IDS; do
       || echo "BUILD FAILED: cfg$id" >> "$OUT/ptxas_cfg$id.txt" ) &
   pids+=($!)
 done
-( $NVCC $FLAGS -c "$BUILD/bench_main.cu" -o "$BUILD/bench_main.o" > "$OUT/build_bench.txt" 2>&1 \
+( $NVCC $FLAGS $(for id in $CFG_IDS; do echo "-DHAVE_CFG_$id"; done) -c "$BUILD/bench_main.cu" -o "$BUILD/bench_main.o" > "$OUT/build_bench.txt" 2>&1 \
     || echo "BUILD FAILED: bench" >> "$OUT/build_bench.txt" ) &
 pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
@@ -652,6 +711,21 @@ else
   echo "cuobjdump not found: no instruction mix"
 fi
 
+echo "== c12 (simt_tiled_sgemm, Tensors/TiledCopy/TiledMMA) beside c10 (simt_sgemm), same configuration"
+echo "   registers and spills per operand-mode instantiation (modes a/b as above), sm_90a:"
+for id in 10 12; do
+  [ -f "$OUT/ptxas_cfg$id.txt" ] || continue
+  awk -v f="c$id" '
+    /Compiling entry function/ { match($0, /OperandModeE[0-9]ELS[0-9]+_[0-9]E/); m = substr($0, RSTART + 12, 1) "/" substr($0, RSTART + RLENGTH - 2, 1) }
+    /spill stores/ { sp = $5 "B/" $9 "B" }
+    /Used [0-9]+ registers/ { line = line " " m ":" $5 "r"; if (sp != "0B/0B") line = line "(spill " sp ")" }
+    END { print "   " f line }' "$OUT/ptxas_cfg$id.txt"
+done
+if [ -f "$OUT/sass_mix.txt" ]; then
+  echo "   SASS k loops (LDS.128 and FFMA counts, reuse/bank4):"
+  grep -E "^c1[02] " "$OUT/sass_mix.txt" | sort -s -k2,2 | sed 's/^/   /'
+fi
+
 echo "== test_simt_sgemm"
 timeout 240 "$BUILD/test_simt_sgemm" > "$OUT/test.log" 2>&1
 echo "rc=$?"
@@ -659,7 +733,7 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|tests ran" "$OUT/test.log" | h
 grep -E -A3 "Failure" "$OUT/test.log" | head -40
 
 echo "== compute-sanitizer memcheck (small filter)"
-FILTER='SimtSgemm/0.KContiguousAligned:SimtSgemm/3.KContiguousAligned:SimtSgemm/0.OddShapes:SimtSgemm/0.MisalignedPointers:SimtSgemm/0.BetaZeroNeverReadsC:SimtSgemm/0.InPlaceAndBatched:SimtSgemm/3.LeadingDimensionsAboveExtent:SimtSgemm/1.KZeroIsBetaC'
+FILTER='SimtSgemm/12.MisalignedPointers:SimtSgemm/12.OddShapes:SimtSgemm/12.BetaZeroNeverReadsC:SimtSgemm/12.InPlaceAndBatched:SimtSgemm/0.KContiguousAligned:SimtSgemm/3.KContiguousAligned:SimtSgemm/0.OddShapes:SimtSgemm/0.MisalignedPointers:SimtSgemm/0.BetaZeroNeverReadsC:SimtSgemm/0.InPlaceAndBatched:SimtSgemm/3.LeadingDimensionsAboveExtent:SimtSgemm/1.KZeroIsBetaC'
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout 120 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_simt_sgemm" --gtest_filter="$FILTER" > "$OUT/memcheck.log" 2>&1
 echo "rc=$?"

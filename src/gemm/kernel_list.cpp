@@ -14,6 +14,7 @@
   X(sm90_ws_gemm)                   \
   X(sm80_tensorop)                  \
   X(simt_sgemm)                     \
+  X(simt_tiled_sgemm)               \
   X(simt_generic)
 
 namespace tessera {

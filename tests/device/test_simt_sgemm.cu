@@ -8,6 +8,8 @@
 // C == nullptr, in-place C == D, batches. Inputs are fresh random numbers
 // (the seed is printed on failure); D is poisoned with NaN bytes before every
 // run, and the padding between D's rows/columns must still be poison after.
+// The same cases run simt_tiled_sgemm (simt_tiled.cuh: the kernel written
+// with Tensors, TiledCopy and TiledMMA) with the default configuration.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include <tessera/gemm/simt_sgemm.cuh>
+#include <tessera/gemm/simt_tiled.cuh>
 
 #include "device_test.cuh"
 
@@ -83,6 +86,20 @@ std::uint32_t bits(float x) {
   return u;
 }
 
+// simt_tiled_sgemm with configuration Cfg (a test type beside the bare
+// configurations, which run simt_sgemm).
+template <class Cfg>
+struct Tiled {};
+
+template <class Cfg>
+struct Launcher {
+  static tessera::Status launch(const GemmArgs& args) { return simt::sgemm_launch<Cfg>(args, nullptr); }
+};
+template <class Cfg>
+struct Launcher<Tiled<Cfg>> {
+  static tessera::Status launch(const GemmArgs& args) { return simt::tiled_sgemm_launch<Cfg>(args, nullptr); }
+};
+
 template <class Cfg>
 void run_case(const Case& cs) {
   SCOPED_TRACE(cs.describe());
@@ -139,7 +156,7 @@ void run_case(const Case& cs) {
   tessera::Status const v = tessera::validate_arguments(args);
   ASSERT_TRUE(v.ok()) << v.message;
   ASSERT_TRUE(simt::sgemm_can_implement(args));
-  tessera::Status const s = simt::sgemm_launch<Cfg>(args, nullptr);
+  tessera::Status const s = Launcher<Cfg>::launch(args);
   ASSERT_TRUE(s.ok()) << s.message;
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
@@ -207,7 +224,7 @@ using Configs = ::testing::Types<simt::Sgemm128x128x16S4WalkBands, simt::Sgemm12
                                  simt::Sgemm128x128x16S2, simt::Sgemm128x128x16K, simt::Sgemm128x128x8,
                                  simt::Sgemm128x128x16W, simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf,
                                  simt::Sgemm128x128x16WalkCols, simt::Sgemm128x128x16WalkBands,
-                                 simt::Sgemm256x128x16WalkRows>;
+                                 simt::Sgemm256x128x16WalkRows, Tiled<simt::SgemmDefault>>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16S4WalkBands>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
 TYPED_TEST_SUITE(SimtSgemm, Configs);
@@ -427,6 +444,83 @@ TEST(SimtSgemmWalk, EveryAccumulatorOncePerStep) {
                     simt::Sgemm128x128x16S4WalkBands::kFfmaOrder == 5 && simt::Sgemm256x128x16WalkRows::kFfmaOrder == 1 &&
                     simt::Sgemm128x128x16::kFfmaOrder == 0 && simt::SgemmDefault::kFfmaOrder == 5,
                 "test_simt_sgemm: the v4 configurations use walks 2 (columns), 5 (row bands) and 1 (rows)");
+}
+
+// Host-only: simt_tiled_sgemm's TiledMMA, fragment copies and global ->
+// shared copies give every thread the values simt_sgemm gives it: the
+// accumulators (thr_m + rows(v,rm), thr_n + cols(e,rn)), the LDS.128
+// addresses of its A/B fragments, and TileCopy's elem_k / vec16 / elem_mn
+// element of every pass.
+TEST(SimtTiledSgemm, ThreadOwnershipMatchesSimtSgemm) {
+  using Cfg = simt::SgemmDefault;
+  using simt::OperandMode;
+  namespace ts = tessera;
+  constexpr int kBM = Cfg::kBlockM, kBN = Cfg::kBlockN, kBK = Cfg::kBlockK;
+  auto const mma = simt::detail::tiled_sgemm_mma<Cfg>();
+  constexpr auto rows = Cfg::thr_rows();
+  constexpr auto cols = Cfg::thr_cols();
+  constexpr auto sA_layout = Cfg::smem_layout_a();  // (BLK_K,BLK_M,PIPE)
+  auto const sA = ts::make_tensor(ts::make_smem_ptr(static_cast<float*>(nullptr)), ts::select<1, 0, 2>(sA_layout));
+  auto const s2r_a = ts::make_tiled_copy_A(ts::Copy_Atom<ts::UniversalCopy<ts::uint128_t>, float>{}, mma);
+  auto const s2r_b = ts::make_tiled_copy_B(ts::Copy_Atom<ts::UniversalCopy<ts::uint128_t>, float>{}, mma);
+  auto const sB = ts::make_tensor(ts::make_smem_ptr(static_cast<float*>(nullptr)), ts::select<1, 0, 2>(Cfg::smem_layout_b()));
+  auto const cD = ts::make_identity_tensor(ts::make_shape(ts::Int<kBM>{}, ts::Int<kBN>{}));
+  for (int tid = 0; tid < Cfg::kThreads; ++tid) {
+    int const warp = tid / 32, lane = tid % 32;
+    int const thr_m = (warp / Cfg::kWarpsN) * Cfg::kWarpTileM + (lane / Cfg::kLanesN) * 4;
+    int const thr_n = (warp % Cfg::kWarpsN) * Cfg::kWarpTileN + (lane % Cfg::kLanesN) * 4;
+    auto const tC = simt::detail::mma_thread_slice(mma, tid).partition_C(cD);  // (1,(4,REP_M),(4,REP_N))
+    for (int rm = 0; rm < Cfg::kRepM; ++rm)
+      for (int v = 0; v < 4; ++v)
+        for (int rn = 0; rn < Cfg::kRepN; ++rn)
+          for (int e = 0; e < 4; ++e) {
+            auto const c = tC(0, ts::make_coord(v, rm), ts::make_coord(e, rn));
+            ASSERT_EQ(int(ts::get<0>(c)), thr_m + rows(v, rm)) << "thread " << tid;
+            ASSERT_EQ(int(ts::get<1>(c)), thr_n + cols(e, rn)) << "thread " << tid;
+          }
+    // Fragment reads: 4 consecutive floats per copy, at the rows above.
+    auto const tXsA = s2r_a.get_slice(tid).partition_S(sA);  // (CPY,CPY_M,BLK_K,PIPE)
+    auto const tXsB = s2r_b.get_slice(tid).partition_S(sB);  // (CPY,CPY_N,BLK_K,PIPE)
+    ASSERT_EQ(int(ts::size<0>(tXsA.layout())), 4 * Cfg::kRepM);
+    for (int rm = 0; rm < Cfg::kRepM; ++rm)
+      for (int v = 0; v < 4; ++v) {
+        int const off = int(&tXsA(ts::make_coord(v, rm), 0, 3, 1) - static_cast<float*>(nullptr));
+        ASSERT_EQ(off, int(sA_layout(3, thr_m + rows(v, rm), 1))) << "thread " << tid;
+      }
+    for (int rn = 0; rn < Cfg::kRepN; ++rn)
+      for (int e = 0; e < 4; ++e) {
+        int const off = int(&tXsB(ts::make_coord(e, rn), 0, 5, 2) - static_cast<float*>(nullptr));
+        ASSERT_EQ(off, int(Cfg::smem_layout_b()(5, thr_n + cols(e, rn), 2))) << "thread " << tid;
+      }
+    // Global -> shared: the (mn, k) coordinates of every pass, as TileCopy's.
+    auto const ck = simt::detail::tiled_sgemm_g2s<Cfg, OperandMode::elem_k, kBM>().get_slice(tid).partition_S(
+        ts::make_identity_tensor(ts::make_shape(ts::Int<kBM>{}, ts::Int<kBK>{})));
+    constexpr int kGroupsK = kBK / 8;
+    int const k_mn = (warp / kGroupsK) * 4 + (tid / 8) % 4, k_k = (warp % kGroupsK) * 8 + tid % 8;
+    ASSERT_EQ(int(ts::size(ck.layout())), kBM * kBK / Cfg::kThreads);
+    for (int p = 0; p < int(ts::size(ck.layout())); ++p) {
+      auto const c = ts::group_modes<1, 3>(ck)(0, p);
+      ASSERT_EQ(int(ts::get<0>(c)), k_mn + p * (Cfg::kThreads / kBK)) << "elem_k thread " << tid << " pass " << p;
+      ASSERT_EQ(int(ts::get<1>(c)), k_k) << "elem_k thread " << tid << " pass " << p;
+    }
+    auto const cv = simt::detail::tiled_sgemm_g2s<Cfg, OperandMode::vec16, kBN>().get_slice(tid).partition_S(
+        ts::make_identity_tensor(ts::make_shape(ts::Int<kBN>{}, ts::Int<kBK>{})));
+    for (int p = 0; p < int(ts::size(ts::group_modes<1, 3>(cv).layout()) / 4); ++p) {
+      auto const c = ts::group_modes<1, 3>(cv)(0, p);
+      ASSERT_EQ(int(ts::get<0>(c)), (tid % (kBN / 4)) * 4) << "vec16 thread " << tid;
+      ASSERT_EQ(int(ts::get<1>(c)), tid / (kBN / 4) + p * (Cfg::kThreads / (kBN / 4))) << "vec16 thread " << tid;
+    }
+    auto const cm = ts::group_modes<1, 3>(simt::detail::tiled_sgemm_g2s<Cfg, OperandMode::elem_mn, kBM>().get_slice(tid).partition_S(
+        ts::make_identity_tensor(ts::make_shape(ts::Int<kBM>{}, ts::Int<kBK>{}))));
+    std::vector<std::pair<int, int>> got, want;
+    for (int p = 0; p < int(ts::size(cm.layout())); ++p) got.push_back({int(ts::get<0>(cm(0, p))), int(ts::get<1>(cm(0, p)))});
+    int const warps = Cfg::kThreads / 32;
+    for (int p = 0; p < kBM * kBK / Cfg::kThreads; ++p)
+      want.push_back({tid % 32 + (warps * p) / kBK * 32, tid / 32 + (warps * p) % kBK});
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    ASSERT_EQ(got, want) << "elem_mn thread " << tid;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// simt_tiled_sgemm: the registry face of simt_sgemm's kernel written with
+// Tessera Tensors, cp.async TiledCopys and a UniversalFMA TiledMMA
+// (include/tessera/gemm/simt_tiled.cuh), with SgemmDefault. Registered after
+// simt_sgemm, with the same architecture and can_implement, so the heuristic
+// never prefers it (ties keep registration order): it runs when named
+// (`tessera gemm --kernel simt_tiled_sgemm`).
+#include <tessera/gemm/simt_tiled.cuh>
+
+#include "gemm/kernel_entry.hpp"
+
+namespace tessera::kernels {
+namespace {
+
+using Config = simt::SgemmDefault;
+
+Status launch(const GemmArgs& args, gemm_stream_t stream) { return simt::tiled_sgemm_launch<Config>(args, stream); }
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) { return simt::tiled_sgemm_launch_shape<Config>(args); }
+
+}  // namespace
+
+GemmKernel gemm_kernel_simt_tiled_sgemm() {
+  GemmKernel k;
+  k.info = {"simt_tiled_sgemm", 80, 0,
+            "fp32 FFMA, simt_sgemm's kernel written with Tensors, cp.async TiledCopys and a UniversalFMA TiledMMA: "
+            "128x128x16 tile, 4 stages, 8x8 per thread in row bands of 4, 2 CTAs/SM; every order, ld and alignment "
+            "(K-contiguous operands always element-wise)"};
+  k.can_implement = &simt::sgemm_can_implement;
+  k.launch = &launch;
+  k.launch_shape = &launch_shape;
+  return k;
+}
+
+}  // namespace tessera::kernels
