@@ -461,8 +461,8 @@ TEST(SimtTiledSgemm, ThreadOwnershipMatchesSimtSgemm) {
   constexpr auto cols = Cfg::thr_cols();
   constexpr auto sA_layout = Cfg::smem_layout_a();  // (BLK_K,BLK_M,PIPE)
   auto const sA = ts::make_tensor(ts::make_smem_ptr(static_cast<float*>(nullptr)), ts::select<1, 0, 2>(sA_layout));
-  auto const s2r_a = ts::make_tiled_copy_A(ts::Copy_Atom<ts::UniversalCopy<ts::uint128_t>, float>{}, mma);
-  auto const s2r_b = ts::make_tiled_copy_B(ts::Copy_Atom<ts::UniversalCopy<ts::uint128_t>, float>{}, mma);
+  auto const s2r_a = ts::make_tiled_copy_A(ts::Copy_Atom<ts::UniversalCopy<float4>, float>{}, mma);
+  auto const s2r_b = ts::make_tiled_copy_B(ts::Copy_Atom<ts::UniversalCopy<float4>, float>{}, mma);
   auto const sB = ts::make_tensor(ts::make_smem_ptr(static_cast<float*>(nullptr)), ts::select<1, 0, 2>(Cfg::smem_layout_b()));
   auto const cD = ts::make_identity_tensor(ts::make_shape(ts::Int<kBM>{}, ts::Int<kBN>{}));
   for (int tid = 0; tid < Cfg::kThreads; ++tid) {

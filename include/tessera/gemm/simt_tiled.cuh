@@ -19,7 +19,7 @@
 //     lanes' (M,N) grid, whose permutation gives each thread kRepM x kRepN
 //     blocks of 4x4 outputs exactly as in simt_sgemm; the fragments come
 //     from shared memory through make_tiled_copy_A/B of a 128-bit
-//     UniversalCopy (one LDS.128 per 4 values) and are multiplied by
+//     UniversalCopy<float4> (one LDS.128 per 4 values) and are multiplied by
 //     gemm_walk in Cfg's FFMA walk (ffma_walk), double-buffered in registers.
 //
 // NOTE: TiledMMA::get_slice(i) reads i as an index of the thread layout's
@@ -161,8 +161,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
   int const n_left = p.n - tile_n * kBN;
 
   auto mma = detail::tiled_sgemm_mma<Cfg>();
-  auto s2r_a = make_tiled_copy_A(Copy_Atom<UniversalCopy<uint128_t>, float>{}, mma);
-  auto s2r_b = make_tiled_copy_B(Copy_Atom<UniversalCopy<uint128_t>, float>{}, mma);
+  // NOTE: 128-bit units of float4 (ld.shared.v4.f32), not uint128_t
+  // (ld.shared.v2.u64): both are one LDS.128 per 4 values, but from the u64
+  // halves ptxas assigned the fragment registers so that 42.7% of the FFMAs
+  // read two register-file sources in one bank (register % 4); with float4
+  // 4.8% (simt_sgemm: 6.7-7.0%). sm_90a cubin, SgemmDefault, all 9 modes.
+  auto s2r_a = make_tiled_copy_A(Copy_Atom<UniversalCopy<float4>, float>{}, mma);
+  auto s2r_b = make_tiled_copy_B(Copy_Atom<UniversalCopy<float4>, float>{}, mma);
   int const tid = static_cast<int>(threadIdx.x);
   auto thr_mma = detail::mma_thread_slice(mma, tid);
   Tensor tXsA = s2r_a.get_slice(tid).partition_S(sA);  // (CPY,CPY_M,CPY_K,PIPE)
@@ -262,7 +267,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     const float* c = p.beta != 0.0f ? p.c + batch * p.c_batch : nullptr;
     Tensor mC = make_tensor(make_gmem_ptr(c), make_shape(p.m, p.n), make_stride(p.c_m, p.c_n));  // (M,N)
     Tensor tCgC = e_thr.partition_C(local_tile(mC, make_shape(Int<kBM>{}, Int<kBN>{}), make_coord(e_tile_m, e_tile_n)));
-    auto const vec4 = Copy_Atom<UniversalCopy<uint128_t>, float>{};
+    auto const vec4 = Copy_Atom<UniversalCopy<float4>, float>{};
     TESSERA_UNROLL
     for (int i = 0; i < Cfg::kThrM; ++i) {
       if (int(get<0>(tCcD(0, i, 0))) >= e_m_left) continue;
