@@ -454,13 +454,15 @@ TEST(HopperGemm, DefaultVariantSelection) {
     // Rows not 128-byte aligned (1000^3 with ld = 1000): 128x128 tiles.
     EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, false).tile_m, 128);
   }
-  // One dimension in (64, 128]: ping-pong 64x128, the large dimension on M.
+  // One dimension in (64, 128]: ping-pong 64x128 in the problem's own
+  // orientation, with the TMA-store epilogue (run 33: 1.01x against 0.98x
+  // transposed with the direct epilogue at 128x8192x8192).
   for (Shape s : {Shape{128, 8192, 8192}, Shape{8192, 128, 8192}, Shape{100, 3000, 500}}) {
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
     EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 64) << "ping-pong 64x128 expected";
-    EXPECT_EQ(v.transpose, s.m < s.n);
-    EXPECT_EQ(v.tma_store, !v.transpose) << "the TMA-store epilogue needs D' row-major";
+    EXPECT_FALSE(v.transpose);
+    EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
   }
   // One dimension <= 64: narrow tiles, that dimension on the tile's N side,
@@ -495,7 +497,8 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, float>({4096, 2048, 4096}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);          // cooperative
   run_gemm<__nv_bfloat16, __nv_bfloat16>({16, 4096, 14336}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // narrow 16, split 4
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 64, 4096}, MatrixOrder::col_major, 1.0f, 0.0f, 1, def);     // narrow 64, transposed
-  run_gemm<__nv_bfloat16, float>({128, 8192, 8192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, def);           // ping-pong 64x128, transposed
+  run_gemm<__nv_bfloat16, float>({128, 8192, 8192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, def);           // ping-pong 64x128 + TMA store
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({100, 3000, 500}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);     // the same, M residue
   run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // ping-pong, small
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1024, 1024, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);    // 64x128 + TMA store
   run_gemm<__half, float>({128, 8192, 2048}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);                   // 64x128 + TMA store

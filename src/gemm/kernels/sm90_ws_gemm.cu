@@ -573,14 +573,19 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     return v;
   }
   if (small <= 128 && big >= 1024) {
-    // Between 64 and 128: ping-pong 64x128 tiles with the large dimension on
-    // M (128x8192x8192: 128 tiles of 64x128 keep 128 SMs streaming, where
-    // 128x128 tiles keep 64).
+    // Between 64 and 128: ping-pong 64x128 tiles (128x8192x8192: 128 tiles
+    // of 64x128 keep 128 SMs streaming, where 128x128 tiles keep 64), in the
+    // problem's own orientation so that the TMA-store epilogue writes D.
+    // NOTE: run 33 (H100, 2026-11-22, bf16, L2 flushed): 128x8192x8192 with
+    // a row-major D ran 273.9 TFLOP/s transposed (large dimension on M,
+    // direct epilogue; 0.98x cuBLAS) and 281.5 untransposed with the TMA
+    // store (1.01x); with a column-major D (the large dimension on M either
+    // way) 279.9, 1.00x.
     v.pingpong = true;
     v.tile_n = 128;
     v.tile_m = 64;
-    v.transpose = m < n;
-    v.tma_store = !v.transpose;  // D' row-major only
+    v.transpose = false;
+    v.tma_store = true;
     v.group_m = 8;
     return v;
   }
