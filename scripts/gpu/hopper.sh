@@ -290,7 +290,7 @@ if [ $gemm_hung -eq 0 ]; then
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
   done
   # Narrow tiles and split-K on the small and skinny shapes only.
-  for v in "pp64 8" "pp64_tma 8" "n64 8" "n16 8 4"; do
+  for v in "pp64 8" "pp64_tma 8" "n64 8" "n16 8 4" "pp128 8 2" "pp128_tma 8 2" "pp64_tma 8 2"; do
     SHAPES=small timeout 45 "$BUILD/bench_sm90" $v >> "$OUT/bench.txt" 2>&1
     rc=$?
     [ $rc -ne 0 ] && echo "bench variant '$v' rc=$rc (124: timeout)" >> "$OUT/bench.txt"
