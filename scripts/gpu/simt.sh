@@ -35,11 +35,13 @@ ARCH=${SIMT_ARCH:--gencode=arch=compute_90a,code=sm_90a}
 FLAGS="-O3 -std=c++20 -I$ROOT/include -I$ROOT/src $ARCH --expt-relaxed-constexpr"
 start=$(date +%s)
 # The timed configurations: c10 = SgemmDefault, c8-c11 the v4 FFMA walks,
-# c12 = simt_tiled_sgemm with SgemmDefault (compare with c10). c2, c4-c7 are
+# c12 = simt_tiled_sgemm with SgemmDefault (compare with c10), c13 = the same
+# with the copies re-partitioned from %tid at every k tile (kLiveSrc = false,
+# see simt_tiled.cuh). c2, c4-c7 are
 # no longer timed by default (runtime); SIMT_CFG_IDS="0 1 ... 12" brings them back.
-CFG_IDS=${SIMT_CFG_IDS:-"0 1 3 8 9 10 11 12"}
+CFG_IDS=${SIMT_CFG_IDS:-"0 1 3 8 9 10 11 12 13"}
 # The emulation checks every configuration (and the tiled kernel).
-EMU_IDS="0 1 2 3 4 5 6 7 8 9 10 11 12"
+EMU_IDS="0 1 2 3 4 5 6 7 8 9 10 11 12 13"
 
 # --emulate: no GPU needed. Checks the kernel's index math, predicates and
 # pipeline order on the host (g++ -fsanitize=address): the header is compiled
@@ -145,8 +147,9 @@ Stored stored(int64_t rows, int64_t cols, MatrixOrder o, int64_t pad, int64_t ba
 
 int failures = 0, runs = 0;
 
-// kTiled: simt_tiled_sgemm (planned without vec16_k) instead of simt_sgemm.
-template <class Cfg, bool kTiled = false>
+// kTiled: 0 simt_sgemm; 1 simt_tiled_sgemm (planned without vec16_k);
+// 2 the same with kLiveSrc = false.
+template <class Cfg, int kTiled = 0>
 void run(const Case& cs, const char* cfg_name) {
   std::mt19937 rng(1234 + runs);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -176,8 +179,9 @@ void run(const Case& cs, const char* cfg_name) {
   auto r = simt::detail::plan_sgemm(args, !kTiled && Cfg::kVec16K);
   int64_t tm = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM, tn = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
   r.p.tiles_m = int(tm); r.p.tiles_n = int(tn);
-  const void* fp = kTiled ? simt::detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b)
-                          : simt::detail::sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  const void* fp = kTiled == 1   ? simt::detail::tiled_sgemm_function<Cfg, true>(r.mode_a, r.mode_b)
+                   : kTiled == 2 ? simt::detail::tiled_sgemm_function<Cfg, false>(r.mode_a, r.mode_b)
+                                 : simt::detail::sgemm_function<Cfg>(r.mode_a, r.mode_b);
   auto fn = reinterpret_cast<void (*)(simt::SgemmParams)>(const_cast<void*>(fp));
   float* smem = static_cast<float*>(std::aligned_alloc(16, ((Cfg::kSmemBytes + 15) / 16) * 16));
   g_dyn_smem = smem;
@@ -227,7 +231,7 @@ void run(const Case& cs, const char* cfg_name) {
   }
 }
 
-template <class Cfg, bool kTiled = false>
+template <class Cfg, int kTiled = 0>
 void suite(const char* name, bool quick) {
   auto run = [](const Case& cs, const char* n) { ::run<Cfg, kTiled>(cs, n); };
   for (MatrixOrder oa : {R, C}) for (MatrixOrder ob : {R, C}) for (MatrixOrder od : {R, C}) for (MatrixOrder oc : {R, C}) {
@@ -276,7 +280,8 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkBands>("128x128x16 walk bands", false);
   if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkBands>("128x128x16 s4 walk bands", true);
   if (which < 0 || which == 11) suite<simt::Sgemm256x128x16WalkRows>("256x128x16 walk rows", true);
-  if (which < 0 || which == 12) suite<simt::SgemmDefault, true>("tiled 128x128x16 s4 walk bands (simt_tiled)", false);
+  if (which < 0 || which == 12) suite<simt::SgemmDefault, 1>("tiled 128x128x16 s4 walk bands (simt_tiled)", false);
+  if (which < 0 || which == 13) suite<simt::SgemmDefault, 2>("tiled, copies re-partitioned per k tile", false);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
@@ -343,15 +348,16 @@ using Cfg = s::Sgemm128x128x16WalkBands;
 using Cfg = s::Sgemm128x128x16S4WalkBands;
 #elif CFG_ID == 11
 using Cfg = s::Sgemm256x128x16WalkRows;
-#elif CFG_ID == 12
-using Cfg = s::SgemmDefault;  // simt_tiled_sgemm
+#elif CFG_ID == 12 || CFG_ID == 13
+using Cfg = s::SgemmDefault;  // simt_tiled_sgemm (13: kLiveSrc = false)
 #endif
 static_assert(CFG_ID != 10 || std::is_same_v<Cfg, s::SgemmDefault>, "bench_cfg: configuration 10 must be the default");
 #define TESSERA_CAT2(a, b) a##b
 #define TESSERA_CAT(a, b) TESSERA_CAT2(a, b)
-#if CFG_ID == 12
-tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch<Cfg>(a, nullptr); }
-const void* TESSERA_CAT(simt_fn_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch_shape<Cfg>(a).function; }
+#if CFG_ID == 12 || CFG_ID == 13
+constexpr bool kLive = CFG_ID == 12;
+tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch<Cfg, kLive>(a, nullptr); }
+const void* TESSERA_CAT(simt_fn_, CFG_ID)(const tessera::GemmArgs& a) { return s::tiled_sgemm_launch_shape<Cfg, kLive>(a).function; }
 #else
 tessera::Status TESSERA_CAT(simt_run_, CFG_ID)(const tessera::GemmArgs& a) { return s::sgemm_launch<Cfg>(a, nullptr); }
 const void* TESSERA_CAT(simt_fn_, CFG_ID)(const tessera::GemmArgs& a) { return s::sgemm_launch_shape<Cfg>(a).function; }
@@ -381,7 +387,7 @@ constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 
 // The configurations built (CFG_IDS): HAVE_CFG_<i> defined for each.
 #define DECL(i) tessera::Status simt_run_##i(const GemmArgs&); const void* simt_fn_##i(const GemmArgs&);
-DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11) DECL(12)
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9) DECL(10) DECL(11) DECL(12) DECL(13)
 struct Config { const char* name; tessera::Status (*run)(const GemmArgs&); const void* (*fn)(const GemmArgs&); };
 const Config kConfigs[] = {
 #ifdef HAVE_CFG_0
@@ -422,6 +428,9 @@ const Config kConfigs[] = {
 #endif
 #ifdef HAVE_CFG_12
     {"c12 simt_tiled = c10 (Tensors)", simt_run_12, simt_fn_12},
+#endif
+#ifdef HAVE_CFG_13
+    {"c13 simt_tiled, src per k tile", simt_run_13, simt_fn_13},
 #endif
 };
 
@@ -711,9 +720,9 @@ else
   echo "cuobjdump not found: no instruction mix"
 fi
 
-echo "== c12 (simt_tiled_sgemm, Tensors/TiledCopy/TiledMMA) beside c10 (simt_sgemm), same configuration"
+echo "== c12/c13 (simt_tiled_sgemm, Tensors/TiledCopy/TiledMMA) beside c10 (simt_sgemm), same configuration"
 echo "   registers and spills per operand-mode instantiation (modes a/b as above), sm_90a:"
-for id in 10 12; do
+for id in 10 12 13; do
   [ -f "$OUT/ptxas_cfg$id.txt" ] || continue
   awk -v f="c$id" '
     /Compiling entry function/ { match($0, /OperandModeE[0-9]ELS[0-9]+_[0-9]E/); m = substr($0, RSTART + 12, 1) "/" substr($0, RSTART + RLENGTH - 2, 1) }
@@ -723,7 +732,7 @@ for id in 10 12; do
 done
 if [ -f "$OUT/sass_mix.txt" ]; then
   echo "   SASS k loops (LDS.128 and FFMA counts, reuse/bank4):"
-  grep -E "^c1[02] " "$OUT/sass_mix.txt" | sort -s -k2,2 | sed 's/^/   /'
+  grep -E "^c1[023] " "$OUT/sass_mix.txt" | sort -s -k2,2 | sed 's/^/   /'
 fi
 
 echo "== test_simt_sgemm"

@@ -119,24 +119,30 @@ __device__ __forceinline__ auto sgemm_operand(const float* base, int mn, int k, 
 
 // Issues thread `tid`'s copies of k tile `kt` of one operand into `s_tile`
 // (BLK_MN,BLK_K): elements outside (mn_left, k_left) zero-filled.
-template <class Cfg, OperandMode kMode, int kExtent, class GTile, class STile>
-__device__ __forceinline__ void issue_tile(GTile const& g_tile, STile&& s_tile, int mn_left, int k_left, int tid) {
+template <class Cfg, OperandMode kMode, int kExtent, class TXg, class STile>
+__device__ __forceinline__ void issue_tile(TXg const& tXg, STile&& s_tile, int mn_left, int k_left, int tid) {
   auto g2s = tiled_sgemm_g2s<Cfg, kMode, kExtent>();
   auto thr = g2s.get_slice(tid);
-  Tensor tXg = thr.partition_S(g_tile);  // (CPY,CPY_MN,CPY_K)
   Tensor tXs = thr.partition_D(s_tile);  // (CPY,CPY_MN,CPY_K)
   Tensor tXc = group_modes<1, 3>(thr.partition_S(make_identity_tensor(make_shape(Int<kExtent>{}, Int<Cfg::kBlockK>{}))));  // (CPY,REST)
+  // NOTE: the predicates compare each copy's compile-time offset from the
+  // thread's first element with the room left after that element (one
+  // ISETP per copy), rather than its coordinate with the extent.
+  auto const c0 = tXc(0, 0);
+  int const mn_room = mn_left - int(get<0>(c0));
+  int const k_room = k_left - int(get<1>(c0));
   copy_zfill(
       g2s,
       [&](int r) -> std::uint32_t {
         auto const c = tXc(0, r);
-        int const mn = int(get<0>(c)), kk = int(get<1>(c));
-        if (kk >= k_left) return 0u;
+        int const dmn = int(get<0>(c)) - int(get<0>(c0));  // folds to a constant
+        int const dk = int(get<1>(c)) - int(get<1>(c0));
+        if (dk >= k_room) return 0u;
         if constexpr (kMode == OperandMode::vec16) {
-          int const left = mn_left - mn;  // the chunk's values inside M/N
+          int const left = mn_room - dmn;  // the chunk's values inside M/N
           return left >= 4 ? 16u : left > 0 ? 4u * static_cast<std::uint32_t>(left) : 0u;
         } else {
-          return mn < mn_left ? 4u : 0u;
+          return dmn < mn_room ? 4u : 0u;
         }
       },
       tXg, tXs);
@@ -144,7 +150,8 @@ __device__ __forceinline__ void issue_tile(GTile const& g_tile, STile&& s_tile, 
 
 }  // namespace detail
 
-template <class Cfg, OperandMode kModeA, OperandMode kModeB>
+// kLiveSrc: see the NOTE at the copies' issue.
+template <class Cfg, OperandMode kModeA, OperandMode kModeB, bool kLiveSrc = true>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sgemm_kernel(SgemmParams p) {
   // Preconditions as simt_sgemm_kernel; vec16_k is not supported.
   static_assert(!kmajor(kModeA) && !kmajor(kModeB),
@@ -194,10 +201,29 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     // volatile asm at every issue (detail::tid_x), not kept live across the
     // k loop: simt_sgemm's TileCopy needed the same to stay under 128
     // registers without spills.
+    // NOTE: kLiveSrc keeps this thread's partition of gA/gB (its source
+    // pointers) live across the k loop, as simt_sgemm's TileCopy::src; the
+    // other form re-partitions gA(_,_,kt) from %tid at every issue. sm_90a,
+    // SgemmDefault, the 9 mode pairs: live sources 118-120 registers and
+    // 1187-1232 instructions per k-tile loop, re-partitioned 120 and
+    // 1205-1259 (simt_sgemm: 118-124 and 1165-1224; 1024 FFMA + 67 LDS in
+    // each). c12 and c13 of scripts/gpu/simt.sh time the two.
+    int const t0 = detail::tid_x();
+    Tensor tAgA = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>().get_slice(t0).partition_S(gA);  // (CPY,CPY_M,CPY_K,k)
+    Tensor tBgB = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>().get_slice(t0).partition_S(gB);  // (CPY,CPY_N,CPY_K,k)
     auto issue = [&](int kt, int stage) {
       int const t = detail::tid_x();
-      detail::issue_tile<Cfg, kModeA, kBM>(gA(_, _, kt), sA(_, _, stage), m_left, p.k - kt * kBK, t);
-      detail::issue_tile<Cfg, kModeB, kBN>(gB(_, _, kt), sB(_, _, stage), n_left, p.k - kt * kBK, t);
+      if constexpr (kLiveSrc) {
+        detail::issue_tile<Cfg, kModeA, kBM>(tAgA(_, _, _, kt), sA(_, _, stage), m_left, p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeB, kBN>(tBgB(_, _, _, kt), sB(_, _, stage), n_left, p.k - kt * kBK, t);
+      } else {
+        auto g2s_a = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>();
+        auto g2s_b = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>();
+        detail::issue_tile<Cfg, kModeA, kBM>(g2s_a.get_slice(t).partition_S(gA(_, _, kt)), sA(_, _, stage), m_left,
+                                             p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeB, kBN>(g2s_b.get_slice(t).partition_S(gB(_, _, kt)), sB(_, _, stage), n_left,
+                                             p.k - kt * kBK, t);
+      }
     };
 
     // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each.
@@ -314,12 +340,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
 
 namespace detail {
 
-template <class Cfg, OperandMode kA>
+template <class Cfg, bool kLiveSrc, OperandMode kA>
 const void* tiled_sgemm_function(OperandMode b) {
   switch (b) {
-    case OperandMode::vec16: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::vec16>);
-    case OperandMode::elem_mn: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_mn>);
-    case OperandMode::elem_k: return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_k>);
+    case OperandMode::vec16:
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::vec16, kLiveSrc>);
+    case OperandMode::elem_mn:
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_mn, kLiveSrc>);
+    case OperandMode::elem_k:
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_k, kLiveSrc>);
     case OperandMode::vec16_k: return nullptr;
   }
   return nullptr;
@@ -327,12 +356,12 @@ const void* tiled_sgemm_function(OperandMode b) {
 
 // The instantiation for the operand modes (vec16_k: none; plan with
 // vec16_k = false, as tiled_sgemm_launch does).
-template <class Cfg>
+template <class Cfg, bool kLiveSrc = true>
 const void* tiled_sgemm_function(OperandMode a, OperandMode b) {
   switch (a) {
-    case OperandMode::vec16: return tiled_sgemm_function<Cfg, OperandMode::vec16>(b);
-    case OperandMode::elem_mn: return tiled_sgemm_function<Cfg, OperandMode::elem_mn>(b);
-    case OperandMode::elem_k: return tiled_sgemm_function<Cfg, OperandMode::elem_k>(b);
+    case OperandMode::vec16: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::vec16>(b);
+    case OperandMode::elem_mn: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::elem_mn>(b);
+    case OperandMode::elem_k: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::elem_k>(b);
     case OperandMode::vec16_k: return nullptr;
   }
   return nullptr;
@@ -341,16 +370,16 @@ const void* tiled_sgemm_function(OperandMode a, OperandMode b) {
 }  // namespace detail
 
 // The __global__ function, block size and dynamic shared memory for `args`.
-template <class Cfg>
+template <class Cfg, bool kLiveSrc = true>
 GemmKernel::LaunchShape tiled_sgemm_launch_shape(const GemmArgs& args) {
   if (!sgemm_can_implement(args)) return {};
   detail::SgemmPlan const r = detail::plan_sgemm(args, false);
-  return {detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
+  return {detail::tiled_sgemm_function<Cfg, kLiveSrc>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
 }
 
 // Enqueue D = alpha*op(A)*op(B) + beta*C with the tiled kernel, configuration
 // Cfg, on `stream`. `args` must have passed validate_arguments.
-template <class Cfg>
+template <class Cfg, bool kLiveSrc = true>
 Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
   auto fail = [](StatusCode code, std::string msg) { return Status{code, "simt_tiled_sgemm: " + std::move(msg)}; };
   if (!sgemm_can_implement(args))
@@ -362,7 +391,7 @@ Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
   if ((tiles_m + Cfg::kGroupM) * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles");
   r.p.tiles_m = static_cast<int>(tiles_m);
   r.p.tiles_n = static_cast<int>(tiles_n);
-  const void* fn = detail::tiled_sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  const void* fn = detail::tiled_sgemm_function<Cfg, kLiveSrc>(r.mode_a, r.mode_b);
   if constexpr (Cfg::kSmemBytes > 48 * 1024) {
     cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
     if (e != cudaSuccess)
