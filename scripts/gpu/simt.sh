@@ -40,8 +40,9 @@ start=$(date +%s)
 # see simt_tiled.cuh). c2, c4-c7 are
 # no longer timed by default (runtime); SIMT_CFG_IDS="0 1 ... 12" brings them back.
 CFG_IDS=${SIMT_CFG_IDS:-"0 1 3 8 9 10 11 12 13"}
-# The emulation checks every configuration (and the tiled kernel).
-EMU_IDS="0 1 2 3 4 5 6 7 8 9 10 11 12 13"
+# The emulation checks every configuration, the tiled kernel (12, 13) and
+# the tiled kernel with three other shapes (14-16).
+EMU_IDS="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
 
 # --emulate: no GPU needed. Checks the kernel's index math, predicates and
 # pipeline order on the host (g++ -fsanitize=address): the header is compiled
@@ -282,6 +283,10 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 11) suite<simt::Sgemm256x128x16WalkRows>("256x128x16 walk rows", true);
   if (which < 0 || which == 12) suite<simt::SgemmDefault, 1>("tiled 128x128x16 s4 walk bands (simt_tiled)", false);
   if (which < 0 || which == 13) suite<simt::SgemmDefault, 2>("tiled, copies re-partitioned per k tile", false);
+  // The tiled kernel's thread layouts for other shapes (emulated, not timed).
+  if (which < 0 || which == 14) suite<simt::Sgemm128x128x16W, 1>("tiled 128x128x16 4x8 lanes", true);
+  if (which < 0 || which == 15) suite<simt::Sgemm256x128x16WalkRows, 1>("tiled 256x128x16 walk rows", true);
+  if (which < 0 || which == 16) suite<simt::Sgemm128x128x8, 1>("tiled 128x128x8", true);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
