@@ -263,9 +263,14 @@ struct TiledMMA : MMAAtom {
                        make_tile(thridx_2_thrid, Underscore{}));
   }
 
+  // Thread thr_idx's slice: its (v,m,n,k) coordinate, one per mode of the
+  // thread layout, the coordinate the layout maps to thr_idx (through its
+  // right inverse, so nested modes such as (lanes,warps) and modes in any
+  // stride order are read as the layout says, not as a column-major split
+  // of thr_idx over the flattened shape).
   template <class ThrIdx>
   TESSERA_HOST_DEVICE constexpr auto get_slice(ThrIdx const& thr_idx) const {
-    auto thr_vmnk = thr_layout_vmnk_.get_flat_coord(thr_idx);
+    auto thr_vmnk = idx2crd(right_inverse(thr_layout_vmnk_)(thr_idx), product_each(shape(thr_layout_vmnk_)));
     return ThrMMA<TiledMMA, decltype(thr_vmnk)>{*this, thr_vmnk};
   }
   template <class ThrIdx>

@@ -22,10 +22,6 @@
 //     UniversalCopy<float4> (one LDS.128 per 4 values) and are multiplied by
 //     gemm_walk in Cfg's FFMA walk (ffma_walk), double-buffered in registers.
 //
-// NOTE: TiledMMA::get_slice(i) reads i as an index of the thread layout's
-// domain and splits it into one coordinate per flattened sub-mode, so for the
-// nested (lanes, warps) modes used here it is wrong; mma_thread_slice below
-// inverts the thread layout and keeps one coordinate per (V,M,N,K) mode.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -60,15 +56,6 @@ TESSERA_HOST_DEVICE constexpr auto tiled_sgemm_mma() {
   auto perm_n = make_layout(make_shape(Int<Cfg::kLanesN>{}, Int<Cfg::kWarpsN>{}, _4{}, Int<Cfg::kRepN>{}),
                             make_stride(_4{}, Int<Cfg::kWarpTileN>{}, _1{}, Int<4 * Cfg::kLanesN>{}));
   return make_tiled_mma(UniversalFMA<float, float, float, float>{}, thr, make_tile(perm_m, perm_n, _1{}));
-}
-
-// Thread `tid`'s ThrMMA: its (v,m,n,k) coordinate, one per mode of the
-// thread layout (see the NOTE at the top).
-template <class TiledMma>
-TESSERA_HOST_DEVICE auto mma_thread_slice(TiledMma const& mma, int tid) {
-  auto vmnk = mma.get_thr_layout_vmnk();
-  auto crd = idx2crd(int(right_inverse(vmnk)(tid)), product_each(shape(vmnk)));
-  return ThrMMA<TiledMma, decltype(crd)>{mma, crd};
 }
 
 // The global -> shared TiledCopy of one operand's (BLK_MN,BLK_K) tile
@@ -117,33 +104,56 @@ __device__ __forceinline__ auto sgemm_operand(const float* base, int mn, int k, 
     return make_tensor(make_gmem_ptr(base), make_shape(mn, k), make_stride(_1{}, ld));
 }
 
-// Issues thread `tid`'s copies of k tile `kt` of one operand into `s_tile`
-// (BLK_MN,BLK_K): elements outside (mn_left, k_left) zero-filled.
+// The M/N half of thread `tid`'s copy predicates for one operand: it does
+// not change along K, so it is computed once per tile and lives across the
+// k loop (as simt_sgemm's TileCopy::mn_bytes / mn_ok). vec16: the bytes of
+// the thread's 16-byte chunk inside M/N (0..16) -- every copy of the thread
+// has the same M/N coordinate, the copy's thread layout spanning kExtent;
+// elem_mn / elem_k: bit r set iff copy r's element is inside M/N.
+template <class Cfg, OperandMode kMode, int kExtent>
+__device__ __forceinline__ std::uint32_t mn_guard(int mn_left, int tid) {
+  auto thr = tiled_sgemm_g2s<Cfg, kMode, kExtent>().get_slice(tid);
+  Tensor tXc3 = thr.partition_S(make_identity_tensor(make_shape(Int<kExtent>{}, Int<Cfg::kBlockK>{})));  // (CPY,CPY_MN,CPY_K)
+  Tensor tXc = group_modes<1, 3>(tXc3);  // (CPY,REST)
+  int const mn_room = mn_left - int(get<0>(tXc(0, 0)));
+  if constexpr (kMode == OperandMode::vec16) {
+    static_assert(decltype(size<1>(tXc3))::value == 1,
+                  "simt_tiled_sgemm: the vec16 copy must repeat along K only [one M/N byte count per thread]");
+    return mn_room >= 4 ? 16u : mn_room > 0 ? 4u * static_cast<std::uint32_t>(mn_room) : 0u;
+  } else {
+    static_assert(decltype(size<1>(tXc))::value <= 32, "simt_tiled_sgemm: more than 32 copies per thread [mn_guard is one 32-bit mask]");
+    std::uint32_t mask = 0;
+    TESSERA_UNROLL
+    for (int r = 0; r < int(size<1>(tXc)); ++r) {
+      int const dmn = int(get<0>(tXc(0, r))) - int(get<0>(tXc(0, 0)));  // folds to a constant
+      if (dmn < mn_room) mask |= 1u << r;
+    }
+    return mask;
+  }
+}
+
+// Issues thread `tid`'s copies of one k tile of one operand, `tXg` (CPY,
+// CPY_MN,CPY_K) its partition of the tile, into `s_tile` (BLK_MN,BLK_K):
+// elements outside M/N (mn_guard's `mn`) or past `k_left` zero-filled.
 template <class Cfg, OperandMode kMode, int kExtent, class TXg, class STile>
-__device__ __forceinline__ void issue_tile(TXg const& tXg, STile&& s_tile, int mn_left, int k_left, int tid) {
+__device__ __forceinline__ void issue_tile(TXg const& tXg, STile&& s_tile, std::uint32_t mn, int k_left, int tid) {
   auto g2s = tiled_sgemm_g2s<Cfg, kMode, kExtent>();
   auto thr = g2s.get_slice(tid);
   Tensor tXs = thr.partition_D(s_tile);  // (CPY,CPY_MN,CPY_K)
   Tensor tXc = group_modes<1, 3>(thr.partition_S(make_identity_tensor(make_shape(Int<kExtent>{}, Int<Cfg::kBlockK>{}))));  // (CPY,REST)
-  // NOTE: the predicates compare each copy's compile-time offset from the
-  // thread's first element with the room left after that element (one
-  // ISETP per copy), rather than its coordinate with the extent.
-  auto const c0 = tXc(0, 0);
-  int const mn_room = mn_left - int(get<0>(c0));
-  int const k_room = k_left - int(get<1>(c0));
+  // NOTE: the K predicates compare each copy's compile-time k offset from
+  // the thread's first element with the room left after that element (one
+  // ISETP per copy); the M/N half is mn_guard's, computed once.
+  int const k_room = k_left - int(get<1>(tXc(0, 0)));
   copy_zfill(
       g2s,
       [&](int r) -> std::uint32_t {
-        auto const c = tXc(0, r);
-        int const dmn = int(get<0>(c)) - int(get<0>(c0));  // folds to a constant
-        int const dk = int(get<1>(c)) - int(get<1>(c0));
+        int const dk = int(get<1>(tXc(0, r))) - int(get<1>(tXc(0, 0)));  // folds to a constant
         if (dk >= k_room) return 0u;
-        if constexpr (kMode == OperandMode::vec16) {
-          int const left = mn_room - dmn;  // the chunk's values inside M/N
-          return left >= 4 ? 16u : left > 0 ? 4u * static_cast<std::uint32_t>(left) : 0u;
-        } else {
-          return dmn < mn_room ? 4u : 0u;
-        }
+        if constexpr (kMode == OperandMode::vec16)
+          return mn;
+        else
+          return (mn >> r) & 1u ? 4u : 0u;
       },
       tXg, tXs);
 }
@@ -176,7 +186,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
   auto s2r_a = make_tiled_copy_A(Copy_Atom<UniversalCopy<float4>, float>{}, mma);
   auto s2r_b = make_tiled_copy_B(Copy_Atom<UniversalCopy<float4>, float>{}, mma);
   int const tid = static_cast<int>(threadIdx.x);
-  auto thr_mma = detail::mma_thread_slice(mma, tid);
+  auto thr_mma = mma.get_slice(tid);
   Tensor tXsA = s2r_a.get_slice(tid).partition_S(sA);  // (CPY,CPY_M,CPY_K,PIPE)
   Tensor tXsB = s2r_b.get_slice(tid).partition_S(sB);  // (CPY,CPY_N,CPY_K,PIPE)
   // Fragments of two k steps (the register double buffer).
@@ -201,28 +211,36 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     // volatile asm at every issue (detail::tid_x), not kept live across the
     // k loop: simt_sgemm's TileCopy needed the same to stay under 128
     // registers without spills.
-    // NOTE: kLiveSrc keeps this thread's partition of gA/gB (its source
-    // pointers) live across the k loop, as simt_sgemm's TileCopy::src; the
-    // other form re-partitions gA(_,_,kt) from %tid at every issue. sm_90a,
-    // SgemmDefault, the 9 mode pairs: live sources 118-120 registers and
-    // 1187-1232 instructions per k-tile loop, re-partitioned 120 and
-    // 1205-1259 (simt_sgemm: 118-124 and 1165-1224; 1024 FFMA + 67 LDS in
-    // each). c12 and c13 of scripts/gpu/simt.sh time the two.
+    // NOTE: kLiveSrc keeps this thread's partition of the next k tile of
+    // gA/gB live across the k loop and advances its data pointer by one k
+    // tile (stride<2>(gA)) per issue, with the M/N predicates (mn_guard)
+    // computed once, as simt_sgemm's TileCopy::src / next_tile / mn_bytes;
+    // slicing a (CPY,CPY_M,CPY_K,k) partition by kt instead costs a 64-bit
+    // kt * stride per operand and k tile (run 36: 1193 instructions per
+    // nt k-tile loop against simt_sgemm's 1172). The other form
+    // re-partitions gA(_,_,kt) from %tid at every issue (c13 of
+    // scripts/gpu/simt.sh).
     int const t0 = detail::tid_x();
-    Tensor tAgA = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>().get_slice(t0).partition_S(gA);  // (CPY,CPY_M,CPY_K,k)
-    Tensor tBgB = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>().get_slice(t0).partition_S(gB);  // (CPY,CPY_N,CPY_K,k)
+    Tensor tAgA = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>().get_slice(t0).partition_S(gA(_, _, 0));  // (CPY,CPY_M,CPY_K)
+    Tensor tBgB = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>().get_slice(t0).partition_S(gB(_, _, 0));  // (CPY,CPY_N,CPY_K)
+    std::uint32_t const mn_a = detail::mn_guard<Cfg, kModeA, kBM>(m_left, t0);
+    std::uint32_t const mn_b = detail::mn_guard<Cfg, kModeB, kBN>(n_left, t0);
+    // issue(kt, stage) is called for kt = 0, 1, 2, ... in this order (the
+    // live sources hold tile kt when it is called).
     auto issue = [&](int kt, int stage) {
       int const t = detail::tid_x();
       if constexpr (kLiveSrc) {
-        detail::issue_tile<Cfg, kModeA, kBM>(tAgA(_, _, _, kt), sA(_, _, stage), m_left, p.k - kt * kBK, t);
-        detail::issue_tile<Cfg, kModeB, kBN>(tBgB(_, _, _, kt), sB(_, _, stage), n_left, p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeA, kBM>(tAgA, sA(_, _, stage), mn_a, p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeB, kBN>(tBgB, sB(_, _, stage), mn_b, p.k - kt * kBK, t);
+        tAgA = make_tensor(tAgA.data() + stride<2>(gA), tAgA.layout());  // the next k tile
+        tBgB = make_tensor(tBgB.data() + stride<2>(gB), tBgB.layout());
       } else {
         auto g2s_a = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>();
         auto g2s_b = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>();
-        detail::issue_tile<Cfg, kModeA, kBM>(g2s_a.get_slice(t).partition_S(gA(_, _, kt)), sA(_, _, stage), m_left,
-                                             p.k - kt * kBK, t);
-        detail::issue_tile<Cfg, kModeB, kBN>(g2s_b.get_slice(t).partition_S(gB(_, _, kt)), sB(_, _, stage), n_left,
-                                             p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeA, kBM>(g2s_a.get_slice(t).partition_S(gA(_, _, kt)), sA(_, _, stage),
+                                             detail::mn_guard<Cfg, kModeA, kBM>(m_left, t), p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeB, kBN>(g2s_b.get_slice(t).partition_S(gB(_, _, kt)), sB(_, _, stage),
+                                             detail::mn_guard<Cfg, kModeB, kBN>(n_left, t), p.k - kt * kBK, t);
       }
     };
 
@@ -237,12 +255,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     TESSERA_UNROLL
     for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = 0.0f;
 
-    int read_stage = 0;
-    int write_stage = Cfg::kStages - 1;
     for (int t = 0; t < num_k_tiles; ++t) {
       // Tile t has landed, every thread is done with tile t-1 (refilled now).
       arch::cp_async_wait<Cfg::kStages - 2>();
       __syncthreads();
+      // The ring slots of tile t and of the tile issued now, from t: no
+      // loop-carried stage counters (one LOP3 each for a power-of-two
+      // kStages; two counters cost 7 more instructions per k tile).
+      int const read_stage = int(unsigned(t) % Cfg::kStages);
+      int const write_stage = int(unsigned(t + Cfg::kStages - 1) % Cfg::kStages);
       if (t + Cfg::kStages - 1 < num_k_tiles) issue(t + Cfg::kStages - 1, write_stage);
       arch::cp_async_fence();
 
@@ -251,13 +272,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
       if constexpr (Cfg::kFragPrefetch) {
         // NOTE: the fragments of step kk+1 are loaded before the FFMAs of
         // step kk (register double buffer), as in simt_sgemm.
-        copy(s2r_a, tXsA_t(_, _, 0), tXrA(_, _, 0));
+        // NOTE: B's fragments before A's: the same instructions, but ptxas
+        // then assigns the accumulators so that fewer FFMAs read two
+        // register-file sources of one bank (sm_90a, SgemmDefault, the 9
+        // mode pairs: 3.6-6.6% instead of 5.1-9.4%; nt 3.6% instead of 7.9%,
+        // simt_sgemm 6.7-7.0%).
         copy(s2r_b, tXsB_t(_, _, 0), tXrB(_, _, 0));
+        copy(s2r_a, tXsA_t(_, _, 0), tXrA(_, _, 0));
         TESSERA_UNROLL
         for (int kk = 0; kk < kBK; ++kk) {
           if (kk + 1 < kBK) {
-            copy(s2r_a, tXsA_t(_, _, kk + 1), tXrA(_, _, (kk + 1) & 1));
             copy(s2r_b, tXsB_t(_, _, kk + 1), tXrB(_, _, (kk + 1) & 1));
+            copy(s2r_a, tXsA_t(_, _, kk + 1), tXrA(_, _, (kk + 1) & 1));
           }
           gemm_walk(mma, walk, tCrA(_, _, kk & 1), tCrB(_, _, kk & 1), tCrC);
         }
@@ -269,8 +295,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
           gemm_walk(mma, walk, tCrA(_, _, 0), tCrB(_, _, 0), tCrC);
         }
       }
-      read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
-      write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
     }
     // Drain (only empty groups can be pending); no thread may refill the
     // ring for a next batch before all have left the last stage.
@@ -283,7 +307,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     // across the k loop), as in simt_sgemm.
     int e_tile_m = 0, e_tile_n = 0;
     detail::rasterize<Cfg::kGroupM>(detail::ctaid_x(), p.tiles_m, p.tiles_n, e_tile_m, e_tile_n);
-    auto e_thr = detail::mma_thread_slice(mma, detail::tid_x());
+    auto e_thr = mma.get_slice(detail::tid_x());
     int const e_m_left = p.m - e_tile_m * kBM;
     int const e_n_left = p.n - e_tile_n * kBN;
     Tensor mD = make_tensor(make_gmem_ptr(p.d + batch * p.d_batch), make_shape(p.m, p.n), make_stride(p.d_m, _1{}));  // (M,N)
