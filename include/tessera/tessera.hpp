@@ -40,6 +40,7 @@
 #include <tessera/arch/sm90/wgmma_ops.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
+#include <tessera/gemm/simt_tiled.cuh>
 #include <tessera/gemm/sm80_mainloop.cuh>
 #include <tessera/gemm/sm80_epilogue.cuh>
 #include <tessera/gemm/sm80_tensorop.cuh>
