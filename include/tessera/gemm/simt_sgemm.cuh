@@ -38,9 +38,10 @@
 //
 // Written with the Tessera algebra for every index map (shared-memory tiles,
 // the thread-tile offsets); the copies call the arch cp.async wrappers
-// directly: the UniversalFMA TiledMMA / cp.async TiledCopy path would need a
-// transposing 4-byte cp.async atom and 128-bit fragment reads that the atom
-// layer does not yet offer.
+// directly. The same kernel written with Tensors, cp.async TiledCopys and a
+// UniversalFMA TiledMMA is simt_tiled.cuh (simt_tiled_sgemm); it measured 3%
+// slower in the nt form that tessera::gemm runs (docs/performance.md, SIMT
+// SGEMM v6), so this one stays the registered default.
 #pragma once
 
 #include <cuda_runtime.h>
