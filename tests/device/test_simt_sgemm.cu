@@ -469,7 +469,7 @@ TEST(SimtTiledSgemm, ThreadOwnershipMatchesSimtSgemm) {
     int const warp = tid / 32, lane = tid % 32;
     int const thr_m = (warp / Cfg::kWarpsN) * Cfg::kWarpTileM + (lane / Cfg::kLanesN) * 4;
     int const thr_n = (warp % Cfg::kWarpsN) * Cfg::kWarpTileN + (lane % Cfg::kLanesN) * 4;
-    auto const tC = simt::detail::mma_thread_slice(mma, tid).partition_C(cD);  // (1,(4,REP_M),(4,REP_N))
+    auto const tC = mma.get_slice(tid).partition_C(cD);  // (1,(4,REP_M),(4,REP_N))
     for (int rm = 0; rm < Cfg::kRepM; ++rm)
       for (int v = 0; v < 4; ++v)
         for (int rn = 0; rn < Cfg::kRepN; ++rn)
