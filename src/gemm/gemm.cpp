@@ -104,7 +104,7 @@ struct Choice {
 //  3. copy every operand that is not already aligned and K-major, K-major.
 // The plan whose kernel ranks highest wins; an explicitly named kernel (that
 // cannot run the operands as they are) takes the first plan it can implement.
-// The FFMA kernel (simt_sgemm) reads M/N-contiguous operands with 16-byte
+// The FFMA kernels (simt_tiled_sgemm, simt_sgemm) read M/N-contiguous operands with 16-byte
 // cp.async and K-contiguous ones with 4-byte transposing copies, which cost
 // it 5-10% (run 18, H100: 8192^3 nt 0.949x cuBLAS, tt 0.927x, tn 0.872x).
 // For a large enough f32 problem, K-contiguous operands are copied
@@ -144,7 +144,9 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
   bool const bad_b = !detail::operand_aligned16(args.b, eb, args.batch_count);
   bool const a_km = args.a.order == MatrixOrder::row_major;
   bool const b_km = args.b.order == MatrixOrder::col_major;
-  if (options.kernel.empty() && unpacked != nullptr && unpacked->info.name == std::string_view("simt_sgemm")) {
+  bool const ffma_kernel = unpacked != nullptr && (unpacked->info.name == std::string_view("simt_tiled_sgemm") ||
+                                                   unpacked->info.name == std::string_view("simt_sgemm"));
+  if (options.kernel.empty() && ffma_kernel) {
     Choice const c = choose_simt_repack(args, sm, options, unpacked, a_km, b_km, bad_a, bad_b);
     if (c.kernel != nullptr || (!bad_a && !bad_b)) return c;
   }

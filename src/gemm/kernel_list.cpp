@@ -13,8 +13,8 @@
 #define TESSERA_GEMM_KERNEL_LIST(X) \
   X(sm90_ws_gemm)                   \
   X(sm80_tensorop)                  \
-  X(simt_sgemm)                     \
   X(simt_tiled_sgemm)               \
+  X(simt_sgemm)                     \
   X(simt_generic)
 
 namespace tessera {

@@ -201,26 +201,26 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
 }
 
 TEST(RepackSelect, F32KContiguousOperandsCopiedMnMajorForTheFfmaKernel) {
-  // simt_sgemm copies M/N-contiguous operands with 16-byte cp.async and
+  // The FFMA kernels copy M/N-contiguous operands with 16-byte cp.async and
   // K-contiguous ones element by element (8192^3, run 18: tn 0.87x against
   // nt 0.95x): large f32 problems copy the K-contiguous operands first.
   auto f32 = [](MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k) {
     return big(ao, bo, m, n, k, false, DataType::f32);
   };
   for (int sm : {80, 90}) {
-    EXPECT_EQ(plan_of(f32(C, R, 4096, 4096, 4096), sm), "simt_sgemm");        // nt: read in place
-    EXPECT_EQ(plan_of(f32(R, R, 4096, 4096, 4096), sm), "simt_sgemm +A ws");  // tt
-    EXPECT_EQ(plan_of(f32(C, C, 4096, 4096, 4096), sm), "simt_sgemm +B ws");  // nn
-    EXPECT_EQ(plan_of(f32(R, C, 4096, 4096, 4096), sm), "simt_sgemm +A +B ws");  // tn
-    EXPECT_EQ(plan_of(f32(R, C, 1024, 1024, 1024), sm), "simt_sgemm");  // too small to pay for a copy
+    EXPECT_EQ(plan_of(f32(C, R, 4096, 4096, 4096), sm), "simt_tiled_sgemm");        // nt: read in place
+    EXPECT_EQ(plan_of(f32(R, R, 4096, 4096, 4096), sm), "simt_tiled_sgemm +A ws");  // tt
+    EXPECT_EQ(plan_of(f32(C, C, 4096, 4096, 4096), sm), "simt_tiled_sgemm +B ws");  // nn
+    EXPECT_EQ(plan_of(f32(R, C, 4096, 4096, 4096), sm), "simt_tiled_sgemm +A +B ws");  // tn
+    EXPECT_EQ(plan_of(f32(R, C, 1024, 1024, 1024), sm), "simt_tiled_sgemm");  // too small to pay for a copy
     // Skinny: too little work per copied byte (128x8192x8192 tn: 256 flop/B).
-    EXPECT_EQ(plan_of(f32(R, C, 128, 8192, 8192), sm), "simt_sgemm +A ws");
-    EXPECT_EQ(plan_of(f32(C, C, 16, 4096, 14336), sm), "simt_sgemm");
+    EXPECT_EQ(plan_of(f32(R, C, 128, 8192, 8192), sm), "simt_tiled_sgemm +A ws");
+    EXPECT_EQ(plan_of(f32(C, C, 16, 4096, 14336), sm), "simt_tiled_sgemm");
     // Odd leading dimensions: K-contiguous operands copied M/N-major, a
     // misaligned M/N-contiguous one padded in its own order.
     // (ld = K = 4093 and ld = N = 4097: rows 4-byte aligned only.)
-    EXPECT_EQ(plan_of(f32(R, R, 4095, 4097, 4093), sm), "simt_sgemm +A +B ws");
-    EXPECT_EQ(plan_of(f32(C, R, 4095, 4097, 4093), sm), "simt_sgemm +A +B ws");
+    EXPECT_EQ(plan_of(f32(R, R, 4095, 4097, 4093), sm), "simt_tiled_sgemm +A +B ws");
+    EXPECT_EQ(plan_of(f32(C, R, 4095, 4097, 4093), sm), "simt_tiled_sgemm +A +B ws");
   }
   // The copy makes the operand M/N-major.
   GemmArgs const tn = f32(R, C, 4096, 4096, 4096);
@@ -233,6 +233,7 @@ TEST(RepackSelect, F32KContiguousOperandsCopiedMnMajorForTheFfmaKernel) {
   EXPECT_EQ(rp.a.src_col, 4096);
   // A kernel named by the caller runs the operands as given.
   EXPECT_EQ(plan_of(tn, 90, tessera::GemmOptions{"simt_sgemm"}), "simt_sgemm");
+  EXPECT_EQ(plan_of(tn, 90, tessera::GemmOptions{"simt_tiled_sgemm"}), "simt_tiled_sgemm");
 }
 
 // ---- tessera::gemm on the GPU ----------------------------------------------
@@ -559,7 +560,8 @@ TEST(RepackGemmLayouts, LargeAlignedEveryLayout) {
 
 TEST(RepackGemmLayouts, LargeF32KContiguousCopiedMnMajor) {
   TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  const char* const plans[4] = {"simt_sgemm +A +B ws", "simt_sgemm +B ws", "simt_sgemm", "simt_sgemm +A ws"};
+  const char* const plans[4] = {"simt_tiled_sgemm +A +B ws", "simt_tiled_sgemm +B ws", "simt_tiled_sgemm",
+                                "simt_tiled_sgemm +A ws"};
   every_layout<float>(DataType::f32, 1e-5, plans);
 }
 
@@ -602,7 +604,7 @@ TEST(RepackGemmLayouts, BatchedF32CopiesWithAlphaBeta) {
   cudaDeviceProp prop{};
   TESSERA_TEST_CUDA(cudaGetDevice(&dev));
   TESSERA_TEST_CUDA(cudaGetDeviceProperties(&prop, dev));
-  EXPECT_EQ(plan_of(g, prop.major * 10 + prop.minor), "simt_sgemm +A +B ws");
+  EXPECT_EQ(plan_of(g, prop.major * 10 + prop.minor), "simt_tiled_sgemm +A +B ws");
   tessera::Status const st = tessera::gemm(g, nullptr);
   ASSERT_TRUE(st.ok()) << st.message;
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());

@@ -2,7 +2,9 @@
 // Part of Tessera.
 //
 // simt_sgemm: the registry face of the fp32 SIMT GEMM
-// (include/tessera/gemm/simt_sgemm.cuh), instantiated with SgemmDefault
+// (include/tessera/gemm/simt_sgemm.cuh), run when named since
+// simt_tiled_sgemm (the same kernel on Tensors/TiledMMA, registered before
+// it) measured as fast (run 38); instantiated with SgemmDefault
 // (128x128x16 tile, 4-stage cp.async ring, 8x8 outputs per thread, FFMAs in
 // row bands of 4: run 18 on an H100, 0.915x cuBLAS geometric mean over
 // 4096^3/8192^3 and three orders against 0.855 for the row-by-row order).
