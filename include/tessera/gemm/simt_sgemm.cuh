@@ -865,22 +865,28 @@ GemmKernel::LaunchShape sgemm_launch_shape(const GemmArgs& args) {
   return {detail::sgemm_function<Cfg>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
 }
 
-// Enqueue D = alpha*op(A)*op(B) + beta*C with configuration Cfg on `stream`.
-// `args` must have passed validate_arguments and sgemm_can_implement.
-template <class Cfg>
-Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
-  auto fail = [](StatusCode code, std::string msg) { return Status{code, "simt_sgemm: " + std::move(msg)}; };
+namespace detail {
+
+// The launch path the FFMA kernels share (simt_sgemm, simt_tiled_sgemm):
+// plan the kernel orientation and operand modes (vec16_k only if
+// `vec16k`), count tiles, opt in to the shared memory, launch
+// `pick(mode_a, mode_b)` on a (tiles, batches) grid. Errors name `kernel`.
+template <class Cfg, class Pick>
+Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const char* kernel, bool vec16k, Pick pick) {
+  auto fail = [kernel](StatusCode code, std::string msg) {
+    return Status{code, std::string(kernel) + ": " + std::move(msg)};
+  };
   if (!sgemm_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
-  detail::SgemmPlan r = detail::plan_sgemm(args, Cfg::kVec16K);
+  SgemmPlan r = plan_sgemm(args, vec16k);
   std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
   std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
   // Whole groups of kGroupM tile rows must fit the int block index.
   if ((tiles_m + Cfg::kGroupM) * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles");
   r.p.tiles_m = static_cast<int>(tiles_m);
   r.p.tiles_n = static_cast<int>(tiles_n);
-  const void* fn = detail::sgemm_function<Cfg>(r.mode_a, r.mode_b);
+  const void* fn = pick(r.mode_a, r.mode_b);
   if constexpr (Cfg::kSmemBytes > 48 * 1024) {
     cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
     if (e != cudaSuccess)
@@ -895,6 +901,17 @@ Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
                                            static_cast<size_t>(Cfg::kSmemBytes), stream);
   if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
   return {};
+}
+
+}  // namespace detail
+
+// Enqueue D = alpha*op(A)*op(B) + beta*C with configuration Cfg on `stream`.
+// `args` must have passed validate_arguments and sgemm_can_implement.
+template <class Cfg>
+Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
+  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_sgemm", Cfg::kVec16K, [](OperandMode a, OperandMode b) {
+    return detail::sgemm_function<Cfg>(a, b);
+  });
 }
 
 }  // namespace tessera::kernels::simt

@@ -405,31 +405,9 @@ GemmKernel::LaunchShape tiled_sgemm_launch_shape(const GemmArgs& args) {
 // Cfg, on `stream`. `args` must have passed validate_arguments.
 template <class Cfg, bool kLiveSrc = true>
 Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
-  auto fail = [](StatusCode code, std::string msg) { return Status{code, "simt_tiled_sgemm: " + std::move(msg)}; };
-  if (!sgemm_can_implement(args))
-    return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
-  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
-  detail::SgemmPlan r = detail::plan_sgemm(args, false);
-  std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
-  std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
-  if ((tiles_m + Cfg::kGroupM) * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles");
-  r.p.tiles_m = static_cast<int>(tiles_m);
-  r.p.tiles_n = static_cast<int>(tiles_n);
-  const void* fn = detail::tiled_sgemm_function<Cfg, kLiveSrc>(r.mode_a, r.mode_b);
-  if constexpr (Cfg::kSmemBytes > 48 * 1024) {
-    cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
-    if (e != cudaSuccess)
-      return fail(StatusCode::cannot_implement, std::to_string(Cfg::kSmemBytes) +
-                                                    " bytes of shared memory per block: " + cudaGetErrorString(e));
-  }
-  constexpr int kMaxGridY = 65535;
-  dim3 const grid(static_cast<unsigned>(tiles_m * tiles_n),
-                  static_cast<unsigned>(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
-  void* kernel_args[] = {&r.p};
-  cudaError_t const err = cudaLaunchKernel(fn, grid, dim3(Cfg::kThreads), kernel_args,
-                                           static_cast<size_t>(Cfg::kSmemBytes), stream);
-  if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
-  return {};
+  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_tiled_sgemm", false, [](OperandMode a, OperandMode b) {
+    return detail::tiled_sgemm_function<Cfg, kLiveSrc>(a, b);
+  });
 }
 
 }  // namespace tessera::kernels::simt

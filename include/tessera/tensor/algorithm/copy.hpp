@@ -348,25 +348,34 @@ TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTe
   }
 }
 
-template <class Atom, class Pred, class SE, class SL, class DstTensor>
-  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
-TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, SL> const& src, DstTensor&& dst) {
+namespace detail {
+// f(src(_,r), dst(_,r), r) for every rest coordinate r of two (V,REST...)
+// tensors of one rank; f(src, dst, 0) for rank <= 1.
+template <class SE, class SL, class DstTensor, class F>
+TESSERA_HOST_DEVICE void for_each_rest(Tensor<SE, SL> const& src, DstTensor&& dst, F&& f) {
   constexpr int R = SL::rank;
-  static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy_if(atom): src and dst have different ranks");
   if constexpr (R <= 1) {
-    if (pred(0)) copy(atom, src, dst);
+    f(src, dst, 0);
   } else {
     auto src_v = group_modes<1, R>(src);  // (V,REST)
     auto dst_v = group_modes<1, R>(dst);  // (V,REST)
     int const n = int(size<1>(dst_v.layout()));
     TESSERA_UNROLL
     for (int r = 0; r < n; ++r) {
-      if (pred(r)) {
-        auto d = dst_v(Underscore{}, r);
-        copy(atom, src_v(Underscore{}, r), d);
-      }
+      auto d = dst_v(Underscore{}, r);
+      f(src_v(Underscore{}, r), d, r);
     }
   }
+}
+}  // namespace detail
+
+template <class Atom, class Pred, class SE, class SL, class DstTensor>
+  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
+TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, SL> const& src, DstTensor&& dst) {
+  static_assert(SL::rank == std::remove_cvref_t<DstTensor>::rank, "copy_if(atom): src and dst have different ranks");
+  detail::for_each_rest(src, dst, [&](auto const& s, auto& d, int r) {
+    if (pred(r)) copy(atom, s, d);
+  });
 }
 
 // Every rest-coordinate r of (V,REST...) tensors copied by atom.with(pred(r)):
@@ -377,22 +386,10 @@ TESSERA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Tensor<SE, 
 template <class Atom, class Pred, class SE, class SL, class DstTensor>
   requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
 TESSERA_HOST_DEVICE void copy_zfill(Atom const& atom, Pred const& pred, Tensor<SE, SL> const& src, DstTensor&& dst) {
-  constexpr int R = SL::rank;
-  static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy_zfill: src and dst have different ranks");
+  static_assert(SL::rank == std::remove_cvref_t<DstTensor>::rank, "copy_zfill: src and dst have different ranks");
   static_assert(requires { atom.with(pred(0)); },
                 "copy_zfill: the atom takes no predicate [use a ZFILL atom, e.g. SM80_CP_ASYNC_CACHEALWAYS_ZFILL_N]");
-  if constexpr (R <= 1) {
-    copy(atom.with(pred(0)), src, dst);
-  } else {
-    auto src_v = group_modes<1, R>(src);  // (V,REST)
-    auto dst_v = group_modes<1, R>(dst);  // (V,REST)
-    int const n = int(size<1>(dst_v.layout()));
-    TESSERA_UNROLL
-    for (int r = 0; r < n; ++r) {
-      auto d = dst_v(Underscore{}, r);
-      copy(atom.with(pred(r)), src_v(Underscore{}, r), d);
-    }
-  }
+  detail::for_each_rest(src, dst, [&](auto const& s, auto& d, int r) { copy(atom.with(pred(r)), s, d); });
 }
 
 }  // namespace tessera
