@@ -97,32 +97,51 @@ struct Choice {
   int rank = -1;
 };
 
-// The candidate plans when A or B cannot be read by the 16-byte paths, in
-// order of preference at equal rank (least copying first):
-//  1. copy only the offending operands, keeping their order;
-//  2. copy them K-major (what the TMA kernel reads);
-//  3. copy every operand that is not already aligned and K-major, K-major.
-// The plan whose kernel ranks highest wins; an explicitly named kernel (that
-// cannot run the operands as they are) takes the first plan it can implement.
-// The FFMA kernels (simt_tiled_sgemm, simt_sgemm) read M/N-contiguous operands with 16-byte
-// cp.async and K-contiguous ones with 4-byte transposing copies, which cost
-// it 5-10% (run 18, H100: 8192^3 nt 0.949x cuBLAS, tt 0.927x, tn 0.872x).
-// For a large enough f32 problem, K-contiguous operands are copied
-// M/N-major first (and misaligned M/N-contiguous ones padded), so the kernel
-// always runs its nt form.
-// NOTE: the copy reads and writes each copied byte once (~2 x 4 bytes per
-// element at ~2.8 TB/s); the kernel gains ~8% of its time (~50 TFLOP/s). It
-// pays when flop per copied byte > 2 x 50e12 / (2.8e12 x 0.08) ~ 450: at
-// 4096^3 (2048 flop/B) the copy of one operand is ~45 us of a ~2.7 ms GEMM.
+// Copies of operands that the kernels could read in place (to reach a
+// faster kernel or a faster form of one) are made only for problems of at
+// least kMinFlopForLayoutCopy flop and at least kMinFlopPerCopiedByte flop
+// per copied byte.
+// NOTE: 2^33 flop (e.g. 2048^3) takes ~15 us at 600 TFLOP/s; copying a
+// 2048^2 bf16 operand moves 16 MB (~5 us at 3-4 TB/s).
+// NOTE: the copy reads and writes the operand once more; the kernel then
+// reads it again. Run 23 (H100, 2026-11-22, bf16, interleaved ratios):
+// 128x8192x8192 nt/tt (B copied: 126 flop per copied byte) ran at 0.25x
+// cuBLAS after the copy and 64x28672x4096 nt/tt (64 flop/B) at 0.25x, where
+// mma.sync reads them in place at about half of cuBLAS; 4096^3 nn/nt (2048
+// flop/B) ran at 0.67-0.80x after the copy. A copy pays when the flop per
+// copied byte exceed about twice the Hopper kernel's flop rate over the copy
+// bandwidth (~2 x 700 / 3 TB/s ~ 470); for the FFMA kernels, which gain ~8%
+// from the copy at ~50 TFLOP/s, 2 x 50e12 / (2.8e12 x 0.08) ~ 450.
+constexpr double kMinFlopForLayoutCopy = 8589934592.0;
+constexpr double kMinFlopPerCopiedByte = 512.0;
+
+double problem_flop(const GemmArgs& args) {
+  return 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
+}
+
+// The kernel the heuristic picks once `rp`'s copies replace A and B (null if
+// none); *g gets those arguments. Kernels never read the copies while
+// choosing: any 16-byte aligned address stands in for the workspace.
+const GemmKernel* kernel_on_copies(const GemmArgs& args, const RepackPlan& rp, int sm, const GemmOptions& options,
+                                   GemmArgs* g) {
+  alignas(16) static const char probe[16] = {};
+  *g = detail::packed_args(args, rp, const_cast<char*>(probe));
+  const GemmKernel* k = nullptr;
+  return select_gemm_kernel(*g, sm, options, &k).ok() ? k : nullptr;
+}
+
+// The FFMA kernels (simt_tiled_sgemm, simt_sgemm) read M/N-contiguous
+// operands with 16-byte cp.async and K-contiguous ones with 4-byte
+// transposing copies, which cost them 5-10% (run 18, H100: 8192^3 nt 0.949x
+// cuBLAS, tt 0.927x, tn 0.872x). For a large enough f32 problem each
+// K-contiguous operand is copied M/N-major on its own (a skinny GEMM copies
+// its small operand, not the large one it streams once), misaligned
+// M/N-contiguous ones padded, so the kernel runs its nt form.
 Choice choose_simt_repack(const GemmArgs& args, int sm, const GemmOptions& options, const GemmKernel* unpacked,
                           bool a_km, bool b_km, bool bad_a, bool bad_b) {
-  constexpr double kMinFlop = 8589934592.0;
-  constexpr double kMinFlopPerCopiedByte = 512.0;
   if (!a_km && !b_km) return {};
-  double const flop = 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
-  if (flop < kMinFlop) return {};
-  // Each K-contiguous operand on its own (a skinny GEMM copies its small
-  // operand, not the large one it streams once).
+  double const flop = problem_flop(args);
+  if (flop < kMinFlopForLayoutCopy) return {};
   RepackPlan const mn = detail::plan_repack(args, RepackTarget::mn_major, RepackTarget::mn_major);
   auto target = [&](bool km, bool bad, const detail::PackedOperand& copy) {
     if (km && flop >= kMinFlopPerCopiedByte * double(copy.bytes)) return RepackTarget::mn_major;
@@ -130,13 +149,20 @@ Choice choose_simt_repack(const GemmArgs& args, int sm, const GemmOptions& optio
   };
   RepackPlan const rp = detail::plan_repack(args, target(a_km, bad_a, mn.a), target(b_km, bad_b, mn.b));
   if (!(rp.a.active && a_km) && !(rp.b.active && b_km)) return {};
-  alignas(16) static const char probe[16] = {};
-  GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe));
-  const GemmKernel* k = nullptr;
-  if (!select_gemm_kernel(g, sm, options, &k).ok() || k != unpacked) return {};
+  GemmArgs g;
+  const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
+  if (k != unpacked) return {};
   return {rp, k, detail::heuristic_rank(*k, g, sm)};
 }
 
+// The candidate plans when A or B cannot be read by the 16-byte paths, in
+// order of preference at equal rank (least copying first):
+//  1. copy only the offending operands, keeping their order;
+//  2. copy them K-major (what the TMA kernel reads);
+//  3. copy every operand that is not already aligned and K-major, K-major.
+// The plan whose kernel ranks highest wins; an explicitly named kernel (that
+// cannot run the operands as they are) takes the first plan it can implement.
+// Before them: the FFMA kernels' M/N-major copies (choose_simt_repack).
 Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, const GemmKernel* unpacked) {
   Choice best;
   std::int64_t const eb = size_of(args.input);
@@ -155,32 +181,16 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
     // reaches a kernel the heuristic ranks above the one that reads them in
     // place (on Hopper, for tf32: the TMA kernel, which reads 16-bit inputs in
     // any order but tf32 only K-major, instead of mma.sync), and only for
-    // problems large enough that the copy
-    // (~4 bytes per 16-bit element, a few microseconds of launches) is small
-    // against the GEMM.
-    // NOTE: 2^33 flop (e.g. 2048^3) takes ~15 us at 600 TFLOP/s; copying a
-    // 2048^2 bf16 operand moves 16 MB (~5 us at 3-4 TB/s).
-    // NOTE: and only when the GEMM does enough work per copied byte. The
-    // copy reads and writes the operand once more; the Hopper kernel then
-    // reads it again. Run 23 (H100, 2026-11-22, bf16, interleaved ratios):
-    // 128x8192x8192 nt/tt (B copied: 126 flop per copied byte) ran at
-    // 0.25x cuBLAS after the copy and 64x28672x4096 nt/tt (64 flop/B) at
-    // 0.25x, where mma.sync reads them in place at about half of cuBLAS;
-    // 4096^3 nn/nt (2048 flop/B) ran at 0.67-0.80x after the copy. A copy
-    // pays when the flop per copied byte exceed about twice the Hopper
-    // kernel's flop rate over the copy bandwidth (~2 x 700 / 3 TB/s ~ 470).
-    constexpr double kMinFlopForLayoutCopy = 8589934592.0;
-    constexpr double kMinFlopPerCopiedByte = 512.0;
+    // problems large enough (see kMinFlopForLayoutCopy).
     if (!options.kernel.empty() || unpacked == nullptr || (a_km && b_km)) return best;
-    double const flop = 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
+    double const flop = problem_flop(args);
     if (flop < kMinFlopForLayoutCopy) return best;
     RepackPlan const rp = detail::plan_repack(args, a_km ? RepackTarget::keep : RepackTarget::k_major,
                                               b_km ? RepackTarget::keep : RepackTarget::k_major);
     if (flop < kMinFlopPerCopiedByte * double(rp.bytes)) return best;
-    alignas(16) static const char probe_aligned[16] = {};
-    GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe_aligned));
-    const GemmKernel* k = nullptr;
-    if (!select_gemm_kernel(g, sm, options, &k).ok()) return best;
+    GemmArgs g;
+    const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
+    if (k == nullptr) return best;
     int const rank = detail::heuristic_rank(*k, g, sm);
     if (rank > detail::heuristic_rank(*unpacked, args, sm)) best = {rp, k, rank};
     return best;
@@ -192,12 +202,9 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
   };
   for (int plan = 0; plan < 3; ++plan) {
     RepackPlan const rp = detail::plan_repack(args, target(bad_a, a_km, plan), target(bad_b, b_km, plan));
-    // Kernels never read the copies here: any 16-byte aligned address stands
-    // in for the workspace while choosing.
-    alignas(16) static const char probe[16] = {};
-    GemmArgs const g = detail::packed_args(args, rp, const_cast<char*>(probe));
-    const GemmKernel* k = nullptr;
-    if (!select_gemm_kernel(g, sm, options, &k).ok()) continue;
+    GemmArgs g;
+    const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
+    if (k == nullptr) continue;
     int const rank = options.kernel.empty() ? detail::heuristic_rank(*k, g, sm) : 0;
     if (rank > best.rank) best = {rp, k, rank};
     if (!options.kernel.empty()) break;
