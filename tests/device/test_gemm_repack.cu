@@ -242,15 +242,7 @@ using tessera::test::at;
 using tessera::test::load_elem;
 using tessera::test::store_elem;
 
-struct DeviceBuffer {
-  void* p = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (p) cudaFree(p);
-  }
-};
+using DeviceBuffer = tessera::test::DevBuf;
 
 struct Case {
   std::string name;

@@ -79,12 +79,7 @@ double tolerance(const Case& c) {
   return 1e-4;                                                      // f32 out, exact 16-bit products
 }
 
-struct DeviceBuffer {
-  void* p = nullptr;
-  ~DeviceBuffer() {
-    if (p) cudaFree(p);
-  }
-};
+using DeviceBuffer = tessera::test::DevBuf;
 
 void run_case(const Case& cs) {
   std::int64_t const in_b = tessera::size_of(cs.in);
