@@ -2,13 +2,15 @@
 // Part of Tessera.
 //
 // `tessera info`: the device, its datasheet-style peaks, and the measured
-// ceilings (device-to-device copy bandwidth, cuBLAS bf16 and f32 at 8192^3).
+// ceilings (device-to-device copy bandwidth, the mma.sync issue rate, cuBLAS
+// bf16 and f32 at 8192^3).
 #include <cstdio>
 
 #include "cli.hpp"
 #include "command.hpp"
 #include "device/device_query.hpp"
 #include "gemm_bench.hpp"
+#include "mma_ceiling.hpp"
 #include "reference/cublas_reference.hpp"
 
 namespace {
@@ -54,6 +56,18 @@ int run_info(int argc, char** argv) {
   std::printf("  device-to-device copy: %.0f GB/s (read + write bytes; %.0f%% of %.0f GB/s peak "
               "estimate; the %%BW denominator of tessera bench)\n",
               gbps, d.peak_dram_gbps > 0 ? 100 * gbps / d.peak_dram_gbps : 0.0, d.peak_dram_gbps);
+  if (d.sm >= 80) {
+    // The Ampere path's own ceiling, with 1, 2 and 4 warps per scheduler.
+    for (bool f16_acc : {true, false}) {
+      std::printf("  mma.sync m16n8k16 f16, %s accumulate, registers only (the Ampere path's ceiling):",
+                  f16_acc ? "f16" : "f32");
+      for (int warps : {4, 8, 16}) {
+        bench::MmaCeiling const c = bench::measure_mma_sync_ceiling(f16_acc, warps, d.sm_count);
+        std::printf("%s %d warps/SM %.1f TFLOP/s at %.0f MHz", warps == 4 ? "" : ";", warps, c.tflops, c.sm_mhz);
+      }
+      std::printf("\n");
+    }
+  }
   CublasReference cublas;
   if (!cublas.status().ok()) {
     std::fprintf(stderr, "tessera info: %s\n", cublas.status().message.c_str());
