@@ -777,6 +777,9 @@ struct Sm90WsVariant {
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial
+  bool balance_waves = false;  // unsplit launches: ceil(units / waves) persistent CTAs instead of one per
+                               // SM, so that every wave is full (512 tiles: 4 waves of 128 CTAs rather
+                               // than 3 of 132 and one of 116); the same number of waves either way
 };
 
 // The variant the default launch runs for a problem of kernel orientation

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# Same-run comparison of the Hopper GEMM's default launch (one persistent CTA
+# per SM) against the same variant with `balance_waves` (ceil(units / waves)
+# CTAs, every wave full), with cuBLAS beside both. bf16 TN, D row-major (as
+# `tessera bench`), 16-byte aligned; the three are timed interleaved (one run
+# of each per repetition, L2 flushed before every run), median of REPS (30).
+# Prints one line per shape: TFLOP/s, ratio to cuBLAS, the CTA counts and the
+# relative difference of each result to cuBLAS's.
+# Logs under $OUT (default /tmp/tessera-waves). Usage: scripts/gpu/waves.sh
+set -u
+OUT=${OUT:-/tmp/tessera-waves}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+BUILD=${WAVES_BUILD:-/tmp/tessera-waves-build}
+mkdir -p "$BUILD"
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
+ARCH="-gencode=arch=compute_90a,code=sm_90a"
+FLAGS="-std=c++20 -O3 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src $ARCH"
+start=$(date +%s)
+
+cat > "$BUILD/waves.cu" <<'CU'
+// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + balance_waves.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+
+#define CHECK(x)                                                                                  \
+  do {                                                                                            \
+    cudaError_t e_ = (x);                                                                         \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);        \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+__global__ void fill(__nv_bfloat16* p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ seed;
+    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13;
+    p[i] = __float2bfloat16(float(x & 0xFFFF) / 32768.0f - 1.0f);
+  }
+}
+__global__ void diff(const __nv_bfloat16* a, const __nv_bfloat16* b, long long n, double* out) {
+  double e = 0, r = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    double x = __bfloat162float(a[i]), y = __bfloat162float(b[i]);
+    e += (x - y) * (x - y); r += y * y;
+  }
+  atomicAdd(out, e); atomicAdd(out + 1, r);
+}
+
+int main() {
+  int const reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;
+  cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
+  int const sms = prop.multiProcessorCount;
+  std::printf("device: %s, %d SMs; bf16 TN, D row-major, interleaved, median of %d, L2 flushed\n", prop.name, sms, reps);
+  cublasHandle_t h; cublasCreate(&h);
+  size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
+  struct Case { int m, n, k; } const cases[] = {
+      {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
+      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
+  cudaEvent_t ev0, ev1; cudaEventCreate(&ev0); cudaEventCreate(&ev1);
+  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
+  for (const Case& c : cases) {
+    long long const na = (long long)c.m * c.k, nb = (long long)c.n * c.k, nd = (long long)c.m * c.n;
+    __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
+    CHECK(cudaMalloc(&A, na * 2)); CHECK(cudaMalloc(&B, nb * 2));
+    CHECK(cudaMalloc(&D, nd * 2)); CHECK(cudaMalloc(&Dc, nd * 2)); CHECK(cudaMalloc(&acc, 16));
+    fill<<<1024, 256>>>(A, na, 1u); fill<<<1024, 256>>>(B, nb, 2u);
+    tessera::GemmArgs args;
+    args.m = c.m; args.n = c.n; args.k = c.k;
+    args.input = tessera::DataType::bf16; args.output = tessera::DataType::bf16; args.accumulate = tessera::DataType::f32;
+    args.a = {A, tessera::MatrixOrder::row_major, c.k, 0};
+    args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
+    args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
+    tessera::detail::Sm90WsVariant const def = tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms);
+    tessera::detail::Sm90WsVariant bal = def;
+    bal.balance_waves = true;
+    float one = 1.0f, zero = 0.0f;
+    auto run = [&](int which) {
+      if (which == 0) {
+        if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.n, c.m, c.k, &one, B, CUDA_R_16BF, c.k, A, CUDA_R_16BF, c.k,
+                         &zero, Dc, CUDA_R_16BF, c.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+          std::printf("cublas error\n");
+        return;
+      }
+      tessera::Status s = tessera::detail::launch_sm90_ws_gemm(args, nullptr, which == 1 ? def : bal);
+      if (!s.ok()) { std::printf("launch failed: %s\n", s.message.c_str()); std::exit(1); }
+    };
+    double rel[3] = {0, 0, 0};
+    run(0);
+    for (int which = 1; which <= 2; ++which) {
+      CHECK(cudaMemset(D, 0xff, nd * 2));
+      run(which);
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaMemset(acc, 0, 16));
+      diff<<<512, 256>>>(D, Dc, nd, acc);
+      double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
+      rel[which] = std::sqrt(hacc[0] / hacc[1]);
+    }
+    for (int w = 0; w < 3; ++w) run(w);  // warm-up
+    std::vector<float> t[3];
+    for (int r = 0; r < reps; ++r)
+      for (int w = 0; w < 3; ++w) {
+        int const which = (w + r) % 3;  // rotate the order
+        CHECK(cudaMemsetAsync(flush, r & 0xFF, flush_bytes));
+        cudaEventRecord(ev0); run(which); cudaEventRecord(ev1); cudaEventSynchronize(ev1);
+        float ms; cudaEventElapsedTime(&ms, ev0, ev1); t[which].push_back(ms);
+      }
+    CHECK(cudaGetLastError());
+    double tf[3];
+    double const flop = 2.0 * c.m * double(c.n) * c.k;
+    for (int w = 0; w < 3; ++w) {
+      std::sort(t[w].begin(), t[w].end());
+      tf[w] = flop / (t[w][t[w].size() / 2] * 1e-3) / 1e12;
+    }
+    // CTA counts, as the launcher computes them for an unsplit launch.
+    long long const bm = def.pingpong ? def.tile_m : 128, bn = def.tile_n;
+    long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
+    long long const grid = std::min<long long>(units, sms);
+    long long const waves = (units + sms - 1) / sms;
+    long long const bgrid = def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
+    char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
+    std::printf("%-18s %9.1f %8.1f (%.3f) %8.1f (%.3f) %5lld %5lld %.1e/%.1e %s%s\n", name, tf[0], tf[1], tf[1] / tf[0],
+                tf[2], tf[2] / tf[0], grid, bgrid, rel[1], rel[2], def.pingpong ? "pp" : "coop",
+                def.splits > 1 ? " split-tail" : "");
+    std::fflush(stdout);
+    cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
+  }
+  cublasDestroy(h);
+  return 0;
+}
+CU
+pids=()
+( $NVCC $FLAGS -c src/gemm/kernels/sm90_ws_gemm.cu -o "$BUILD/ws.o" > "$OUT/build_ws.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_ws.txt" ) &
+pids+=($!)
+( $NVCC $FLAGS -c src/tma/tensor_map.cpp -o "$BUILD/tma.o" > "$OUT/build_tma.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_tma.txt" ) &
+pids+=($!)
+( $NVCC $FLAGS -c "$BUILD/waves.cu" -o "$BUILD/waves.o" > "$OUT/build_waves.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_waves.txt" ) &
+pids+=($!)
+for p in "${pids[@]}"; do wait "$p"; done
+for f in "$OUT"/build_*.txt; do
+  if grep -q "BUILD FAILED" "$f"; then echo "--- $f"; grep -E "error|FAILED" "$f" | head -20; exit 1; fi
+done
+$NVCC $ARCH "$BUILD/waves.o" "$BUILD/ws.o" "$BUILD/tma.o" -o "$BUILD/waves" -lcublas > "$OUT/link.txt" 2>&1 \
+  || { echo "LINK FAILED"; head -20 "$OUT/link.txt"; exit 1; }
+echo "build took $(( $(date +%s) - start ))s"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
+timeout "${WAVES_LIMIT:-240}" "$BUILD/waves" | tee "$OUT/waves.txt"
+echo "total $(( $(date +%s) - start ))s"
