@@ -89,7 +89,13 @@ Operand make_operand(int mn, int k, std::int64_t ld, bool is_a) {
   return op;
 }
 
-// Copy one k-tile of one operand into a shared-memory image with every thread's loader.
+// Threads whose k-tile took the loader's interior path (whole units, no
+// byte counts) in fill_stage since the last reset.
+int g_interior_threads = 0;
+
+// Copy one k-tile of one operand into a shared-memory image with every
+// thread's loader, as GmemTileLoader::copy_async does: whole units when
+// interior(kt) holds, per-unit byte counts otherwise.
 template <class Loader>
 void fill_stage(std::vector<unsigned char>& smem, const Operand& op, int mn0, int mn_extent, int k_extent, int kt,
                 int threads, int access) {
@@ -100,8 +106,10 @@ void fill_stage(std::vector<unsigned char>& smem, const Operand& op, int mn0, in
     Loader ld(base, op.ld, mn0, mn_extent, k_extent, tid);
     int const kcol = ld.k_column_valid(kt);
     const char* p = ld.tile_pointer(kt);
+    bool const interior = access >= 4 && ld.interior(kt);
+    g_interior_threads += interior ? 1 : 0;
     for (int i = 0; i < Loader::kPerThread; ++i) {
-      int const valid = ld.unit_valid(i, kt, kcol);
+      int const valid = interior ? access : ld.unit_valid(i, kt, kcol);
       int const off = ld.smem_offset(i);
       ASSERT_GE(off, 0);
       ASSERT_LE(off + access, int(smem.size()));
@@ -316,6 +324,12 @@ void simulate_both(bool aligned) {
   int const m = Cfg::kBlockM + 77, n = Cfg::kBlockN + 45, k = 2 * Cfg::kBlockK + 13;
   simulate<Cfg, Elem>(m, n, k, 1, 1, pad_for(Cfg::kAKMajor ? k : m), pad_for(Cfg::kBKMajor ? k : n));
   if (::testing::Test::HasFatalFailure()) return;
+  // CTA (0, 0) of the same problem lies inside M and N: its first two
+  // k-tiles take the interior path, the third (13 of K) does not.
+  g_interior_threads = 0;
+  simulate<Cfg, Elem>(m, n, k, 0, 0, pad_for(Cfg::kAKMajor ? k : m), pad_for(Cfg::kBKMajor ? k : n));
+  if (::testing::Test::HasFatalFailure()) return;
+  if (Cfg::kAccessBytes >= 4) EXPECT_EQ(g_interior_threads, 2 * 2 * Cfg::kThreads) << "interior path not taken";
   int const m2 = 50, n2 = 30, k2 = 20;
   simulate<Cfg, Elem>(m2, n2, k2, 0, 0, pad_for(Cfg::kAKMajor ? k2 : m2), pad_for(Cfg::kBKMajor ? k2 : n2));
 }

@@ -152,6 +152,7 @@ struct GmemTileLoader {
   static_assert(kPerThread <= 64, "GmemTileLoader: at most 64 units per thread (row mask is 64 bits)");
 
   using Mask = std::conditional_t<(kPerThread <= 32), uint32_t, uint64_t>;
+  static constexpr Mask kAllRows = kPerThread == 8 * int(sizeof(Mask)) ? ~Mask(0) : (Mask(1) << kPerThread) - 1;
 
   const char* ptr;     // unit 0 of k-tile 0 (dereferenced only when in bounds)
   int64_t row_step;    // bytes from unit i to unit i+1
@@ -223,10 +224,43 @@ struct GmemTileLoader {
     }
   }
 
+  // Whether every unit of k-tile kt lies wholly inside the matrix: all of
+  // this thread's rows (K-major) or its whole column unit (M/N-major), and a
+  // k-tile that ends inside K. True for every k-tile but the last of every
+  // CTA away from the M/N edges.
+  TESSERA_HOST_DEVICE TESSERA_INLINE bool interior(int kt) const {
+    if ((kt + 1) * kBlockK > k_extent) return false;
+    if constexpr (kKMajor) return row_mask == kAllRows;
+    else return col_valid == kAccessBytes;
+  }
+
   // copy(tAgA(_,_,_,kt), tAsA(_,_,_,stage)) with cp.async (asynchronous; the
   // caller fences and waits). With 2-byte units (16-bit data whose pointer or
   // ld is odd) there is no cp.async: a guarded scalar copy, synchronous.
   __device__ __forceinline__ void copy_async(char* smem_stage, int kt) const {
+    if constexpr (kAccessBytes >= 4) {
+      // NOTE: interior k-tiles take plain cp.async without a source size. The
+      // zero-fill form costs ~10 integer instructions per unit in SASS (byte
+      // count, predicate, address fix-up): ~150 of the ~490 instructions a
+      // warp issued per k-tile in the seed kernel (H100 SASS, session 4).
+      if (interior(kt)) {
+        using Policy = std::conditional_t<kAccessBytes == 16, arch::CacheGlobal, arch::CacheAlways>;
+        const char* p = tile_pointer(kt);
+        // NOTE: unrolled by 2 for sm_90 and not at all for sm_80: unrolled
+        // further, the 128x256 f32-accumulating kernels spilled 4-12 bytes at
+        // 255 registers (by 4 on sm_90a, by 2 on sm_80).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#pragma unroll 1
+#else
+#pragma unroll 2
+#endif
+        for (int i = 0; i < kPerThread; ++i) {
+          arch::cp_async<kAccessBytes, Policy>(smem_stage + smem_offset(i), p);
+          p += row_step;
+        }
+        return;
+      }
+    }
     int const kcol = k_column_valid(kt);
     const char* p = tile_pointer(kt);
 #pragma unroll kUnroll
