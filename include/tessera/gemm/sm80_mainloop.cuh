@@ -248,26 +248,20 @@ struct GmemTileLoader {
       // warp issued per k-tile in the seed kernel (H100 SASS, session 4).
       if (interior(kt)) {
         using Policy = std::conditional_t<kAccessBytes == 16, arch::CacheGlobal, arch::CacheAlways>;
-        const char* p = tile_pointer(kt);
-        if constexpr (kUnrollInterior) {
-#pragma unroll
-          for (int i = 0; i < kPerThread; ++i) {
-            arch::cp_async<kAccessBytes, Policy>(smem_stage + smem_offset(i), p);
-            p += row_step;
-          }
-        } else {
-          // NOTE: unrolled by 2 for sm_90 and not at all for sm_80: unrolled
-          // further, the 128x256 f32-accumulating kernels spilled 4-12 bytes
-          // at 255 registers (by 4 on sm_90a, by 2 on sm_80).
+        // NOTE: without kUnrollInterior, unrolled by 2 for sm_90 and not at
+        // all for sm_80: unrolled further, the 128x256 f32-accumulating
+        // kernels spilled 4-12 bytes at 255 registers (by 4 on sm_90a, by 2
+        // on sm_80).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#pragma unroll 1
+        constexpr int kInteriorUnroll = kUnrollInterior ? kPerThread : 1;
 #else
-#pragma unroll 2
+        constexpr int kInteriorUnroll = kUnrollInterior ? kPerThread : 2;
 #endif
-          for (int i = 0; i < kPerThread; ++i) {
-            arch::cp_async<kAccessBytes, Policy>(smem_stage + smem_offset(i), p);
-            p += row_step;
-          }
+        const char* p = tile_pointer(kt);
+#pragma unroll kInteriorUnroll
+        for (int i = 0; i < kPerThread; ++i) {
+          arch::cp_async<kAccessBytes, Policy>(smem_stage + smem_offset(i), p);
+          p += row_step;
         }
         return;
       }
