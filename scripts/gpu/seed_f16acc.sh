@@ -34,18 +34,7 @@ cat > "$OUT/seed_f16acc.cu" <<'CU'
 #include <vector>
 #include <tessera/gemm/sm80_tensorop.hpp>
 using namespace tessera;
-__global__ void fill(__half* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ seed; x ^= x >> 15; x *= 2246822519u; x ^= x >> 13;
-    p[i] = __float2half(float(x & 0xFFFF) / 32768.0f - 1.0f);
-  }
-}
-__global__ void diff(const __half* a, const __half* b, long long n, double* out) {
-  double e = 0, r = 0;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    double x = __half2float(a[i]), y = __half2float(b[i]); e += (x - y) * (x - y); r += y * y; }
-  atomicAdd(out, e); atomicAdd(out + 1, r);
-}
+#include "driver_util.cuh"
 int main() {
   const int M = 5120, N = 5120, K = 4096;
   __half *A, *B, *D, *Dc; double* acc;
@@ -101,7 +90,7 @@ int main() {
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU
-nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -arch=sm_90a "$OUT/seed_f16acc.cu" \
+nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$OUT/seed_f16acc.cu" \
   "$BUILD/src/libtessera_runtime.a" -lcublas -o "$OUT/seed_f16acc" || { echo "driver build failed"; exit 1; }
 echo "built $(( $(date +%s) - start ))s"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader

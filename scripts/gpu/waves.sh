@@ -20,7 +20,7 @@ mkdir -p "$BUILD"
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
 ARCH="-gencode=arch=compute_90a,code=sm_90a"
-FLAGS="-std=c++20 -O3 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src $ARCH"
+FLAGS="-std=c++20 -O3 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src -I$ROOT/scripts/gpu $ARCH"
 start=$(date +%s)
 
 cat > "$BUILD/waves.cu" <<'CU'
@@ -37,30 +37,7 @@ cat > "$BUILD/waves.cu" <<'CU'
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
-#define CHECK(x)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);        \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
-
-__global__ void fill(__nv_bfloat16* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ seed;
-    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13;
-    p[i] = __float2bfloat16(float(x & 0xFFFF) / 32768.0f - 1.0f);
-  }
-}
-__global__ void diff(const __nv_bfloat16* a, const __nv_bfloat16* b, long long n, double* out) {
-  double e = 0, r = 0;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    double x = __bfloat162float(a[i]), y = __bfloat162float(b[i]);
-    e += (x - y) * (x - y); r += y * y;
-  }
-  atomicAdd(out, e); atomicAdd(out + 1, r);
-}
+#include "driver_util.cuh"
 
 int main() {
   int const reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;
