@@ -240,14 +240,14 @@ void kernel_strides(const MatrixDesc& x, bool swap, std::int64_t* row, std::int6
   *col = c;
 }
 
-// `transpose`: compute in the orientation opposite to the default one (the
-// default makes D' row-major: D' = D for a row-major D, D^T otherwise).
-// `split_tail`: split only the tiles of the last, partly filled wave of the
-// persistent grid (none when the tiles fill whole waves). `balance_waves`:
-// see Sm90WsVariant.
+// Launches configuration Cfg with the run-time choices of `v` (group_m,
+// splits, split_tail, transpose, balance_waves: see Sm90WsVariant; the
+// configuration fields were consumed by with_config).
 template <class Cfg>
-Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int splits, bool transpose,
-                   bool split_tail, bool balance_waves) {
+Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm90WsVariant& v) {
+  int const group_m = v.group_m;
+  int splits = v.splits;
+  bool const transpose = v.transpose;
   if (std::string why = unsupported_reason(args); !why.empty()) return ws_fail(StatusCode::cannot_implement, why);
   if (args.m == 0 || args.n == 0) return {};
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
@@ -305,7 +305,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
     int const per = (p.k_blocks + splits - 1) / splits;
     splits = (p.k_blocks + per - 1) / per;
     p.split_k_blocks = per;
-    if (split_tail) {
+    if (v.split_tail) {
       std::int64_t const tail = all_tiles % sms_per_wave;
       split_from = all_tiles - tail;
       if (tail == 0) splits = 1;
@@ -333,7 +333,12 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
   if (p.splits > 1) {
     std::size_t const bytes = std::size_t(all_tiles - split_from) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
     SplitkWorkspace const ws = splitk_workspace(bytes, stream);
-    if (ws.partial == nullptr) return launch_with<Cfg>(args, stream, group_m, 1, transpose, false, balance_waves);
+    if (ws.partial == nullptr) {
+      detail::Sm90WsVariant unsplit = v;
+      unsplit.splits = 1;
+      unsplit.split_tail = false;
+      return launch_with<Cfg>(args, stream, unsplit);
+    }
     p.partial = ws.partial;
     p.counters = ws.counters;
   }
@@ -357,7 +362,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, int group_m, int 
     cudaGetLastError();
   }
   if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
-  if (balance_waves && p.splits == 1 && units > slots) {
+  if (v.balance_waves && p.splits == 1 && units > slots) {
     // As many waves as before, each of them full: CTA i runs units i, i +
     // grid, ... and every CTA runs `waves` of them (the last CTAs one fewer
     // when units is not a multiple of waves).
@@ -640,8 +645,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
   if (variant.transpose && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
-    return launch_with<Cfg>(args, stream, variant.group_m, variant.splits, variant.transpose, variant.split_tail,
-                            variant.balance_waves);
+    return launch_with<Cfg>(args, stream, variant);
   });
 }
 
