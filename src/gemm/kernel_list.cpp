@@ -13,6 +13,7 @@
 #define TESSERA_GEMM_KERNEL_LIST(X) \
   X(sm90_ws_gemm)                   \
   X(sm80_tensorop)                  \
+  X(sm80_tiled)                     \
   X(simt_tiled_sgemm)               \
   X(simt_sgemm)                     \
   X(simt_generic)

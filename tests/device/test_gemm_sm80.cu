@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -352,6 +353,63 @@ std::vector<Case> all_cases() {
     c.batch = 3;
     v.push_back(c);
   }
+  // The Tensor/TiledCopy/TiledMMA kernel (Sm80Variant::tiled): every 16-bit
+  // kind, TN with D in both orders (a column-major D swaps the operands,
+  // which stay K-major), residues in M, N and K, padded leading dimensions,
+  // alpha/beta, beta == 0 with C null, batches, one k-tile and many.
+  for (const TypeCombo& t : kTypes) {
+    if (t.in == DataType::tf32) continue;
+    struct TiledShape {
+      const char* name;
+      std::int64_t m, n, k, pad;
+      float alpha, beta;
+      MatrixOrder d;
+      int batch;
+    };
+    const TiledShape tiled_shapes[] = {
+        {"296x520x264", 296, 520, 264, 0, 0.5f, -1.0f, R, 1},
+        {"296x520x264_dcol", 296, 520, 264, 0, 1.0f, 0.0f, C, 1},
+        {"ldpad200x136x72", 200, 136, 72, 8, -0.75f, 1.5f, C, 1},
+        {"k8_130x70x8", 130, 70, 8, 0, 1.0f, 0.25f, R, 1},
+        {"batch3_136x200x96", 136, 200, 96, 0, 1.0f, 0.5f, C, 3},
+    };
+    for (const TiledShape& s : tiled_shapes) {
+      Case c;
+      c.name = std::string("tiled_") + t.name + "_tn_" + s.name;
+      c.in = t.in;
+      c.out = t.out;
+      c.acc = t.acc;
+      c.a_order = R;
+      c.b_order = C;
+      c.d_order = s.d;
+      c.c_order = s.d;
+      c.m = s.m;
+      c.n = s.n;
+      c.k = s.k;
+      c.pad = s.pad;
+      c.alpha = s.alpha;
+      c.beta = s.beta;
+      c.batch = s.batch;
+      c.variant = Sm80Variant::tiled;
+      v.push_back(c);
+    }
+  }
+  {
+    Case c;
+    c.name = "tiled_seed_tn_hgemm_1280x1280x4096";
+    c.in = DataType::f16;
+    c.out = DataType::f16;
+    c.acc = DataType::f16;
+    c.a_order = R;
+    c.b_order = C;
+    c.d_order = C;
+    c.c_order = C;
+    c.m = 1280;
+    c.n = 1280;
+    c.k = 4096;
+    c.variant = Sm80Variant::tiled;
+    v.push_back(c);
+  }
   // The seed's problem, scaled down 4x in each of M, N (TN, f16, f16 accumulate).
   {
     Case c;
@@ -400,6 +458,40 @@ TEST(Sm80GemmErrors, AlignedVariantRejectsMisalignedOperands) {
   EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement) << st.message;
   EXPECT_TRUE(tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::scalar, nullptr).ok());
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// The tiled variant covers 16-bit TN only: other orders, tf32 and misaligned
+// operands are refused with a message naming the rule, and nothing runs.
+TEST(Sm80GemmErrors, TiledVariantRefusesWhatItDoesNotCover) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  DeviceBuffer a, b, d;
+  ASSERT_EQ(cudaMalloc(&a.p, 64 * 64 * 4 + 16), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b.p, 64 * 64 * 4 + 16), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d.p, 64 * 64 * 4), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d.p, 0xFF, 64 * 64 * 4), cudaSuccess);
+  GemmArgs args;
+  args.m = args.n = args.k = 64;
+  args.input = DataType::f16;
+  args.a = {a.p, C, 64, 0};  // M-major A: not K-major
+  args.b = {b.p, C, 64, 0};
+  args.d = {d.p, R, 64, 0};
+  tessera::Status st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::tiled, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("K-major"), std::string::npos) << st.message;
+  args.a = {a.p, R, 64, 0};
+  args.input = DataType::tf32;
+  st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::tiled, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("16-bit"), std::string::npos) << st.message;
+  args.input = DataType::f16;
+  args.a = {static_cast<char*>(a.p) + 2, R, 64, 0};
+  st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::tiled, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("16-byte aligned"), std::string::npos) << st.message;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> hd(64 * 64 * 4);
+  ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
 }
 
 // Full-precision f32 is not a tensor-core kind: the kernel declines it so the

@@ -178,6 +178,12 @@ struct Sm80Epilogue {
     __syncthreads();  // every warp has left the mainloop: its smem is free
     stage(smem, acc, warp_m, warp_n);
     __syncthreads();
+    write(smem, p, m0, n0, m, n);
+  }
+
+  // Step 2 for the output type of `p`, from a staged tile (stage(), or the
+  // tiled kernel's partition_C of the same swizzled map).
+  __device__ static void write(const char* smem, const EpilogueParams& p, int m0, int n0, int m, int n) {
     switch (p.out) {
       case OutputType::f16: store<__half>(smem, p, m0, n0, m, n); break;
       case OutputType::bf16: store<__nv_bfloat16>(smem, p, m0, n0, m, n); break;

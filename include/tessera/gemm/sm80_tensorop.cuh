@@ -13,29 +13,11 @@
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_epilogue.cuh>
 #include <tessera/gemm/sm80_mainloop.cuh>
+#include <tessera/gemm/sm80_rasterize.cuh>
+#include <tessera/gemm/sm80_tiled.cuh>
 #include <tessera/gemm/sm80_tensorop.hpp>
 
 namespace tessera::kernels::sm80 {
-
-// NOTE: CTAs are launched in groups of group_m consecutive M-tiles per
-// N-column (1-D grid, swizzled block order). A wave of 132 CTAs on H100 then
-// touches ~8 A row-panels and ~17 B column-panels instead of 1 A panel and
-// 132 B panels, so the operands of a wave fit in the 50 MB L2 and DRAM reads
-// drop to ~once per panel per wave.
-// The group size is a run-time parameter (Params::raster_group, default
-// kRasterGroupM in sm80_config.hpp) so one build can compare several.
-
-__device__ __forceinline__ void rasterize(int tile, int tiles_m, int tiles_n, int raster_group, int& tm,
-                                          int& tn) {
-  int const per_group = raster_group * tiles_n;
-  int const group = tile / per_group;
-  int const first_m = group * raster_group;
-  int const rest = tiles_m - first_m;
-  int const group_m = rest < raster_group ? rest : raster_group;
-  int const in_group = tile - group * per_group;
-  tm = first_m + in_group % group_m;
-  tn = in_group / group_m;
-}
 
 template <class Cfg, class Elem, class Acc>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
@@ -96,6 +78,11 @@ Launch describe() {
           Cfg::kAccessBytes, setup};
 }
 
+// The atom layer's name of a CUDA storage type (the tiled kernel's Elem/Acc).
+template <class T>
+using AtomElement = std::conditional_t<std::is_same_v<T, __half>, half_t,
+                                       std::conditional_t<std::is_same_v<T, __nv_bfloat16>, bfloat16_t, T>>;
+
 // kWide: instantiate the 128x256 tile; kPolicies: the SingleStage/Pipelined
 // variants. (Each instantiation costs compile time: only what is dispatched.)
 template <class Elem, class Acc, bool kWide, bool kPolicies, bool kA, bool kB>
@@ -112,6 +99,9 @@ Launch select_layout(Sm80Variant v) {
       else return {};
     case Sm80Variant::single_stage:
       if constexpr (kPolicies) return describe<ConfigSingleStage<kE, kA, kB>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::tiled:
+      if constexpr (kE == 2 && kA && kB) return describe_tiled<AtomElement<Elem>, AtomElement<Acc>>();
       else return {};
     default: return {};  // automatic; tuning variants: select_tuning
   }

@@ -26,6 +26,8 @@ enum class Sm80Variant : std::uint8_t {
                  // through MainloopPipelined, otherwise 3-stage; tf32 with 4-byte cp.async)
   pipelined,     // 128x128x64, 8 warps of 64x32, MainloopPipelined; f16 -> f32 acc only
   single_stage,  // 128x128x64, 8 warps of 64x32, MainloopSingleStage; f16 -> f32 acc only
+  tiled,         // the seed tile (128x128x64, 4 warps of 64x64, 3 stages) written with Tensors,
+                 // TiledCopy and TiledMMA (sm80_tiled.cuh); 16-bit TN, 16-byte aligned only
   // Tuning candidates, f16 inputs, TN (both operands K-major), 16-byte aligned
   // only (sm80_config.hpp, ConfigT*); never chosen automatically.
   t128x128_s4,   // 4 warps of 64x64, 4 stages
@@ -48,6 +50,7 @@ enum class Sm80Variant : std::uint8_t {
     case Sm80Variant::scalar: return "scalar";
     case Sm80Variant::pipelined: return "pipelined";
     case Sm80Variant::single_stage: return "single_stage";
+    case Sm80Variant::tiled: return "tiled";
     case Sm80Variant::t128x128_s4: return "t128x128_s4";
     case Sm80Variant::t128x128_w8: return "t128x128_w8";
     case Sm80Variant::t128x256_s3: return "t128x256_s3";
@@ -96,7 +99,15 @@ bool sm80_tensorop_can_implement(const GemmArgs& args);
 // raster_group: M-tiles per rasterisation group, 0 for the default (8).
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
                                     int raster_group = 0);
-// The registry record ("sm80_tensorop").
+// Whether `variant` runs `args` (types, operand orders, alignment): what
+// sm80_tensorop_launch_variant would accept. Does not query the device.
+bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);
+// The kernel, threads and dynamic shared memory of `variant` for `args`
+// (function == nullptr when it does not cover them).
+GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant);
+// The registry records: "sm80_tensorop" (automatic variant) and "sm80_tiled"
+// (Sm80Variant::tiled).
 GemmKernel gemm_kernel_sm80_tensorop();
+GemmKernel gemm_kernel_sm80_tiled();
 
 }  // namespace tessera::kernels

@@ -130,6 +130,8 @@ int smem_bytes_of(Sm80Variant v) {
     case Sm80Variant::scalar: return ConfigScalar<kE, true, true>::kSmemBytes;
     case Sm80Variant::pipelined: return ConfigPipelined<kE, true, true>::kSmemBytes;
     case Sm80Variant::single_stage: return ConfigSingleStage<kE, true, true>::kSmemBytes;
+    // The tiled kernel's tile and ring are the seed tile's (static_assert in sm80_tiled.cuh).
+    case Sm80Variant::tiled: return ConfigTile128x128<kE, true, true>::kSmemBytes;
     case Sm80Variant::t128x128_s4: return ConfigT128x128S4<kE>::kSmemBytes;
     case Sm80Variant::t128x128_w8: return ConfigT128x128W8<kE>::kSmemBytes;
     case Sm80Variant::t128x256_s3: return ConfigT128x256S3<kE>::kSmemBytes;
@@ -185,6 +187,10 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
                 std::string("variant ") + to_string(v) + " needs " + std::to_string(smem) +
                     " bytes of shared memory per block, the device allows " + std::to_string(smem_limit));
   Launch const l = select(args, r, v);
+  if (l.function == nullptr && v == Sm80Variant::tiled)
+    return fail(StatusCode::cannot_implement,
+                "variant tiled covers 16-bit (f16, bf16) inputs with both operands K-major (op(A) row-major and "
+                "op(B) column-major for a row-major D, or the reverse for a column-major D) only");
   if (l.function == nullptr)
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) + " is not instantiated for these types");
@@ -234,6 +240,21 @@ Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, g
   Prepared r = prepare(args);
   Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
   return launch_prepared(args, r, v, stream, raster_group);
+}
+
+bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant) {
+  if (!sm80_tensorop_can_implement(args)) return false;
+  Prepared r = prepare(args);
+  Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
+  if (needs_alignment(v) && !r.operands_aligned16) return false;
+  return select(args, r, v).function != nullptr;
+}
+
+GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant) {
+  if (!sm80_tensorop_variant_covers(args, variant)) return {};
+  Prepared r = prepare(args);
+  Launch const l = select(args, r, variant == Sm80Variant::automatic ? choose(args, r) : variant);
+  return {l.function, l.threads, l.smem_bytes};
 }
 
 GemmKernel gemm_kernel_sm80_tensorop() {

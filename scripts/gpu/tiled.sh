@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# The Tensor/TiledCopy/TiledMMA kernel (Sm80Variant::tiled) against the
+# hand-indexed seed tile (tile128x128), the default 16-bit tile for big f32-
+# accumulating problems (tile128x256) and cuBLAS, all TN, D row-major:
+#   f16 5120x5120x4096 with f16 accumulation (the issue-4 target problem),
+#   f16 5120x5120x4096 and bf16 4096^3 with f32 accumulation.
+# Per problem: every kernel's result compared with cuBLAS's, ~3 s of warm-up
+# (the GPU reaches its power cap within it), then all of them timed
+# interleaved, L2 flushed before every run, median of ROUNDS (default 200).
+# Builds the runtime library with CMake (sm_90a), then the driver with nvcc.
+# Usage: scripts/gpu/tiled.sh [ROUNDS]
+set -u
+OUT=${OUT:-/tmp/tessera-tiled}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+BUILD=${BUILD:-build-gpu}
+export PATH="$PATH:/usr/local/cuda/bin"
+start=$(date +%s)
+GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DTESSERA_ENABLE_EXAMPLES=OFF \
+  "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; exit 1; }
+cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log" 2>&1 \
+  || { echo "build failed"; grep error "$OUT/build.log" | head; exit 1; }
+cat > "$OUT/tiled.cu" <<'CU'
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <tessera/gemm/sm80_tensorop.hpp>
+using namespace tessera;
+#include "driver_util.cuh"
+using V = kernels::Sm80Variant;
+
+struct Problem { const char* name; DataType in, acc; int m, n, k; std::vector<V> variants; };
+
+template <class T>
+void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, size_t flush_bytes) {
+  int const M = pb.m, N = pb.n, K = pb.k;
+  T *A, *B, *D, *Dc; double* acc;
+  CHECK(cudaMalloc(&A, size_t(M) * K * sizeof(T))); CHECK(cudaMalloc(&B, size_t(N) * K * sizeof(T)));
+  CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(T))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(T)));
+  CHECK(cudaMalloc(&acc, 16));
+  fill<<<1024, 256>>>(A, (long long)M * K, 1u); fill<<<1024, 256>>>(B, (long long)N * K, 2u);
+  bool const acc16 = pb.acc == DataType::f16;
+  __half one_h = __float2half(1.0f), zero_h = __float2half(0.0f);
+  float one_f = 1.0f, zero_f = 0.0f;
+  cudaDataType_t const ct = pb.in == DataType::f16 ? CUDA_R_16F : CUDA_R_16BF;
+  GemmArgs args;
+  args.m = M; args.n = N; args.k = K;
+  args.input = pb.in; args.output = pb.in; args.accumulate = pb.acc;
+  args.a = {A, MatrixOrder::row_major, K, 0};
+  args.b = {B, MatrixOrder::col_major, K, 0};
+  args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
+  auto run = [&](int i) {
+    if (i == 0) {  // cuBLAS: D^T = B^T A^T column-major = D row-major
+      cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, acc16 ? (void*)&one_h : (void*)&one_f, B, ct, K, A,
+                                      ct, K, acc16 ? (void*)&zero_h : (void*)&zero_f, Dc, ct, N,
+                                      acc16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed\n"); std::exit(1); }
+      return;
+    }
+    Status s = kernels::sm80_tensorop_launch_variant(args, pb.variants[i - 1], nullptr);
+    if (!s.ok()) { std::printf("%s: %s\n", kernels::to_string(pb.variants[i - 1]), s.message.c_str()); std::exit(1); }
+  };
+  int const nv = int(pb.variants.size()) + 1;
+  run(0); CHECK(cudaDeviceSynchronize());
+  std::printf("%s\n", pb.name);
+  for (int i = 1; i < nv; ++i) {
+    CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(T))); run(i); CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemset(acc, 0, 16)); diff<<<512, 256>>>(D, Dc, (long long)M * N, acc);
+    double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
+    std::printf("  %-14s rel.diff vs cuBLAS %.2e\n", kernels::to_string(pb.variants[i - 1]), std::sqrt(hh[0] / hh[1]));
+  }
+  cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
+  // ~3 s of warm-up, all kernels in turn.
+  CHECK(cudaEventRecord(e0));
+  for (int w = 0;; ++w) {
+    run(w % nv);
+    if (w % 64 == 63) { CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1)); float ms; cudaEventElapsedTime(&ms, e0, e1); if (ms > 3000) break; }
+  }
+  std::vector<std::vector<float>> t(nv);
+  for (int r = 0; r < rounds; ++r)
+    for (int j = 0; j < nv; ++j) {
+      int const i = (j + r) % nv;
+      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+      CHECK(cudaEventRecord(e0)); run(i); CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1));
+      float ms; cudaEventElapsedTime(&ms, e0, e1); t[i].push_back(ms);
+    }
+  double const flop = 2.0 * M * N * double(K);
+  std::vector<double> tf(nv);
+  for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
+  std::printf("  %-14s %.1f TFLOP/s (median of %d, interleaved)\n", "cuBLAS", tf[0], rounds);
+  for (int i = 1; i < nv; ++i)
+    std::printf("  %-14s %.1f TFLOP/s  %.3fx cuBLAS  %.3fx tile128x128\n", kernels::to_string(pb.variants[i - 1]), tf[i],
+                tf[i] / tf[0], tf[i] / tf[1]);
+  cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
+}
+
+int main(int argc, char** argv) {
+  int const rounds = argc > 1 ? std::atoi(argv[1]) : 200;
+  size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
+  cublasHandle_t h; cublasCreate(&h);
+  std::vector<Problem> ps = {
+      {"f16 TN 5120x5120x4096, f16 acc", DataType::f16, DataType::f16, 5120, 5120, 4096, {V::tile128x128, V::tiled}},
+      {"f16 TN 5120x5120x4096, f32 acc", DataType::f16, DataType::f32, 5120, 5120, 4096, {V::tile128x128, V::tiled, V::tile128x256}},
+      {"bf16 TN 4096^3, f32 acc", DataType::bf16, DataType::f32, 4096, 4096, 4096, {V::tile128x128, V::tiled, V::tile128x256}},
+  };
+  for (const Problem& p : ps) {
+    if (p.in == DataType::f16) time_problem<__half>(p, rounds, h, flush, flush_bytes);
+    else time_problem<__nv_bfloat16>(p, rounds, h, flush, flush_bytes);
+  }
+  std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
+}
+CU
+nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$OUT/tiled.cu" \
+  "$BUILD/src/libtessera_runtime.a" -lcublas -o "$OUT/tiled" || { echo "driver build failed"; exit 1; }
+echo "built $(( $(date +%s) - start ))s"
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
+"$OUT/tiled" "${1:-200}"
