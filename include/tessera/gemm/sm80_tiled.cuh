@@ -63,21 +63,32 @@ __device__ __forceinline__ void tiled_issue(TXg const& tXg, TXs&& tXs, std::uint
   constexpr std::uint32_t kAllRows = kCopies == 32 ? ~0u : (1u << kCopies) - 1u;
   static_assert(decltype(size<2>(tXg))::value == 1, "sm80_tiled: one 16-byte chunk of K per copy row [CPY_K == 1]");
   if ((kt + 1) * T::kBlockK <= k && row_mask == kAllRows) {
+    // NOTE: the source walks one copy row (stride<1>, 16 rows of ld) per
+    // step, as the hand loader's `p += row_step`: in a partly unrolled loop
+    // tXg(_, i, _) costs a 64-bit multiply per copy (PTX: 33 instructions
+    // per pair of cp.async against the hand loader's 17).
     // NOTE: the f16-accumulating kernels unroll fully (immediate offsets);
     // the f32 ones by 2, as Sm80Mainloop's loader on sm_90 (254 registers,
     // no spill, sm_90a; 252 on sm_80).
     constexpr int kUnroll = sizeof(typename T::Acc) == 2 ? kCopies : 2;
+    Tensor src = tXg(_, 0, _);  // (CPY,_1): copy 0, then one copy row further per step
 #pragma unroll kUnroll
-    for (int i = 0; i < kCopies; ++i) copy(T::g2s(), tXg(_, i, _), tXs(_, i, _));
+    for (int i = 0; i < kCopies; ++i) {
+      copy(T::g2s(), src, tXs(_, i, _));
+      src = make_tensor(src.data() + stride<1>(tXg), src.layout());
+    }
   } else {
     int room = (k - kt * T::kBlockK - k_col) * 2;  // bytes of K left from the chunk (elements are 2 bytes)
     std::uint32_t const bytes = room <= 0 ? 0u : room >= 16 ? 16u : std::uint32_t(room);
     // NOTE: unrolled by 4, not fully: with all 8 copies' byte counts and
     // addresses at once the f32-accumulating kernel spilled 16 bytes at 255
     // registers (sm_90a); by 4 it fits as Sm80Mainloop's loader does.
+    Tensor src = tXg(_, 0, _);
 #pragma unroll 4
-    for (int i = 0; i < kCopies; ++i)
-      copy(T::g2s_zfill().with((row_mask >> i) & 1u ? bytes : 0u), tXg(_, i, _), tXs(_, i, _));
+    for (int i = 0; i < kCopies; ++i) {
+      copy(T::g2s_zfill().with((row_mask >> i) & 1u ? bytes : 0u), src, tXs(_, i, _));
+      src = make_tensor(src.data() + stride<1>(tXg), src.layout());
+    }
   }
 }
 
