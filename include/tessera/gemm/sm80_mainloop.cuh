@@ -10,10 +10,11 @@
 //   WarpFragmentLoader shared -> registers (ldmatrix / ldmatrix.trans)
 //   Sm80Mainloop<Cfg>  SingleStage | Pipelined | Multistage<N>
 //
-// Index math is written out per thread rather than through Tensor/TiledCopy:
-// the tensor and atom layers were not available when this kernel was written
-// (see docs/gemm_kernels.md for the correspondence with the seed's tAgA/tAsA,
-// tXsA/tCrA names).
+// Index math is written out per thread rather than through Tensor/TiledCopy
+// (the tensor and atom layers came later; docs/gemm_kernels.md maps these
+// names to the seed's tAgA/tAsA, tXsA/tCrA). sm80_tiled.cuh is the seed tile
+// written with them; test_gemm_sm80_tiled_indexing checks that both compute
+// the same addresses.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
