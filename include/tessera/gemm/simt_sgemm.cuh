@@ -39,9 +39,9 @@
 // Written with the Tessera algebra for every index map (shared-memory tiles,
 // the thread-tile offsets); the copies call the arch cp.async wrappers
 // directly. The same kernel written with Tensors, cp.async TiledCopys and a
-// UniversalFMA TiledMMA is simt_tiled.cuh (simt_tiled_sgemm); it measured 3%
-// slower in the nt form that tessera::gemm runs (docs/performance.md, SIMT
-// SGEMM v6), so this one stays the registered default.
+// UniversalFMA TiledMMA is simt_tiled.cuh (simt_tiled_sgemm); after its
+// fixes it measured as fast overall (docs/performance.md, SIMT SGEMM v6,
+// runs 38-41) and is the f32 default; this one runs when named.
 #pragma once
 
 #include <cuda_runtime.h>

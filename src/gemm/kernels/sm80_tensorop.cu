@@ -217,11 +217,20 @@ Status launch(const GemmArgs& args, gemm_stream_t stream) {
   return sm80_tensorop_launch_variant(args, Sm80Variant::automatic, stream);
 }
 
-GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
+// The instantiation `variant` runs for `args` (automatic: the chosen one);
+// function == nullptr when it does not cover them (types, orders,
+// alignment). What sm80_tensorop_launch_variant would launch, without the
+// device queries.
+Launch covering_launch(const GemmArgs& args, Sm80Variant variant) {
   if (!sm80_tensorop_can_implement(args)) return {};
   Prepared r = prepare(args);
-  Launch const l = select(args, r, choose(args, r));
-  return {l.function, l.threads, l.smem_bytes};
+  Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
+  if (needs_alignment(v) && !r.operands_aligned16) return {};
+  return select(args, r, v);
+}
+
+GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
+  return sm80_tensorop_variant_launch_shape(args, Sm80Variant::automatic);
 }
 
 }  // namespace
@@ -243,17 +252,12 @@ Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, g
 }
 
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant) {
-  if (!sm80_tensorop_can_implement(args)) return false;
-  Prepared r = prepare(args);
-  Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
-  if (needs_alignment(v) && !r.operands_aligned16) return false;
-  return select(args, r, v).function != nullptr;
+  return covering_launch(args, variant).function != nullptr;
 }
 
 GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant) {
-  if (!sm80_tensorop_variant_covers(args, variant)) return {};
-  Prepared r = prepare(args);
-  Launch const l = select(args, r, variant == Sm80Variant::automatic ? choose(args, r) : variant);
+  Launch const l = covering_launch(args, variant);
+  if (l.function == nullptr) return {};
   return {l.function, l.threads, l.smem_bytes};
 }
 

@@ -322,32 +322,6 @@ constexpr bool needs_value_split() {
 }
 }  // namespace detail
 
-// Copy with an atom (Copy_Atom or TiledCopy): mode 0 of src/dst is the atom's value mode.
-template <class Atom, class SE, class SL, class DstTensor>
-  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
-TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTensor&& dst) {
-  constexpr int R = SL::rank;
-  static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy(atom): src and dst have different ranks [partition both with the same TiledCopy]");
-  if constexpr (R <= 1) {
-    if constexpr (detail::needs_value_split<Atom, SL>()) {
-      copy(atom, make_tensor(src.data(), layout<0>(src.layout())), make_tensor(dst.data(), layout<0>(dst.layout())));
-    } else {
-      static_assert(requires { atom.call(src, dst); },
-                    "copy(atom, src, dst): the atom has no call(src, dst) [wrap the operation: Copy_Atom<Op, T>]");
-      atom.call(src, dst);
-    }
-  } else {
-    auto src_v = group_modes<1, R>(src);  // (V,REST)
-    auto dst_v = group_modes<1, R>(dst);  // (V,REST)
-    int const n = int(size<1>(dst_v.layout()));
-    TESSERA_UNROLL
-    for (int r = 0; r < n; ++r) {
-      auto d = dst_v(Underscore{}, r);
-      copy(atom, src_v(Underscore{}, r), d);
-    }
-  }
-}
-
 namespace detail {
 // f(src(_,r), dst(_,r), r) for every rest coordinate r of two (V,REST...)
 // tensors of one rank; f(src, dst, 0) for rank <= 1.
@@ -368,6 +342,25 @@ TESSERA_HOST_DEVICE void for_each_rest(Tensor<SE, SL> const& src, DstTensor&& ds
   }
 }
 }  // namespace detail
+
+// Copy with an atom (Copy_Atom or TiledCopy): mode 0 of src/dst is the atom's value mode.
+template <class Atom, class SE, class SL, class DstTensor>
+  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
+TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTensor&& dst) {
+  constexpr int R = SL::rank;
+  static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy(atom): src and dst have different ranks [partition both with the same TiledCopy]");
+  if constexpr (R <= 1) {
+    if constexpr (detail::needs_value_split<Atom, SL>()) {
+      copy(atom, make_tensor(src.data(), layout<0>(src.layout())), make_tensor(dst.data(), layout<0>(dst.layout())));
+    } else {
+      static_assert(requires { atom.call(src, dst); },
+                    "copy(atom, src, dst): the atom has no call(src, dst) [wrap the operation: Copy_Atom<Op, T>]");
+      atom.call(src, dst);
+    }
+  } else {
+    detail::for_each_rest(src, dst, [&](auto const& s, auto& d, int) { copy(atom, s, d); });
+  }
+}
 
 template <class Atom, class Pred, class SE, class SL, class DstTensor>
   requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
