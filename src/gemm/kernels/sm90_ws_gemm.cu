@@ -11,19 +11,21 @@
 
 #include <climits>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "gemm/kernel_entry.hpp"
 #include "gemm/repack.hpp"
+#include "gemm/split_k.hpp"
 #include "tma/tensor_map.hpp"
 
 namespace tessera {
 namespace {
 
+using detail::kCounterSlots;
+using detail::splitk_workspace;
+using detail::SplitkWorkspace;
 using kernels::sm90::WsGemmCluster2Config;
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmNarrowConfig;
@@ -163,71 +165,6 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
     return Status{};
   });
   return shape;
-}
-
-// NOTE: the split-K workspace is cached per (device, stream) and only grows:
-// a cudaMallocAsync/cudaFreeAsync pair per call would hand the memory back to
-// the default pool, which (release threshold 0) returns it to the driver at
-// the next synchronisation, so every call would map memory again on the
-// host between launches. Work on one stream runs in order, so reusing the
-// buffer there is safe. The buffers live until the process ends (split
-// tiles x splits x tile area x 4 bytes each: the heuristic keeps split tiles
-// x splits within about a wave of work units, ~17 MB for 128x256 tiles on
-// 132 SMs). A stream destroyed while its work is pending
-// and a new stream that gets the same handle could share a buffer out of
-// order: not guarded. Buffer and counters are zeroed once when allocated;
-// every launch leaves them zero again (the last unit of each split tile
-// zeroes its block and counter).
-constexpr std::int64_t kCounterSlots = 1 << 16;
-
-struct SplitkWorkspace {
-  float* partial = nullptr;
-  int* counters = nullptr;
-};
-
-// cudaMallocAsync + zeroing of `bytes` on `s` into *p; on failure nothing
-// stays allocated, *p is null and no CUDA error is left sticky.
-bool alloc_zeroed(void** p, std::size_t bytes, cudaStream_t s) {
-  if (cudaMallocAsync(p, bytes, s) == cudaSuccess && cudaMemsetAsync(*p, 0, bytes, s) == cudaSuccess) return true;
-  cudaGetLastError();
-  if (*p != nullptr) cudaFreeAsync(*p, s);
-  *p = nullptr;
-  return false;
-}
-
-SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
-  struct Entry {
-    int dev;
-    gemm_stream_t stream;
-    float* ptr;
-    std::size_t bytes;
-    int* counters;
-  };
-  static std::mutex mu;
-  static std::vector<Entry> cache;
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return {};
-  auto const s = static_cast<cudaStream_t>(stream);
-  std::lock_guard<std::mutex> lock(mu);
-  Entry* e = nullptr;
-  for (Entry& x : cache)
-    if (x.dev == dev && x.stream == stream) e = &x;
-  if (e == nullptr) {
-    cache.push_back({dev, stream, nullptr, 0, nullptr});
-    e = &cache.back();
-  }
-  if (e->counters == nullptr &&
-      !alloc_zeroed(reinterpret_cast<void**>(&e->counters), std::size_t(kCounterSlots) * sizeof(int), s))
-    return {};
-  if (e->ptr != nullptr && e->bytes >= bytes) return {e->ptr, e->counters};
-  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
-  e->ptr = nullptr;
-  e->bytes = 0;
-  // The accumulation buffers are zero between launches (every launch zeroes
-  // what it used): zero the whole new buffer once.
-  if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes, s)) return {};
-  e->bytes = bytes;
-  return {e->ptr, e->counters};
 }
 
 // Strides of matrix `x` (rows x cols as the API sees it) in the kernel's
@@ -507,58 +444,6 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // 8192x128x8192 in kernel orientation: 1.01 against 0.99 direct).
 constexpr bool kDefaultTmaStore = true;
 
-// NOTE: the split-K cost model, fitted to runs 12-16 (H100, 2026-11-22). In
-// K-block units of the unit's tile: a unit costs its K-blocks + 3 (fill and
-// epilogue); a split unit also pays kSplitCost for the reduction (its
-// red.global.add of the tile into L2, the count, and for the last unit the
-// read, the D stores and the zeroing). Run 16: 2048^3 with every 128x256
-// tile split in 4 took 93 us against 28 us unsplit, about 20 K-blocks of
-// overhead per unit when all 132 SMs reduce at once (the L2's atomic
-// throughput); the tail splits, a few tiles cut into up to 16 units, paid
-// off (5120x5120x4096 0.90 -> 0.95-0.96, 16384^3 1.00 -> 1.01,
-// 4096x28672x4096 0.97 -> 0.99-1.00). Uniform split-K only won where one
-// dimension is tiny and K long (16x4096x14336: 0.59 -> 1.00-1.03 of cuBLAS);
-// on 1024^3, 1000^3 and 128x8192x8192 it lost to unsplit tiles.
-constexpr double kUnitCost = 3.0, kSplitCost = 16.0;
-
-// Cost of one work unit covering 1/s of a tile's `k_blocks` (s = 1: the
-// whole tile), in K-blocks.
-double unit_cost(std::int64_t k_blocks, std::int64_t s) {
-  return double((k_blocks + s - 1) / s) + kUnitCost + (s > 1 ? kSplitCost : 0.0);
-}
-
-// Uniform split count for `tiles` tiles of `k_blocks` K-blocks each on `sms`
-// SMs: the smallest waves x (K-blocks per unit + costs); >= 4 K-blocks per
-// unit.
-int choose_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
-  int best = 1;
-  double best_cost = 0;
-  for (int s = 1; s <= 16; ++s) {
-    std::int64_t const per = (k_blocks + s - 1) / s;
-    if (s > 1 && per < 4) break;
-    std::int64_t const waves = (tiles * s + sms - 1) / sms;
-    double const cost = double(waves) * unit_cost(k_blocks, s);
-    if (s == 1 || cost < best_cost) {
-      best = s;
-      best_cost = cost;
-    }
-  }
-  return best;
-}
-
-// Tail split: when the last wave of `tiles` tiles is at most half full, its
-// tiles are cut into s K-slices (tail x s <= sms, >= 4 K-blocks each) if a
-// slice (K-blocks / s + costs) is cheaper than a whole tile. 1: no split.
-int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int sms) {
-  std::int64_t const tail = tiles % sms;
-  if (tiles < sms || tail == 0 || 2 * tail > sms) return 1;
-  std::int64_t s = sms / tail;
-  if (s > 16) s = 16;
-  if (s > k_blocks / 4) s = k_blocks / 4;
-  if (s < 2) return 1;
-  return unit_cost(k_blocks, s) < unit_cost(k_blocks, 1) ? int(s) : 1;
-}
-
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
                                      bool rows_aligned_128) {
   if (sms <= 0) sms = 1;
@@ -569,7 +454,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   auto efficiency = [&](std::int64_t bm, std::int64_t bn, int tail_splits) {
     std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     double waves = double((tiles + sms - 1) / sms);
-    if (tail_splits > 1) waves = double(tiles / sms) + unit_cost(k_blocks, tail_splits) / unit_cost(k_blocks, 1);
+    if (tail_splits > 1) waves = double(tiles / sms) + split_unit_cost(k_blocks, tail_splits) / split_unit_cost(k_blocks, 1);
     return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
   };
   Sm90WsVariant v;
