@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Part of Tessera.
 #
-# The Tensor/TiledCopy/TiledMMA kernel (Sm80Variant::tiled) against the
-# hand-indexed seed tile (tile128x128), the default 16-bit tile for big f32-
-# accumulating problems (tile128x256) and cuBLAS, all TN, D row-major:
+# The Ampere seed tile's variants against cuBLAS, all TN, D row-major: the
+# hand-indexed tile (tile128x128) and the Tensor/TiledCopy/TiledMMA kernel
+# (tiled), each without a tail split (/s1) and with the automatic one
+# (/auto) or a forced slice count (/sN); the default 16-bit tile for big
+# f32-accumulating problems (tile128x256). Problems:
 #   f16 5120x5120x4096 with f16 accumulation (the issue-4 target problem),
 #   f16 5120x5120x4096 and bf16 4096^3 with f32 accumulation.
 # Per problem: every kernel's result compared with cuBLAS's, ~3 s of warm-up
@@ -34,13 +36,20 @@ cat > "$OUT/tiled.cu" <<'CU'
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 #include <tessera/gemm/sm80_tensorop.hpp>
 using namespace tessera;
 #include "driver_util.cuh"
 using V = kernels::Sm80Variant;
 
-struct Problem { const char* name; DataType in, acc; int m, n, k; std::vector<V> variants; };
+// One timed kernel: a variant and its tail_splits argument.
+struct Entry { V v; int splits; };
+std::string entry_name(const Entry& e) {
+  std::string n = kernels::to_string(e.v);
+  return n + (e.splits == kernels::kSm80TailSplitAuto ? "/auto" : "/s" + std::to_string(e.splits));
+}
+struct Problem { const char* name; DataType in, acc; int m, n, k; std::vector<Entry> variants; };
 
 template <class T>
 void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, size_t flush_bytes) {
@@ -68,8 +77,9 @@ void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, 
       if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed\n"); std::exit(1); }
       return;
     }
-    Status s = kernels::sm80_tensorop_launch_variant(args, pb.variants[i - 1], nullptr);
-    if (!s.ok()) { std::printf("%s: %s\n", kernels::to_string(pb.variants[i - 1]), s.message.c_str()); std::exit(1); }
+    Entry const& e = pb.variants[i - 1];
+    Status s = kernels::sm80_tensorop_launch_variant(args, e.v, nullptr, 0, e.splits);
+    if (!s.ok()) { std::printf("%s: %s\n", entry_name(e).c_str(), s.message.c_str()); std::exit(1); }
   };
   int const nv = int(pb.variants.size()) + 1;
   run(0); CHECK(cudaDeviceSynchronize());
@@ -78,7 +88,7 @@ void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, 
     CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(T))); run(i); CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemset(acc, 0, 16)); diff<<<512, 256>>>(D, Dc, (long long)M * N, acc);
     double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
-    std::printf("  %-14s rel.diff vs cuBLAS %.2e\n", kernels::to_string(pb.variants[i - 1]), std::sqrt(hh[0] / hh[1]));
+    std::printf("  %-18s rel.diff vs cuBLAS %.2e\n", entry_name(pb.variants[i - 1]).c_str(), std::sqrt(hh[0] / hh[1]));
   }
   cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
   // ~3 s of warm-up, all kernels in turn.
@@ -98,10 +108,10 @@ void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, 
   double const flop = 2.0 * M * N * double(K);
   std::vector<double> tf(nv);
   for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
-  std::printf("  %-14s %.1f TFLOP/s (median of %d, interleaved)\n", "cuBLAS", tf[0], rounds);
+  std::printf("  %-18s %.1f TFLOP/s (median of %d, interleaved)\n", "cuBLAS", tf[0], rounds);
   for (int i = 1; i < nv; ++i)
-    std::printf("  %-14s %.1f TFLOP/s  %.3fx cuBLAS  %.3fx tile128x128\n", kernels::to_string(pb.variants[i - 1]), tf[i],
-                tf[i] / tf[0], tf[i] / tf[1]);
+    std::printf("  %-18s %.1f TFLOP/s  %.3fx cuBLAS  %.3fx %s\n", entry_name(pb.variants[i - 1]).c_str(), tf[i],
+                tf[i] / tf[0], tf[i] / tf[1], entry_name(pb.variants[0]).c_str());
   cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
 }
 
@@ -109,10 +119,14 @@ int main(int argc, char** argv) {
   int const rounds = argc > 1 ? std::atoi(argv[1]) : 200;
   size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
   cublasHandle_t h; cublasCreate(&h);
+  int const auto_ = kernels::kSm80TailSplitAuto;
   std::vector<Problem> ps = {
-      {"f16 TN 5120x5120x4096, f16 acc", DataType::f16, DataType::f16, 5120, 5120, 4096, {V::tile128x128, V::tiled}},
-      {"f16 TN 5120x5120x4096, f32 acc", DataType::f16, DataType::f32, 5120, 5120, 4096, {V::tile128x128, V::tiled, V::tile128x256}},
-      {"bf16 TN 4096^3, f32 acc", DataType::bf16, DataType::f32, 4096, 4096, 4096, {V::tile128x128, V::tiled, V::tile128x256}},
+      {"f16 TN 5120x5120x4096, f16 acc", DataType::f16, DataType::f16, 5120, 5120, 4096,
+       {{V::tile128x128, 1}, {V::tile128x128, auto_}, {V::tile128x128, 8}, {V::tiled, 1}, {V::tiled, auto_}}},
+      {"f16 TN 5120x5120x4096, f32 acc", DataType::f16, DataType::f32, 5120, 5120, 4096,
+       {{V::tile128x128, 1}, {V::tile128x128, auto_}, {V::tiled, 1}, {V::tiled, auto_}, {V::tile128x256, 1}}},
+      {"bf16 TN 4096^3, f32 acc (no tail to split)", DataType::bf16, DataType::f32, 4096, 4096, 4096,
+       {{V::tile128x128, 1}, {V::tile128x128, auto_}, {V::tiled, auto_}}},
   };
   for (const Problem& p : ps) {
     if (p.in == DataType::f16) time_problem<__half>(p, rounds, h, flush, flush_bytes);

@@ -68,6 +68,7 @@ struct Case {
   float alpha = 1.0f, beta = 0.0f;
   int batch = 1;
   Sm80Variant variant = Sm80Variant::automatic;
+  int tail_splits = tessera::kernels::kSm80TailSplitAuto;
 };
 
 // Relative Frobenius-norm error bound for the precision of a case.
@@ -149,7 +150,7 @@ void run_case(const Case& cs) {
 
   ASSERT_TRUE(tessera::validate_arguments(args).ok()) << tessera::validate_arguments(args).message;
   ASSERT_TRUE(tessera::kernels::sm80_tensorop_can_implement(args));
-  tessera::Status const st = tessera::kernels::sm80_tensorop_launch_variant(args, cs.variant, nullptr);
+  tessera::Status const st = tessera::kernels::sm80_tensorop_launch_variant(args, cs.variant, nullptr, 0, cs.tail_splits);
   if ((cs.variant == Sm80Variant::tile128x256 || tessera::kernels::is_tuning_variant(cs.variant)) &&
       st.code == tessera::StatusCode::cannot_implement && st.message.find("shared memory") != std::string::npos)
     GTEST_SKIP() << "this tile does not fit this device's shared memory: " << st.message;
@@ -412,6 +413,68 @@ std::vector<Case> all_cases() {
     c.name = "tiled_seed_tn_hgemm_1280x1280x4096";  // the same through the Tensor/TiledMMA kernel
     c.variant = Sm80Variant::tiled;
     v.push_back(c);
+    // The same with every tile cut into 16 K-slices of 4 k-tiles (fewer
+    // tiles than a wave: the whole grid is "tail"), both kernels.
+    c.name = "split16_seed_tn_hgemm_1280x1280x4096";
+    c.variant = Sm80Variant::tile128x128;
+    c.tail_splits = 16;
+    v.push_back(c);
+    c.name = "split16_tiled_seed_tn_hgemm_1280x1280x4096";
+    c.variant = Sm80Variant::tiled;
+    v.push_back(c);
+  }
+  // Tail split (sm80_split.hpp), forced: every kind that has a split
+  // instantiation (TN, 128x128), both kernels, slices of unequal length
+  // (the last one shorter), K residues inside the last slice, alpha/beta
+  // with C, both D orders. Each split case leaves the per-stream workspace
+  // zero for the next one, or the next split case's sums come out wrong.
+  {
+    struct SplitShape {
+      const char* name;
+      TypeCombo t;
+      Sm80Variant variant;
+      std::int64_t m, n, k;
+      int splits;
+      float alpha, beta;
+      MatrixOrder d;
+    };
+    const SplitShape split_shapes[] = {
+        // 5 k-tiles in 3 slices of 2, 2, 1.
+        {"f16_f32acc_296x520x264_s4", kTypes[0], Sm80Variant::tile128x128, 296, 520, 264, 4, 0.5f, -1.0f, R},
+        {"tiled_f16_f32acc_296x520x264_s4", kTypes[0], Sm80Variant::tiled, 296, 520, 264, 4, 0.5f, -1.0f, C},
+        // 4 k-tiles (the last 8 deep) in 4 slices of 1.
+        {"bf16_200x136x200_s5", kTypes[2], Sm80Variant::tile128x128, 200, 136, 200, 5, 1.0f, 0.25f, C},
+        {"tiled_bf16_f32_200x136x200_s5", kTypes[3], Sm80Variant::tiled, 200, 136, 200, 5, 1.0f, 0.25f, R},
+        {"f16acc_136x264x520_s3", kTypes[4], Sm80Variant::tile128x128, 136, 264, 520, 3, 1.0f, 0.0f, R},
+        {"tiled_f16acc_136x264x520_s3", kTypes[4], Sm80Variant::tiled, 136, 264, 520, 3, -1.0f, 0.5f, C},
+        // tf32: 32-element k-tiles, 4 of them in 2 slices.
+        {"tf32_130x260x100_s2", kTypes[5], Sm80Variant::tile128x128, 130, 260, 100, 2, 1.0f, 0.5f, R},
+        // 289 tiles, more than a wave on a GPU with up to 144 SMs x 2 CTAs:
+        // whole tiles first, then the tiles after the last full wave split
+        // (forced: with 4 k-tiles the automatic rule would not split).
+        {"tail_f16acc_2176x2176x256", kTypes[4], Sm80Variant::automatic, 2176, 2176, 256, 4, 1.0f, 0.0f, R},
+        {"tail_f16_f32acc_2176x2176x256", kTypes[0], Sm80Variant::tile128x128, 2176, 2176, 256, 4, 1.0f, 0.5f, C},
+        {"tail_tiled_bf16_2176x2176x256", kTypes[2], Sm80Variant::tiled, 2176, 2176, 256, 4, 1.0f, 0.0f, R},
+    };
+    for (const SplitShape& s : split_shapes) {
+      Case c;
+      c.name = std::string("split_") + s.name;
+      c.in = s.t.in;
+      c.out = s.t.out;
+      c.acc = s.t.acc;
+      c.a_order = R;
+      c.b_order = C;
+      c.d_order = s.d;
+      c.c_order = s.d;
+      c.m = s.m;
+      c.n = s.n;
+      c.k = s.k;
+      c.alpha = s.alpha;
+      c.beta = s.beta;
+      c.variant = s.variant;
+      c.tail_splits = s.splits;
+      v.push_back(c);
+    }
   }
   return v;
 }
@@ -445,6 +508,45 @@ TEST(Sm80GemmErrors, AlignedVariantRejectsMisalignedOperands) {
   EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement) << st.message;
   EXPECT_TRUE(tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::scalar, nullptr).ok());
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// A tail split asked of a variant that has no split instantiation (the
+// 128x256 tile, an M/N-major operand), or a split count below 1, is refused
+// with a message naming the rule, and D stays untouched.
+TEST(Sm80GemmErrors, TailSplitRefusedWhereItDoesNotExist) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  DeviceBuffer a, b, d;
+  ASSERT_EQ(cudaMalloc(&a.p, 256 * 256 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b.p, 256 * 256 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d.p, 256 * 256 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMemset(a.p, 0x3C, 256 * 256 * 2), cudaSuccess);  // 0x3C3C: 1.06 in f16
+  ASSERT_EQ(cudaMemset(b.p, 0x3C, 256 * 256 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d.p, 0xFF, 256 * 256 * 2), cudaSuccess);
+  GemmArgs args;
+  args.m = args.n = args.k = 256;
+  args.input = DataType::f16;
+  args.a = {a.p, R, 256, 0};
+  args.b = {b.p, C, 256, 0};
+  args.d = {d.p, R, 256, 0};
+  using tessera::kernels::sm80_tensorop_launch_variant;
+  tessera::Status st = sm80_tensorop_launch_variant(args, Sm80Variant::tile128x256, nullptr, 0, 4);
+  if (st.message.find("shared memory") == std::string::npos) {  // the 128x256 tile fits this device
+    EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+    EXPECT_NE(st.message.find("tail split"), std::string::npos) << st.message;
+  }
+  args.b = {b.p, R, 256, 0};  // N-major B
+  st = sm80_tensorop_launch_variant(args, Sm80Variant::tile128x128, nullptr, 0, 4);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("K-major"), std::string::npos) << st.message;
+  args.b = {b.p, C, 256, 0};
+  st = sm80_tensorop_launch_variant(args, Sm80Variant::tile128x128, nullptr, 0, 0);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("tail_splits"), std::string::npos) << st.message;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> hd(256 * 256 * 2);
+  ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; }))
+      << "a refused launch wrote D";
 }
 
 // The tiled variant covers 16-bit TN only: other orders, tf32 and misaligned

@@ -3,10 +3,11 @@
 #pragma once
 
 // GPU-scope atomics with explicit memory-order semantics (PTX memory model,
-// sm_70 and later; Tessera's floor is sm_80), and the sm_90 vector float
-// reduction.
+// sm_70 and later; Tessera's floor is sm_80), and float reductions in L2
+// (scalar; the vector form on sm_90).
 //
-// The counting pattern they serve (split-K in sm90_ws_gemm): every thread of
+// The counting pattern they serve (split-K in sm90_ws_gemm, the tail split
+// of the sm80 kernels): every thread of
 // a group stores its data, the group meets at a barrier, then one thread
 // increments a counter with acq_rel: the release half publishes the whole
 // group's stores (the barrier made them precede the increment), the acquire
@@ -41,6 +42,16 @@ __device__ __forceinline__ void store_relaxed_gpu(int* address, int value) {
 #endif
 }
 
+// red.global.add.f32 (relaxed, gpu scope): adds v to the float at `address`
+// in L2, no value returned.
+__device__ __forceinline__ void red_add_f32(float* address, float v) {
+#if TESSERA_SM80_ENABLED
+  asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(address), "f"(v) : "memory");
+#else
+  tessera_error_requires_sm80_or_newer();
+#endif
+}
+
 // red.global.add.v2.f32 (relaxed, gpu scope): adds (v0, v1) to the two
 // floats at `address` (8-byte aligned) in L2; sm_90.
 __device__ __forceinline__ void red_add_v2_f32(float* address, float v0, float v1) {
@@ -48,6 +59,23 @@ __device__ __forceinline__ void red_add_v2_f32(float* address, float v0, float v
   asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(address), "f"(v0), "f"(v1) : "memory");
 #else
   tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Adds (v0, v1, v2, v3) to the four floats at `address` (16-byte
+// aligned): one red.global.add.v4.f32 on sm_90, four scalar reductions on
+// sm_80.
+__device__ __forceinline__ void red_add_quad_f32(float* address, float v0, float v1, float v2, float v3) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(address), "f"(v0), "f"(v1), "f"(v2), "f"(v3)
+               : "memory");
+#elif TESSERA_SM80_ENABLED
+  red_add_f32(address, v0);
+  red_add_f32(address + 1, v1);
+  red_add_f32(address + 2, v2);
+  red_add_f32(address + 3, v3);
+#else
+  tessera_error_requires_sm80_or_newer();
 #endif
 }
 

@@ -150,6 +150,18 @@ struct Params {
   std::int64_t ldb, batch_b;
   std::int64_t batch_c, batch_d;  // elements
   EpilogueParams epi;
+  // Tail split (sm80_split.cuh; batch_count == 1 only): the tiles from
+  // split_from on (in rasterisation order) are each computed by `splits`
+  // CTAs, K-slices of split_k_tiles k-tiles (the last one shorter), which
+  // add their f32 sums into the tile's buffer partial + (tile - split_from)
+  // x BLK_M x BLK_N and count in on counters[tile - split_from]; the last
+  // one writes D. splits == 1: every CTA computes one whole tile. The
+  // buffers and counters are zero at launch and zero again when it ends.
+  int splits = 1;
+  int split_from = 0;
+  int split_k_tiles = 0;
+  float* partial = nullptr;
+  int* counters = nullptr;
 };
 
 // The configurations behind each Sm80Variant for an element of kE bytes.

@@ -20,7 +20,9 @@
 #include <cstdint>
 
 #include <tessera/config.hpp>
+#include <tessera/arch/gpu_atomic.cuh>
 #include <tessera/gemm/sm80_config.hpp>
+#include <tessera/gemm/sm80_split.cuh>
 
 namespace tessera::kernels::sm80 {
 
@@ -179,6 +181,54 @@ struct Sm80Epilogue {
     stage(smem, acc, warp_m, warp_n);
     __syncthreads();
     write(smem, p, m0, n0, m, n);
+  }
+
+  // Tail split (sm80_split.hpp), the epilogue of a K-slice of a split tile,
+  // after stage() (or the tiled kernel's staging through partition_C) and a
+  // barrier: add the staged unscaled sums into the tile's f32 buffer `ws`
+  // (kBlockM x kBlockN, row-major) in L2 with red.global.add, count in on
+  // `counter`, and in the CTA that counts last of `splits` stage the
+  // buffer's sums instead and zero it. Returns whether this CTA then writes
+  // D (write()); true in every thread of that CTA only.
+  // NOTE: from the staged tile, not from the accumulator registers: the
+  // registers' version (a reduction per fragment pair) raised the seed
+  // kernel's registers from 210 to 228 and made the f32-accumulating one
+  // spill 64 bytes (ptxas, sm_90a), the addresses being computed before the
+  // mainloop. From shared memory the accumulators are dead, and each warp
+  // reduces whole 512-byte rows. The order of the additions in L2 is not
+  // fixed, so a split tile's results may differ in the last bits from
+  // launch to launch.
+  // NOTE: kBatch chunks of the buffer are loaded before any is stored: a
+  // store between two loads might alias the second (the compiler cannot
+  // tell), which serialised each load behind the previous store in the
+  // Hopper kernel's first split-K epilogue (docs/performance.md, run 12).
+  __device__ static bool reduce_split(char* smem, float* ws, int* counter, int splits) {
+    constexpr int kPerRow = kBlockN / 4, kChunks = kBlockM * kPerRow, kBatch = 4;
+    static_assert(kChunks % (kThreads * kBatch) == 0, "Sm80Epilogue: the split buffer must split evenly over the threads");
+    float4* const chunks = reinterpret_cast<float4*>(ws);
+    auto staged = [smem](int c) -> float4& {
+      return *reinterpret_cast<float4*>(smem + offset(c / kPerRow, (c % kPerRow) * 4));
+    };
+#pragma unroll 4
+    for (int c = int(threadIdx.x); c < kChunks; c += kThreads) {
+      float4 const v = staged(c);
+      arch::red_add_quad_f32(reinterpret_cast<float*>(chunks + c), v.x, v.y, v.z, v.w);
+    }
+    // The count's flag takes the first word of the staging tile: every
+    // thread has read its chunks by the count's first barrier.
+    if (!sm80_split_count_in(counter, splits, reinterpret_cast<int*>(smem))) return false;
+    for (int c0 = int(threadIdx.x); c0 < kChunks; c0 += kThreads * kBatch) {
+      float4 v[kBatch];
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) v[i] = __ldcg(chunks + c0 + i * kThreads);
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) {
+        __stcg(chunks + c0 + i * kThreads, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+        staged(c0 + i * kThreads) = v[i];
+      }
+    }
+    __syncthreads();
+    return true;
   }
 
   // Step 2 for the output type of `p`, from a staged tile (stage(), or the

@@ -3,8 +3,9 @@
 #pragma once
 
 // The Ampere tensor-core GEMM kernel (seed 000's TN HGEMM, generalised):
-// grid rasterisation -> mainloop policy (sm80_mainloop.cuh) -> shared-memory
-// epilogue (sm80_epilogue.cuh). One template for every element kind, operand
+// grid rasterisation (and the K-slice of a split tail tile, sm80_split.hpp)
+// -> mainloop policy (sm80_mainloop.cuh) -> shared-memory epilogue
+// (sm80_epilogue.cuh). One template for every element kind, operand
 // majorness, tile configuration and mainloop policy; the instantiations live
 // in src/gemm/kernels/sm80_tensorop_<kind>.cu.
 
@@ -12,14 +13,24 @@
 
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_epilogue.cuh>
+#include <tessera/gemm/sm80_launch.cuh>
 #include <tessera/gemm/sm80_mainloop.cuh>
 #include <tessera/gemm/sm80_rasterize.cuh>
+#include <tessera/gemm/sm80_split.hpp>
 #include <tessera/gemm/sm80_tiled.cuh>
 #include <tessera/gemm/sm80_tensorop.hpp>
 
 namespace tessera::kernels::sm80 {
 
-template <class Cfg, class Elem, class Acc>
+// kTailSplit: the instantiation that runs a launch with a split tail
+// (Params::splits > 1); the other one computes whole tiles only.
+// NOTE: two instantiations rather than one that decodes every CTA's unit:
+// with the decode and the slice's K offset, ptxas gave the unsplit kernels
+// 6-25 more registers (seed f16-accumulating tile 210 -> 222; the 128x256
+// f32 tile spilled 12-24 bytes) though they never split. With kTailSplit
+// false the unit is a constant expression and the kernel is the one before
+// the tail split.
+template <class Cfg, class Elem, class Acc, bool kTailSplit>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     sm80_gemm_kernel(const Params p) {
   // Preconditions are static (Sm80TileConfig); the operand types must match
@@ -29,20 +40,31 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   using Epilogue = Sm80Epilogue<Cfg>;
   extern __shared__ __align__(128) char smem[];
 
+  // The tile and K range of this CTA: a whole tile, or a K-slice of a tile
+  // of the split tail (sm80_split.hpp).
+  int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  Sm80Unit const unit = kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
   int tm, tn;
-  rasterize(int(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
+  rasterize(unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
   int const m0 = tm * Cfg::kBlockM;
   int const n0 = tn * Cfg::kBlockN;
   int const warp = int(threadIdx.x) >> 5;
   int const warp_m = warp % Cfg::kWarpsM;
   int const warp_n = warp / Cfg::kWarpsM;
-  int const k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  int const k_tiles = unit.k_tiles;
+  // The slice's operands start at k0 and end k_len elements later.
+  int const k0 = unit.kt0 * Cfg::kBlockK;
+  int const k_len = p.k - k0 < k_tiles * Cfg::kBlockK ? p.k - k0 : k_tiles * Cfg::kBlockK;
+  int64_t const a_k0 = Cfg::kAKMajor ? int64_t(k0) : int64_t(k0) * p.lda;
+  int64_t const b_k0 = Cfg::kBKMajor ? int64_t(k0) : int64_t(k0) * p.ldb;
 
   for (int batch = int(blockIdx.y); batch < p.batch_count; batch += int(gridDim.y)) {
-    typename Mainloop::LoaderA la(static_cast<const char*>(p.a) + int64_t(batch) * p.batch_a * int64_t(sizeof(Elem)),
-                                  p.lda, m0, p.m, p.k);
-    typename Mainloop::LoaderB lb(static_cast<const char*>(p.b) + int64_t(batch) * p.batch_b * int64_t(sizeof(Elem)),
-                                  p.ldb, n0, p.n, p.k);
+    typename Mainloop::LoaderA la(
+        static_cast<const char*>(p.a) + (int64_t(batch) * p.batch_a + a_k0) * int64_t(sizeof(Elem)), p.lda, m0, p.m,
+        k_len);
+    typename Mainloop::LoaderB lb(
+        static_cast<const char*>(p.b) + (int64_t(batch) * p.batch_b + b_k0) * int64_t(sizeof(Elem)), p.ldb, n0, p.n,
+        k_len);
     typename Mainloop::Frags frags(warp_m, warp_n);
 
     typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
@@ -59,23 +81,44 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     int const out_bytes = epi.out == OutputType::f32 ? 4 : 2;
     epi.d = static_cast<char*>(epi.d) + int64_t(batch) * p.batch_d * out_bytes;
     if (epi.c != nullptr) epi.c = static_cast<const char*>(epi.c) + int64_t(batch) * p.batch_c * out_bytes;
-    Epilogue::run(smem, acc, warp_m, warp_n, epi, m0, n0, p.m, p.n);
+    __syncthreads();  // every warp has left the mainloop: its smem is free
+    Epilogue::stage(smem, acc, warp_m, warp_n);
+    __syncthreads();
+    // A K-slice of a split tile (the launcher splits only unbatched
+    // problems): only the CTA that finishes the tile writes D.
+    if (unit.split_slot >= 0 &&
+        !Epilogue::reduce_split(smem, p.partial + int64_t(unit.split_slot) * (Cfg::kBlockM * Cfg::kBlockN),
+                                p.counters + unit.split_slot, p.splits))
+      return;
+    Epilogue::write(smem, epi, m0, n0, p.m, p.n);
     __syncthreads();  // the next batch's mainloop overwrites the staging tile
   }
 }
 
-// Launch description of one instantiation; sets its shared-memory attributes
-// once (thread-safe static initialisation).
+// Which configurations have a tail-split instantiation: the 128x128 tile
+// with both operands K-major and 16-byte loads (the seed tile, and tf32's
+// 8-warp tile), to bound the compile time (each instantiation is a kernel).
+// NOTE: the 128x256 tile's split instantiation spilled 12 bytes at 255
+// registers (f16 with f32 accumulation, sm_90a), unmeasured; left out.
+template <class Cfg>
+inline constexpr bool kHasTailSplit = Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kAccessBytes == 16 &&
+                                      Cfg::kBlockM == 128 && Cfg::kBlockN == 128;
+
+// Launch description of one configuration; sets its shared-memory
+// attributes once (thread-safe static initialisation).
 template <class Cfg, class Elem, class Acc>
 Launch describe() {
-  auto* fn = &sm80_gemm_kernel<Cfg, Elem, Acc>;
-  static const int setup = [fn] {
-    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
-    if (e == cudaSuccess) e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-    return int(e);
-  }();
-  return {reinterpret_cast<const void*>(fn), Cfg::kThreads, Cfg::kSmemBytes, Cfg::kBlockM, Cfg::kBlockN,
-          Cfg::kAccessBytes, setup};
+  auto* fn = &sm80_gemm_kernel<Cfg, Elem, Acc, false>;
+  static const int setup = set_smem_attributes(fn, Cfg::kSmemBytes);
+  Launch l{reinterpret_cast<const void*>(fn), Cfg::kThreads, Cfg::kSmemBytes, Cfg::kBlockM, Cfg::kBlockN,
+           Cfg::kAccessBytes, setup};
+  if constexpr (kHasTailSplit<Cfg>) {
+    auto* split_fn = &sm80_gemm_kernel<Cfg, Elem, Acc, true>;
+    static const int split_setup = set_smem_attributes(split_fn, Cfg::kSmemBytes);
+    l.split_function = reinterpret_cast<const void*>(split_fn);
+    if (l.setup_error == 0) l.setup_error = split_setup;
+  }
+  return l;
 }
 
 // The atom layer's name of a CUDA storage type (the tiled kernel's Elem/Acc).

@@ -74,6 +74,9 @@ struct Launch {
   int block_m = 0, block_n = 0;
   int access_bytes = 0;
   int setup_error = 0;  // cudaError_t of the shared-memory attribute calls
+  // The instantiation that runs a launch with a split tail (Params::splits >
+  // 1; same threads and shared memory); nullptr when there is none.
+  const void* split_function = nullptr;
 };
 
 // Per input kind, defined in src/gemm/kernels/sm80_tensorop_<kind>.cu.
@@ -97,8 +100,15 @@ bool sm80_tensorop_can_implement(const GemmArgs& args);
 // cannot_implement when the variant does not cover the problem (e.g. a
 // 16-byte variant with misaligned operands).
 // raster_group: M-tiles per rasterisation group, 0 for the default (8).
+// tail_splits: how the tiles after the last full wave of resident CTAs run
+// (sm80_split.hpp): kSm80TailSplitAuto by the cost model (split only when
+// that wave is at most half full and slices pay); 1 never split; s >= 2 cut
+// into s K-slices (fewer when K has fewer k-tiles; every tile when there is
+// less than one wave). Batched problems never split; nor when the split
+// workspace cannot be allocated.
+inline constexpr int kSm80TailSplitAuto = -1;
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
-                                    int raster_group = 0);
+                                    int raster_group = 0, int tail_splits = kSm80TailSplitAuto);
 // Whether `variant` runs `args` (types, operand orders, alignment): what
 // sm80_tensorop_launch_variant would accept. Does not query the device.
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);

@@ -30,7 +30,9 @@
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_epilogue.cuh>
+#include <tessera/gemm/sm80_launch.cuh>
 #include <tessera/gemm/sm80_rasterize.cuh>
+#include <tessera/gemm/sm80_split.cuh>
 #include <tessera/gemm/sm80_tensorop.hpp>
 #include <tessera/gemm/sm80_tiled.hpp>
 #include <tessera/tensor.hpp>
@@ -95,7 +97,9 @@ __device__ __forceinline__ void tiled_issue(TXg const& tXg, TXs&& tXs, std::uint
 }  // namespace detail
 
 // Elem: half_t or bfloat16_t; Acc: float, or half_t for half_t inputs.
-template <class Elem, class Acc>
+// kTailSplit: the instantiation for launches with a split tail (see
+// sm80_gemm_kernel).
+template <class Elem, class Acc, bool kTailSplit>
 __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tiled_gemm_kernel(const Params p) {
   using T = Sm80TiledTN<Elem, Acc>;
   // The epilogue's store walks the staged tile with the hand-indexed
@@ -113,10 +117,16 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
   Tensor sA = make_tensor(make_smem_ptr(smem_elems), T::smem_layout());                   // (BLK_M,BLK_K,PIPE)
   Tensor sB = make_tensor(make_smem_ptr(smem_elems + T::kRingElems), T::smem_layout());  // (BLK_N,BLK_K,PIPE)
 
+  // A whole tile, or a K-slice of a tile of the split tail (sm80_split.hpp):
+  // k-tiles kt0 .. kt0 + k_tiles - 1, K ending at k_end.
+  int const all_k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
+  Sm80Unit const unit = kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
   int tm, tn;
-  rasterize(int(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
+  rasterize(unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
   int const tid = int(threadIdx.x);
-  int const k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
+  int const kt0 = unit.kt0;
+  int const k_tiles = unit.k_tiles;
+  int const k_end = p.k < (kt0 + k_tiles) * T::kBlockK ? p.k : (kt0 + k_tiles) * T::kBlockK;
 
   auto thr_g2s = T::g2s().get_slice(tid);
   Tensor tAsA = thr_g2s.partition_D(sA);  // (CPY,CPY_M,CPY_K,PIPE)
@@ -160,9 +170,10 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
     Tensor gB = local_tile(mB, make_shape(Int<T::kBlockN>{}, Int<T::kBlockK>{}), make_coord(tn, _));  // (BLK_N,BLK_K,k)
     Tensor tAgA = thr_g2s.partition_S(gA);  // (CPY,CPY_M,CPY_K,k)
     Tensor tBgB = thr_g2s.partition_S(gB);  // (CPY,CPY_N,CPY_K,k)
-    auto issue = [&](int kt, int stage) {
-      detail::tiled_issue<T>(tAgA(_, _, _, kt), tAsA(_, _, _, stage), rows_a, k_col, p.k, kt);
-      detail::tiled_issue<T>(tBgB(_, _, _, kt), tBsB(_, _, _, stage), rows_b, k_col, p.k, kt);
+    // j: the j-th k-tile of this CTA's K range.
+    auto issue = [&](int j, int stage) {
+      detail::tiled_issue<T>(tAgA(_, _, _, kt0 + j), tAsA(_, _, _, stage), rows_a, k_col, k_end, kt0 + j);
+      detail::tiled_issue<T>(tBgB(_, _, _, kt0 + j), tBsB(_, _, _, stage), rows_b, k_col, k_end, kt0 + j);
     };
 
     Tensor tCrC = thr_mma.partition_fragment_C(make_identity_tensor(make_shape(Int<T::kBlockM>{}, Int<T::kBlockN>{})));  // (MMA,MMA_M,MMA_N)
@@ -206,6 +217,7 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
       }
     }
     arch::cp_async_wait<0>();
+
     __syncthreads();  // every warp has left the ring: the staging tile reuses it
 
     // Epilogue (seed 004): accumulators -> the swizzled f32 tile through the
@@ -220,6 +232,12 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
     int const out_bytes = epi.out == OutputType::f32 ? 4 : 2;
     epi.d = static_cast<char*>(epi.d) + std::int64_t(batch) * p.batch_d * out_bytes;
     if (epi.c != nullptr) epi.c = static_cast<const char*>(epi.c) + std::int64_t(batch) * p.batch_c * out_bytes;
+    // A K-slice of a split tile (the launcher splits only unbatched
+    // problems): only the CTA that finishes the tile writes D.
+    if (unit.split_slot >= 0 &&
+        !Sm80Epilogue<EpilogueCfg>::reduce_split(smem, p.partial + std::int64_t(unit.split_slot) * (T::kBlockM * T::kBlockN),
+                                                 p.counters + unit.split_slot, p.splits))
+      return;
     Sm80Epilogue<EpilogueCfg>::write(smem, epi, tm * T::kBlockM, tn * T::kBlockN, p.m, p.n);
     __syncthreads();  // the next batch's prologue overwrites the staging tile
   }
@@ -230,13 +248,14 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
 template <class Elem, class Acc>
 Launch describe_tiled() {
   using T = Sm80TiledTN<Elem, Acc>;
-  auto* fn = &sm80_tiled_gemm_kernel<Elem, Acc>;
-  static const int setup = [fn] {
-    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmemBytes);
-    if (e == cudaSuccess) e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-    return int(e);
-  }();
-  return {reinterpret_cast<const void*>(fn), T::kThreads, T::kSmemBytes, T::kBlockM, T::kBlockN, 16, setup};
+  auto* fn = &sm80_tiled_gemm_kernel<Elem, Acc, false>;
+  auto* split_fn = &sm80_tiled_gemm_kernel<Elem, Acc, true>;
+  static const int setup = set_smem_attributes(fn, T::kSmemBytes);
+  static const int split_setup = set_smem_attributes(split_fn, T::kSmemBytes);
+  Launch l{reinterpret_cast<const void*>(fn), T::kThreads, T::kSmemBytes, T::kBlockM, T::kBlockN, 16,
+           setup != 0 ? setup : split_setup};
+  l.split_function = reinterpret_cast<const void*>(split_fn);
+  return l;
 }
 
 }  // namespace tessera::kernels::sm80

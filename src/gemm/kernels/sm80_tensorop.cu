@@ -14,6 +14,8 @@
 
 #include <tessera/gemm/sm80_tensorop.hpp>
 
+#include "gemm/split_k.hpp"
+
 namespace tessera::kernels {
 namespace {
 
@@ -175,7 +177,59 @@ Status fail(StatusCode code, std::string message) {
   return Status{code, "sm80_tensorop: " + std::move(message)};
 }
 
-Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream, int raster_group) {
+// NOTE: the tail split. With two CTAs of the seed tile per SM, 5120x5120
+// has 1600 tiles on 264 slots of an H100: 6 full waves and 16 tiles, so
+// the seventh wave runs 16 CTAs while 248 slots idle (~10% of the time).
+// Cutting those 16 tiles into K-slices spreads them over the idle slots;
+// each slice adds its f32 sums into the tile's buffer in L2 and the last
+// one writes D (sm80_split.hpp). The rule is the Hopper kernel's
+// (choose_tail_splits: a last wave at most half full, 64-element k-tiles as
+// K-blocks) over the resident CTAs the occupancy API reports.
+struct TailPlan {
+  int splits = 1;  // 1: no split
+  std::int64_t split_from = 0;
+  std::int64_t per = 0;  // k-tiles per slice
+};
+
+// The split of a launch of `l` (tail_splits as sm80_tensorop_launch_variant
+// takes it); splits == 1 for none. An error only when a split was asked for
+// that the variant cannot run.
+Status plan_tail_split(const GemmArgs& args, const Params& p, const Launch& l, int elem_bytes, int tail_splits,
+                       TailPlan& plan) {
+  plan = {};
+  if (tail_splits == 1 || args.batch_count != 1 || p.k == 0) return {};
+  if (l.split_function == nullptr) {
+    if (tail_splits == kSm80TailSplitAuto) return {};
+    return fail(StatusCode::cannot_implement,
+                "a tail split exists for the 128x128 tiles with both operands K-major and 16-byte aligned only");
+  }
+  std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
+  int const block_k = 128 / elem_bytes;  // every configuration's k-tile spans 128 bytes (Sm80TileConfig)
+  std::int64_t const k_tiles = (p.k + block_k - 1) / block_k;
+  int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l.split_function, l.threads, size_t(l.smem_bytes)) !=
+      cudaSuccess) {
+    cudaGetLastError();  // not sticky; run unsplit
+    return {};
+  }
+  std::int64_t const slots = std::int64_t(sms) * per_sm;
+  if (slots <= 0) return {};
+  int s = tail_splits > 1 ? tail_splits : detail::choose_tail_splits(tiles, k_tiles, int(slots));
+  std::int64_t const split_from = tiles - tiles % slots;  // 0 when less than one wave
+  if (s < 2 || split_from == tiles || tiles - split_from > detail::kCounterSlots) return {};
+  // Equal k-tile counts per slice, the last one shorter; none empty.
+  std::int64_t const per = (k_tiles + s - 1) / s;
+  s = int((k_tiles + per - 1) / per);
+  if (s < 2) return {};
+  plan.splits = s;
+  plan.split_from = split_from;
+  plan.per = per;
+  return {};
+}
+
+Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream, int raster_group,
+                       int tail_splits) {
   if (needs_alignment(v) && !r.operands_aligned16)
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) +
@@ -204,10 +258,29 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
   r.p.tiles_m = int(tiles_m);
   r.p.tiles_n = int(tiles_n);
   r.p.raster_group = raster_group > 0 ? raster_group : sm80::kRasterGroupM;
-  dim3 const grid(unsigned(tiles_m * tiles_n),
+  TailPlan plan;
+  if (Status st = plan_tail_split(args, r.p, l, r.elem_bytes, tail_splits, plan); !st.ok()) return st;
+  std::int64_t ctas = tiles_m * tiles_n;
+  const void* function = l.function;
+  if (plan.splits > 1) {
+    std::int64_t const split_tiles = ctas - plan.split_from;
+    detail::SplitkWorkspace const ws = detail::splitk_workspace(
+        std::size_t(split_tiles) * std::size_t(l.block_m) * std::size_t(l.block_n) * sizeof(float), stream);
+    if (ws.partial != nullptr) {  // without its workspace the launch runs unsplit
+      r.p.splits = plan.splits;
+      r.p.split_from = int(plan.split_from);
+      r.p.split_k_tiles = int(plan.per);
+      r.p.partial = ws.partial;
+      r.p.counters = ws.counters;
+      ctas = plan.split_from + split_tiles * plan.splits;
+      function = l.split_function;
+    }
+  }
+  if (ctas > INT_MAX) return fail(StatusCode::cannot_implement, "too many work units for a 1-D grid");
+  dim3 const grid(unsigned(ctas),
                   unsigned(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
   void* kernel_args[] = {&r.p};
-  cudaError_t const err = cudaLaunchKernel(l.function, grid, dim3(unsigned(l.threads)), kernel_args,
+  cudaError_t const err = cudaLaunchKernel(function, grid, dim3(unsigned(l.threads)), kernel_args,
                                            size_t(l.smem_bytes), stream);
   if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
   return {};
@@ -242,13 +315,17 @@ bool sm80_tensorop_can_implement(const GemmArgs& args) {
 }
 
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
-                                    int raster_group) {
+                                    int raster_group, int tail_splits) {
   if (!sm80_tensorop_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f16, bf16 or tf32 inputs and sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
   Prepared r = prepare(args);
   Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
-  return launch_prepared(args, r, v, stream, raster_group);
+  if (tail_splits < 1 && tail_splits != kSm80TailSplitAuto)
+    return fail(StatusCode::cannot_implement,
+                "tail_splits must be kSm80TailSplitAuto (-1), 1 (never split) or a slice count >= 2, got " +
+                    std::to_string(tail_splits));
+  return launch_prepared(args, r, v, stream, raster_group, tail_splits);
 }
 
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant) {

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The tail split of the Ampere kernels, host side (no GPU needed, so it also
+// runs in CI): the laws of the CTA -> (tile, K-slice) map (sm80_unit,
+// sm80_split.hpp) and of the rule that picks the split count
+// (choose_tail_splits, src/gemm/split_k.hpp), over generated corpora, plus
+// the seed problem's fixed answer. The kernels' results with a split tail
+// are checked against an fp64 reference in test_gemm_sm80 (split_* cases).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <tessera/gemm/sm80_split.hpp>
+
+#include "gemm/split_k.hpp"
+
+namespace {
+
+using tessera::kernels::sm80::Params;
+using tessera::kernels::sm80::Sm80Unit;
+using tessera::kernels::sm80::sm80_unit;
+
+// The launcher's plan for `tiles` tiles, `k_tiles` k-tiles each, split from
+// `split_from` on into `s` slices (sm80_tensorop.cu: equal slices, the last
+// shorter, none empty). Returns the CTA count.
+int plan(Params& p, int tiles, int k_tiles, int split_from, int s) {
+  int const per = (k_tiles + s - 1) / s;
+  p.splits = (k_tiles + per - 1) / per;
+  p.split_from = split_from;
+  p.split_k_tiles = per;
+  return p.splits > 1 ? split_from + (tiles - split_from) * p.splits : tiles;
+}
+
+// Every (tile, k-tile) pair is computed by exactly one CTA; a split tile's
+// slices are non-empty, contiguous and ascending in CTA order; split_slot
+// is tile - split_from for split tiles and -1 for whole ones.
+TEST(Sm80TailSplit, UnitsCoverEveryTileAndKTileOnce) {
+  int checked = 0;
+  for (int tiles : {1, 2, 7, 16, 100, 289, 1600})
+    for (int k_tiles : {1, 2, 3, 4, 5, 16, 63, 64})
+      for (int s : {2, 3, 4, 5, 16})
+        for (int split_from : {0, tiles / 2, tiles - 1}) {
+          if (split_from < 0) continue;
+          Params p{};
+          int const ctas = plan(p, tiles, k_tiles, split_from, s);
+          std::vector<int> seen(std::size_t(tiles) * k_tiles, 0);
+          std::vector<int> next_kt(std::size_t(tiles), 0);  // the k-tile the tile's next slice must start at
+          for (int u = 0; u < ctas; ++u) {
+            Sm80Unit const w = sm80_unit(u, p, k_tiles);
+            ASSERT_GE(w.tile, 0);
+            ASSERT_LT(w.tile, tiles);
+            ASSERT_GT(w.k_tiles, 0) << "empty slice: tiles " << tiles << " k_tiles " << k_tiles << " s " << s;
+            ASSERT_EQ(w.kt0, next_kt[std::size_t(w.tile)]) << "slices out of order or with a gap";
+            next_kt[std::size_t(w.tile)] = w.kt0 + w.k_tiles;
+            bool const split = p.splits > 1 && w.tile >= split_from;
+            EXPECT_EQ(w.split_slot, split ? w.tile - split_from : -1);
+            for (int kt = w.kt0; kt < w.kt0 + w.k_tiles; ++kt) ++seen[std::size_t(w.tile) * k_tiles + std::size_t(kt)];
+          }
+          for (int x : seen) ASSERT_EQ(x, 1) << "tiles " << tiles << " k_tiles " << k_tiles << " s " << s;
+          ++checked;
+        }
+  EXPECT_GT(checked, 500);
+}
+
+// Unsplit launches (splits == 1) are the identity: CTA u computes tile u,
+// all of K.
+TEST(Sm80TailSplit, UnsplitUnitIsTheWholeTile) {
+  Params p{};
+  for (int u : {0, 1, 263, 264, 1599}) {
+    Sm80Unit const w = sm80_unit(u, p, 64);
+    EXPECT_EQ(w.tile, u);
+    EXPECT_EQ(w.kt0, 0);
+    EXPECT_EQ(w.k_tiles, 64);
+    EXPECT_EQ(w.split_slot, -1);
+  }
+}
+
+// choose_tail_splits: 1 or in [2, 16]; 1 unless there is at least one full
+// wave and the last one is at most half full; tail x s never exceeds the
+// slots; each slice keeps >= 4 k-tiles.
+TEST(Sm80TailSplit, RuleLaws) {
+  for (std::int64_t slots : {108, 132, 216, 264})
+    for (std::int64_t tiles = 1; tiles <= 4 * slots + 3; ++tiles)
+      for (std::int64_t k_blocks : {1, 4, 8, 16, 64, 128}) {
+        int const s = tessera::detail::choose_tail_splits(tiles, k_blocks, int(slots));
+        std::int64_t const tail = tiles % slots;
+        ASSERT_TRUE(s == 1 || (s >= 2 && s <= 16)) << s;
+        if (tiles < slots || tail == 0 || 2 * tail > slots) ASSERT_EQ(s, 1) << tiles << " on " << slots;
+        if (s > 1) {
+          ASSERT_LE(tail * s, slots);
+          ASSERT_GE(k_blocks / s, 4);
+        }
+      }
+}
+
+// The seed problem on an H100 (132 SMs, two CTAs of the 128x128 tile each):
+// 1600 tiles = 6 waves of 264 and 16 tiles, 64 k-tiles: 16 slices of 4.
+// 4096^3 (1024 tiles: the last wave 232 of 264) is not split.
+TEST(Sm80TailSplit, SeedProblemOnAnH100) {
+  EXPECT_EQ(tessera::detail::choose_tail_splits(1600, 64, 264), 16);
+  EXPECT_EQ(tessera::detail::choose_tail_splits(1024, 64, 264), 1);
+}
+
+}  // namespace
