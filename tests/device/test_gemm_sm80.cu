@@ -18,6 +18,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tessera/gemm/sm80_tensorop.hpp>
@@ -227,6 +228,27 @@ struct LayoutCombo {
 };
 constexpr LayoutCombo kLayouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
 
+// A TN case (A row-major, B column-major) with C stored like D.
+Case tn_case(std::string name, const TypeCombo& t, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+             float beta, MatrixOrder d, Sm80Variant variant) {
+  Case c;
+  c.name = std::move(name);
+  c.in = t.in;
+  c.out = t.out;
+  c.acc = t.acc;
+  c.a_order = R;
+  c.b_order = C;
+  c.d_order = d;
+  c.c_order = d;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.alpha = alpha;
+  c.beta = beta;
+  c.variant = variant;
+  return c;
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> v;
   struct Shape {
@@ -375,23 +397,10 @@ std::vector<Case> all_cases() {
         {"batch3_136x200x96", 136, 200, 96, 0, 1.0f, 0.5f, C, 3},
     };
     for (const TiledShape& s : tiled_shapes) {
-      Case c;
-      c.name = std::string("tiled_") + t.name + "_tn_" + s.name;
-      c.in = t.in;
-      c.out = t.out;
-      c.acc = t.acc;
-      c.a_order = R;
-      c.b_order = C;
-      c.d_order = s.d;
-      c.c_order = s.d;
-      c.m = s.m;
-      c.n = s.n;
-      c.k = s.k;
+      Case c = tn_case(std::string("tiled_") + t.name + "_tn_" + s.name, t, s.m, s.n, s.k, s.alpha, s.beta, s.d,
+                       Sm80Variant::tiled);
       c.pad = s.pad;
-      c.alpha = s.alpha;
-      c.beta = s.beta;
       c.batch = s.batch;
-      c.variant = Sm80Variant::tiled;
       v.push_back(c);
     }
   }
@@ -457,21 +466,7 @@ std::vector<Case> all_cases() {
         {"tail_tiled_bf16_2176x2176x256", kTypes[2], Sm80Variant::tiled, 2176, 2176, 256, 4, 1.0f, 0.0f, R},
     };
     for (const SplitShape& s : split_shapes) {
-      Case c;
-      c.name = std::string("split_") + s.name;
-      c.in = s.t.in;
-      c.out = s.t.out;
-      c.acc = s.t.acc;
-      c.a_order = R;
-      c.b_order = C;
-      c.d_order = s.d;
-      c.c_order = s.d;
-      c.m = s.m;
-      c.n = s.n;
-      c.k = s.k;
-      c.alpha = s.alpha;
-      c.beta = s.beta;
-      c.variant = s.variant;
+      Case c = tn_case(std::string("split_") + s.name, s.t, s.m, s.n, s.k, s.alpha, s.beta, s.d, s.variant);
       c.tail_splits = s.splits;
       v.push_back(c);
     }

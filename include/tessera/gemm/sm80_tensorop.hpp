@@ -113,7 +113,9 @@ Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, g
 // sm80_tensorop_launch_variant would accept. Does not query the device.
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);
 // The kernel, threads and dynamic shared memory of `variant` for `args`
-// (function == nullptr when it does not cover them).
+// (function == nullptr when it does not cover them); the tail-split
+// instantiation when the automatic split applies (queries the device's SM
+// count and occupancy for that).
 GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant);
 // The registry records: "sm80_tensorop" (automatic variant) and "sm80_tiled"
 // (Sm80Variant::tiled).

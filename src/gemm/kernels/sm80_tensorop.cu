@@ -14,6 +14,7 @@
 
 #include <tessera/gemm/sm80_tensorop.hpp>
 
+#include "gemm/launch_cache.hpp"
 #include "gemm/split_k.hpp"
 
 namespace tessera::kernels {
@@ -207,13 +208,7 @@ Status plan_tail_split(const GemmArgs& args, const Params& p, const Launch& l, i
   int const block_k = 128 / elem_bytes;  // every configuration's k-tile spans 128 bytes (Sm80TileConfig)
   std::int64_t const k_tiles = (p.k + block_k - 1) / block_k;
   int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l.split_function, l.threads, size_t(l.smem_bytes)) !=
-      cudaSuccess) {
-    cudaGetLastError();  // not sticky; run unsplit
-    return {};
-  }
-  std::int64_t const slots = std::int64_t(sms) * per_sm;
+  std::int64_t const slots = std::int64_t(sms) * detail::resident_ctas_per_sm(l.split_function, l.threads, l.smem_bytes);
   if (slots <= 0) return {};
   int s = tail_splits > 1 ? tail_splits : detail::choose_tail_splits(tiles, k_tiles, int(slots));
   std::int64_t const split_from = tiles - tiles % slots;  // 0 when less than one wave
@@ -335,6 +330,20 @@ bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant) {
 GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant) {
   Launch const l = covering_launch(args, variant);
   if (l.function == nullptr) return {};
+  // The instantiation the launch runs: the split one when the automatic
+  // tail split applies (it has its own registers).
+  if (l.split_function != nullptr && args.m > 0 && args.n > 0) {
+    Prepared r = prepare(args);
+    std::int64_t const tiles_m = (r.p.m + l.block_m - 1) / l.block_m;
+    std::int64_t const tiles_n = (r.p.n + l.block_n - 1) / l.block_n;
+    if (tiles_m * tiles_n <= INT_MAX) {
+      r.p.tiles_m = int(tiles_m);
+      r.p.tiles_n = int(tiles_n);
+      TailPlan plan;
+      if (plan_tail_split(args, r.p, l, r.elem_bytes, kSm80TailSplitAuto, plan).ok() && plan.splits > 1)
+        return {l.split_function, l.threads, l.smem_bytes};
+    }
+  }
   return {l.function, l.threads, l.smem_bytes};
 }
 

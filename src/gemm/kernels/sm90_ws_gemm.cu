@@ -16,6 +16,7 @@
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "gemm/kernel_entry.hpp"
+#include "gemm/launch_cache.hpp"
 #include "gemm/repack.hpp"
 #include "gemm/split_k.hpp"
 #include "tma/tensor_map.hpp"
@@ -220,7 +221,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
 
   const void* fn = function_for<Cfg>(args);
   if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
-  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  cudaError_t err = static_cast<cudaError_t>(detail::set_smem_attributes_once(fn, Cfg::kSmemBytes));
   if (err != cudaSuccess)
     return ws_fail(StatusCode::cuda_error, std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(err));
 
