@@ -174,15 +174,6 @@ struct Sm80Epilogue {
     }
   }
 
-  template <class FragD>
-  __device__ static void run(char* smem, const FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN], int warp_m, int warp_n,
-                             const EpilogueParams& p, int m0, int n0, int m, int n) {
-    __syncthreads();  // every warp has left the mainloop: its smem is free
-    stage(smem, acc, warp_m, warp_n);
-    __syncthreads();
-    write(smem, p, m0, n0, m, n);
-  }
-
   // Tail split (sm80_split.hpp), the epilogue of a K-slice of a split tile,
   // after stage() (or the tiled kernel's staging through partition_C) and a
   // barrier: add the staged unscaled sums into the tile's f32 buffer `ws`
@@ -191,10 +182,9 @@ struct Sm80Epilogue {
   // buffer's sums instead and zero it. Returns whether this CTA then writes
   // D (write()); true in every thread of that CTA only.
   // NOTE: from the staged tile, not from the accumulator registers: the
-  // registers' version (a reduction per fragment pair) raised the seed
-  // kernel's registers from 210 to 228 and made the f32-accumulating one
-  // spill 64 bytes (ptxas, sm_90a), the addresses being computed before the
-  // mainloop. From shared memory the accumulators are dead, and each warp
+  // registers' version (a reduction per fragment pair) needed 228 registers
+  // in the seed f16-accumulating kernel against 222 from shared memory, and
+  // the f32-accumulating one spilled 64 bytes at 255 (ptxas, sm_90a). From shared memory the accumulators are dead, and each warp
   // reduces whole 512-byte rows. The order of the additions in L2 is not
   // fixed, so a split tile's results may differ in the last bits from
   // launch to launch.

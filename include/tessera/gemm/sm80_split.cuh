@@ -5,7 +5,7 @@
 // Tail split of the Ampere tensor-core kernels, the device half: the count
 // that elects, among the CTAs of a split tile, the one that finishes it.
 // (Which slice a CTA computes: sm80_split.hpp; the reduction into the
-// tile's f32 buffer and the finishing read: Sm80Epilogue::run_split.)
+// tile's f32 buffer and the finishing read: Sm80Epilogue::reduce_split.)
 //
 // Ordering (the pattern of arch/gpu_atomic.cuh): every thread's red.global
 // additions, a CTA barrier, then thread 0's acq_rel increment of the tile's
