@@ -37,6 +37,13 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // slots == 0 or 2 * (tiles % slots) > slots; tail x result <= slots.
 [[nodiscard]] int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int slots);
 
+// The tail split count s for CTAs that share an SM (slots = sms x CTAs per
+// SM): at most one slice CTA per SM where that still leaves 2 or more
+// slices (a slice alone on its SM runs faster than two sharing one).
+// Laws: the result is s when s < 2 or the tail is a multiple of slots;
+// otherwise min(s, sms / tail) when sms / tail >= 2, else s; never above s.
+[[nodiscard]] int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms);
+
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches
 // (every launch zeroes what it used). Null pointers when allocation failed;

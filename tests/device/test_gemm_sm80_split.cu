@@ -95,11 +95,35 @@ TEST(Sm80TailSplit, RuleLaws) {
       }
 }
 
+// one_slice_per_sm: never above s; s itself when s < 2 or the tiles fill
+// whole waves; otherwise min(s, sms / tail) when that is >= 2.
+TEST(Sm80TailSplit, OneSlicePerSmLaws) {
+  for (int sms : {108, 132})
+    for (int per_sm : {1, 2, 3})
+      for (std::int64_t tiles = 1; tiles <= 3 * sms * per_sm; ++tiles)
+        for (int s : {1, 2, 3, 8, 16}) {
+          std::int64_t const slots = std::int64_t(sms) * per_sm;
+          int const r = tessera::detail::one_slice_per_sm(s, tiles, slots, sms);
+          std::int64_t const tail = tiles % slots;
+          ASSERT_LE(r, s);
+          if (s < 2 || tail == 0) {
+            ASSERT_EQ(r, s);
+            continue;
+          }
+          std::int64_t const cap = sms / tail;
+          ASSERT_EQ(r, cap >= 2 && s > cap ? cap : s) << tiles << " tiles, s " << s;
+          if (r < s) ASSERT_LE(tail * r, sms) << "more slice CTAs than SMs after the cap";
+        }
+}
+
 // The seed problem on an H100 (132 SMs, two CTAs of the 128x128 tile each):
-// 1600 tiles = 6 waves of 264 and 16 tiles, 64 k-tiles: 16 slices of 4.
-// 4096^3 (1024 tiles: the last wave 232 of 264) is not split.
+// 1600 tiles = 6 waves of 264 and 16 tiles, 64 k-tiles: the rule says 16
+// slices of 4, one slice CTA per SM makes it 8 of 8. 4096^3 (1024 tiles:
+// the last wave 232 of 264) is not split.
 TEST(Sm80TailSplit, SeedProblemOnAnH100) {
-  EXPECT_EQ(tessera::detail::choose_tail_splits(1600, 64, 264), 16);
+  int const s = tessera::detail::choose_tail_splits(1600, 64, 264);
+  EXPECT_EQ(s, 16);
+  EXPECT_EQ(tessera::detail::one_slice_per_sm(s, 1600, 264, 132), 8);
   EXPECT_EQ(tessera::detail::choose_tail_splits(1024, 64, 264), 1);
 }
 

@@ -212,14 +212,9 @@ Status plan_tail_split(const GemmArgs& args, const Params& p, const Launch& l, i
   if (slots <= 0) return {};
   int s = tail_splits > 1 ? tail_splits : detail::choose_tail_splits(tiles, k_tiles, int(slots));
   std::int64_t const split_from = tiles - tiles % slots;  // 0 when less than one wave
-  // NOTE: the automatic count keeps the slices at one CTA per SM where that
-  // still leaves 2 or more: a slice alone on its SM runs faster than two
-  // sharing one. Seed problem, runs 54 (H100) and 58 (H200): 8 slices 420.5-
-  // 421.0 TFLOP/s against 16 slices 418.1-419.1.
-  if (tail_splits == kSm80TailSplitAuto && s > 1 && split_from < tiles) {
-    std::int64_t const one_per_sm = sms / (tiles - split_from);
-    if (one_per_sm >= 2 && s > one_per_sm) s = int(one_per_sm);
-  }
+  // The automatic count keeps one slice CTA per SM (two CTAs of the seed
+  // tile share an SM otherwise).
+  if (tail_splits == kSm80TailSplitAuto) s = detail::one_slice_per_sm(s, tiles, slots, sms);
   if (s < 2 || split_from == tiles || tiles - split_from > detail::kCounterSlots) return {};
   // Equal k-tile counts per slice, the last one shorter; none empty.
   std::int64_t const per = (k_tiles + s - 1) / s;
