@@ -343,7 +343,9 @@ struct GemmKernel {
   // Enqueue the work on `stream`; must not synchronize.
   Status (*launch)(const GemmArgs& args, gemm_stream_t stream) = nullptr;
   // The __global__ function, threads per block and dynamic shared memory that
-  // `launch` would use for `args` (for cudaFuncGetAttributes and occupancy).
+  // `launch` would use for `args` (for cudaFuncGetAttributes and occupancy),
+  // its shared-memory attributes set on the current device as `launch` sets
+  // them, so that an occupancy query before the first launch is right.
   struct LaunchShape {
     const void* function = nullptr;
     int threads = 0;

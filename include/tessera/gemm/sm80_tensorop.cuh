@@ -13,7 +13,6 @@
 
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_epilogue.cuh>
-#include <tessera/gemm/sm80_launch.cuh>
 #include <tessera/gemm/sm80_mainloop.cuh>
 #include <tessera/gemm/sm80_rasterize.cuh>
 #include <tessera/gemm/sm80_split.hpp>
@@ -104,20 +103,13 @@ template <class Cfg>
 inline constexpr bool kHasTailSplit = Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kAccessBytes == 16 &&
                                       Cfg::kBlockM == 128 && Cfg::kBlockN == 128;
 
-// Launch description of one configuration; sets its shared-memory
-// attributes once (thread-safe static initialisation).
+// Launch description of one configuration. (The launcher sets the
+// kernels' shared-memory attributes, once per kernel and device.)
 template <class Cfg, class Elem, class Acc>
 Launch describe() {
-  auto* fn = &sm80_gemm_kernel<Cfg, Elem, Acc, false>;
-  static const int setup = set_smem_attributes(fn, Cfg::kSmemBytes);
-  Launch l{reinterpret_cast<const void*>(fn), Cfg::kThreads, Cfg::kSmemBytes, Cfg::kBlockM, Cfg::kBlockN,
-           Cfg::kAccessBytes, setup};
-  if constexpr (kHasTailSplit<Cfg>) {
-    auto* split_fn = &sm80_gemm_kernel<Cfg, Elem, Acc, true>;
-    static const int split_setup = set_smem_attributes(split_fn, Cfg::kSmemBytes);
-    l.split_function = reinterpret_cast<const void*>(split_fn);
-    if (l.setup_error == 0) l.setup_error = split_setup;
-  }
+  Launch l{reinterpret_cast<const void*>(&sm80_gemm_kernel<Cfg, Elem, Acc, false>), Cfg::kThreads, Cfg::kSmemBytes,
+           Cfg::kBlockM, Cfg::kBlockN, Cfg::kAccessBytes};
+  if constexpr (kHasTailSplit<Cfg>) l.split_function = reinterpret_cast<const void*>(&sm80_gemm_kernel<Cfg, Elem, Acc, true>);
   return l;
 }
 

@@ -73,7 +73,6 @@ struct Launch {
   int smem_bytes = 0;
   int block_m = 0, block_n = 0;
   int access_bytes = 0;
-  int setup_error = 0;  // cudaError_t of the shared-memory attribute calls
   // The instantiation that runs a launch with a split tail (Params::splits >
   // 1; same threads and shared memory); nullptr when there is none.
   const void* split_function = nullptr;
@@ -115,7 +114,8 @@ bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);
 // The kernel, threads and dynamic shared memory of `variant` for `args`
 // (function == nullptr when it does not cover them); the tail-split
 // instantiation when the automatic split applies (queries the device's SM
-// count and occupancy for that).
+// count and occupancy for that). Its shared-memory attributes are set on
+// the current device, as a launch sets them.
 GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args, Sm80Variant variant);
 // The registry records: "sm80_tensorop" (automatic variant) and "sm80_tiled"
 // (Sm80Variant::tiled).

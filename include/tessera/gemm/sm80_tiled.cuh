@@ -30,7 +30,6 @@
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_epilogue.cuh>
-#include <tessera/gemm/sm80_launch.cuh>
 #include <tessera/gemm/sm80_rasterize.cuh>
 #include <tessera/gemm/sm80_split.cuh>
 #include <tessera/gemm/sm80_tensorop.hpp>
@@ -243,18 +242,14 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
   }
 }
 
-// Launch description of one instantiation (sets its shared-memory attributes
-// once, thread-safe static initialisation).
+// Launch description of one instantiation. (The launcher sets the kernels'
+// shared-memory attributes, once per kernel and device.)
 template <class Elem, class Acc>
 Launch describe_tiled() {
   using T = Sm80TiledTN<Elem, Acc>;
-  auto* fn = &sm80_tiled_gemm_kernel<Elem, Acc, false>;
-  auto* split_fn = &sm80_tiled_gemm_kernel<Elem, Acc, true>;
-  static const int setup = set_smem_attributes(fn, T::kSmemBytes);
-  static const int split_setup = set_smem_attributes(split_fn, T::kSmemBytes);
-  Launch l{reinterpret_cast<const void*>(fn), T::kThreads, T::kSmemBytes, T::kBlockM, T::kBlockN, 16,
-           setup != 0 ? setup : split_setup};
-  l.split_function = reinterpret_cast<const void*>(split_fn);
+  Launch l{reinterpret_cast<const void*>(&sm80_tiled_gemm_kernel<Elem, Acc, false>), T::kThreads, T::kSmemBytes,
+           T::kBlockM, T::kBlockN, 16};
+  l.split_function = reinterpret_cast<const void*>(&sm80_tiled_gemm_kernel<Elem, Acc, true>);
   return l;
 }
 

@@ -174,6 +174,17 @@ Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
 
 bool needs_alignment(Sm80Variant v) { return v != Sm80Variant::scalar; }
 
+// p.tiles_m / p.tiles_n for the tile of `l`; false when there are more
+// tiles than a 1-D grid's int index holds.
+bool set_tiles(Params& p, const Launch& l) {
+  std::int64_t const tiles_m = (p.m + l.block_m - 1) / l.block_m;
+  std::int64_t const tiles_n = (p.n + l.block_n - 1) / l.block_n;
+  if (tiles_m * tiles_n > INT_MAX) return false;
+  p.tiles_m = int(tiles_m);
+  p.tiles_n = int(tiles_n);
+  return true;
+}
+
 Status fail(StatusCode code, std::string message) {
   return Status{code, "sm80_tensorop: " + std::move(message)};
 }
@@ -208,6 +219,9 @@ Status plan_tail_split(const GemmArgs& args, const Params& p, const Launch& l, i
   int const block_k = 128 / elem_bytes;  // every configuration's k-tile spans 128 bytes (Sm80TileConfig)
   std::int64_t const k_tiles = (p.k + block_k - 1) / block_k;
   int const sms = device_attribute(cudaDevAttrMultiProcessorCount);
+  // The occupancy of a kernel depends on its shared-memory attributes: set
+  // them first (also what the split launch needs). Failing, run unsplit.
+  if (detail::set_smem_attributes_once(l.split_function, l.smem_bytes) != 0) return {};
   std::int64_t const slots = std::int64_t(sms) * detail::resident_ctas_per_sm(l.split_function, l.threads, l.smem_bytes);
   if (slots <= 0) return {};
   int s = tail_splits > 1 ? tail_splits : detail::choose_tail_splits(tiles, k_tiles, int(slots));
@@ -246,19 +260,14 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
   if (l.function == nullptr)
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) + " is not instantiated for these types");
-  if (l.setup_error != 0)
-    return fail(StatusCode::cuda_error,
-                std::string("setting shared memory attributes failed: ") +
-                    cudaGetErrorString(static_cast<cudaError_t>(l.setup_error)));
-  std::int64_t const tiles_m = (r.p.m + l.block_m - 1) / l.block_m;
-  std::int64_t const tiles_n = (r.p.n + l.block_n - 1) / l.block_n;
-  if (tiles_m * tiles_n > INT_MAX) return fail(StatusCode::cannot_implement, "too many tiles for a 1-D grid");
-  r.p.tiles_m = int(tiles_m);
-  r.p.tiles_n = int(tiles_n);
+  if (int const e = detail::set_smem_attributes_once(l.function, l.smem_bytes); e != 0)
+    return fail(StatusCode::cuda_error, std::string("setting shared memory attributes failed: ") +
+                                            cudaGetErrorString(static_cast<cudaError_t>(e)));
+  if (!set_tiles(r.p, l)) return fail(StatusCode::cannot_implement, "too many tiles for a 1-D grid");
   r.p.raster_group = raster_group > 0 ? raster_group : sm80::kRasterGroupM;
   TailPlan plan;
   if (Status st = plan_tail_split(args, r.p, l, r.elem_bytes, tail_splits, plan); !st.ok()) return st;
-  std::int64_t ctas = tiles_m * tiles_n;
+  std::int64_t ctas = std::int64_t(r.p.tiles_m) * r.p.tiles_n;
   const void* function = l.function;
   if (plan.splits > 1) {
     std::int64_t const split_tiles = ctas - plan.split_from;
@@ -335,19 +344,18 @@ GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args,
   if (l.function == nullptr) return {};
   // The instantiation the launch runs: the split one when the automatic
   // tail split applies (it has its own registers).
+  const void* function = l.function;
   if (l.split_function != nullptr && args.m > 0 && args.n > 0) {
     Prepared r = prepare(args);
-    std::int64_t const tiles_m = (r.p.m + l.block_m - 1) / l.block_m;
-    std::int64_t const tiles_n = (r.p.n + l.block_n - 1) / l.block_n;
-    if (tiles_m * tiles_n <= INT_MAX) {
-      r.p.tiles_m = int(tiles_m);
-      r.p.tiles_n = int(tiles_n);
-      TailPlan plan;
-      if (plan_tail_split(args, r.p, l, r.elem_bytes, kSm80TailSplitAuto, plan).ok() && plan.splits > 1)
-        return {l.split_function, l.threads, l.smem_bytes};
-    }
+    TailPlan plan;
+    if (set_tiles(r.p, l) && plan_tail_split(args, r.p, l, r.elem_bytes, kSm80TailSplitAuto, plan).ok() &&
+        plan.splits > 1)
+      function = l.split_function;
   }
-  return {l.function, l.threads, l.smem_bytes};
+  // Ready to launch, as the registry's launch_shape promises: its
+  // shared-memory attributes set on this device.
+  if (detail::set_smem_attributes_once(function, l.smem_bytes) != 0) return {};
+  return {function, l.threads, l.smem_bytes};
 }
 
 GemmKernel gemm_kernel_sm80_tensorop() {
