@@ -91,24 +91,9 @@ using tessera::DataType;
 using tessera::MatrixOrder;
 using tessera::kernels::Sm80Variant;
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+// CHECK and fill: driver_util.cuh.
+#include "driver_util.cuh"
 
-template <class T>
-__global__ void fill(T* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ seed;
-    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13;
-    float v = float(x & 0xFFFF) / 32768.0f - 1.0f;
-    p[i] = T(v);
-  }
-}
 // sum (a-b)^2, sum b^2, count of a != b, count of non-finite a.
 template <class T>
 __global__ void diff(const T* a, const T* b, long long n, double* out, unsigned long long* cnt) {
@@ -336,7 +321,7 @@ int main(int argc, char** argv) {
   return 0;
 }
 EOF
-( $NVCC $FLAGS -Isrc -c "$BUILD/bench_sm80.cu" -o "$BUILD/bench.o" > "$OUT/build_bench.txt" 2>&1 ) &
+( $NVCC $FLAGS -Isrc -I"$ROOT/scripts/gpu" -c "$BUILD/bench_sm80.cu" -o "$BUILD/bench.o" > "$OUT/build_bench.txt" 2>&1 ) &
 pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
 echo "build took $(( $(date +%s) - start ))s"

@@ -11,17 +11,8 @@
 # Usage: scripts/gpu/seed_f16acc.sh [ROUNDS]  (rounds of the whole timing, default 2)
 set -u
 OUT=${OUT:-/tmp/tessera-seed}
-mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
-ROOT=$(pwd)
-BUILD=${BUILD:-build-gpu}
-export PATH="$PATH:/usr/local/cuda/bin"
 start=$(date +%s)
-GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DTESSERA_ENABLE_EXAMPLES=OFF \
-  "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; exit 1; }
-cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log" 2>&1 \
-  || { echo "build failed"; grep error "$OUT/build.log" | head; exit 1; }
+. "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 cat > "$OUT/seed_f16acc.cu" <<'CU'
 // f16 TN 5120x5120x4096 with f16 accumulation: sm80_tensorop variants and
 // cuBLAS timed interleaved at steady state (~3 s warm-up), L2 flushed.
@@ -90,8 +81,7 @@ int main() {
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU
-nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$OUT/seed_f16acc.cu" \
-  "$BUILD/src/libtessera_runtime.a" -lcublas -o "$OUT/seed_f16acc" || { echo "driver build failed"; exit 1; }
+build_driver "$OUT/seed_f16acc.cu" "$OUT/seed_f16acc"
 echo "built $(( $(date +%s) - start ))s"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 for r in $(seq 1 "${1:-2}"); do echo "== round $r"; "$OUT/seed_f16acc"; done

@@ -439,14 +439,7 @@ const Config kConfigs[] = {
 #endif
 };
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);   \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "driver_util.cuh"  // CHECK
 
 __global__ void fill(float* p, long long n, unsigned seed) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
@@ -593,7 +586,7 @@ for id in $CFG_IDS; do
       || echo "BUILD FAILED: cfg$id" >> "$OUT/ptxas_cfg$id.txt" ) &
   pids+=($!)
 done
-( $NVCC $FLAGS $(for id in $CFG_IDS; do echo "-DHAVE_CFG_$id"; done) -c "$BUILD/bench_main.cu" -o "$BUILD/bench_main.o" > "$OUT/build_bench.txt" 2>&1 \
+( $NVCC $FLAGS -I"$ROOT/scripts/gpu" $(for id in $CFG_IDS; do echo "-DHAVE_CFG_$id"; done) -c "$BUILD/bench_main.cu" -o "$BUILD/bench_main.o" > "$OUT/build_bench.txt" 2>&1 \
     || echo "BUILD FAILED: bench" >> "$OUT/build_bench.txt" ) &
 pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done

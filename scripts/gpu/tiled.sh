@@ -16,17 +16,8 @@
 # Usage: scripts/gpu/tiled.sh [ROUNDS]
 set -u
 OUT=${OUT:-/tmp/tessera-tiled}
-mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
-ROOT=$(pwd)
-BUILD=${BUILD:-build-gpu}
-export PATH="$PATH:/usr/local/cuda/bin"
 start=$(date +%s)
-GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DTESSERA_ENABLE_EXAMPLES=OFF \
-  "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; exit 1; }
-cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log" 2>&1 \
-  || { echo "build failed"; grep error "$OUT/build.log" | head; exit 1; }
+. "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 cat > "$OUT/tiled.cu" <<'CU'
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -135,8 +126,7 @@ int main(int argc, char** argv) {
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU
-nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$OUT/tiled.cu" \
-  "$BUILD/src/libtessera_runtime.a" -lcublas -o "$OUT/tiled" || { echo "driver build failed"; exit 1; }
+build_driver "$OUT/tiled.cu" "$OUT/tiled"
 echo "built $(( $(date +%s) - start ))s"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 "$OUT/tiled" "${1:-200}"

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# Sourced (not run) by the timing drivers that link the runtime library
+# (seed_f16acc.sh, tiled.sh, host_overhead.sh). Expects OUT (the log folder)
+# to be set; goes to the repository root, sets ROOT and BUILD (default
+# build-gpu), CMake-builds tessera_runtime for sm_90a there (logs
+# $OUT/configure.log, $OUT/build.log) and exits the caller on failure.
+# Defines build_driver SRC EXE: nvcc SRC against the runtime and cuBLAS.
+mkdir -p "$OUT"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROOT=$(pwd)
+BUILD=${BUILD:-build-gpu}
+export PATH="$PATH:/usr/local/cuda/bin"
+GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DTESSERA_ENABLE_EXAMPLES=OFF \
+  "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; exit 1; }
+cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log" 2>&1 \
+  || { echo "build failed"; grep error "$OUT/build.log" | head; exit 1; }
+
+build_driver() {
+  nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$1" \
+    "$BUILD/src/libtessera_runtime.a" -lcublas -o "$2" || { echo "driver build failed"; exit 1; }
+}
