@@ -483,6 +483,33 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.transpose, c.transpose);
     EXPECT_FALSE(v.tma_store);
   }
+  // One dimension in (32, 64] and the large operand M/N-major: ping-pong
+  // 64x256 with the small dimension on M (transposed when it is n), when
+  // the 64x256 tiles cover at least half the SMs; otherwise as above.
+  auto pick_major = [](int64_t m, int64_t n, bool a_km, bool b_km) {
+    return detail::select_sm90_ws_variant(m, n, 4096, 132, 2, true, a_km, b_km);
+  };
+  struct Major {
+    Shape s;
+    bool a_km, b_km;
+    bool pp64x256, transpose;
+  };
+  for (Major c : {Major{{64, 28672, 0}, true, false, true, false},   // nt / tt: B' N-major
+                  Major{{64, 28672, 0}, false, false, true, false},
+                  Major{{28672, 64, 0}, false, true, true, true},    // A' M-major, m large
+                  Major{{48, 16896, 0}, true, false, true, false},   // 66 tiles of 256 = half of 132 SMs
+                  Major{{64, 28672, 0}, true, true, false, true},    // K-major: narrow 128x64
+                  Major{{64, 28672, 0}, false, true, false, true},   // the small operand M-major only
+                  Major{{64, 16640, 0}, true, false, false, true},   // 65 tiles: fewer than half the SMs
+                  Major{{32, 28672, 0}, true, false, false, true}}) {  // 32 wide: narrow 128x32
+    detail::Sm90WsVariant const v = pick_major(c.s.m, c.s.n, c.a_km, c.b_km);
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << " A' " << (c.a_km ? "K" : "M") << "-major B' "
+                                    << (c.b_km ? "K" : "N") << "-major");
+    EXPECT_EQ(v.pingpong, c.pp64x256);
+    EXPECT_EQ(v.tile_n, c.pp64x256 ? 256 : c.s.m < c.s.n ? c.s.m : c.s.n);
+    EXPECT_EQ(v.transpose, c.transpose);
+    EXPECT_FALSE(v.tma_store);
+  }
   // tf32: K-blocks of 32 elements, so twice as many per K.
   EXPECT_EQ(detail::select_sm90_ws_variant(16, 4096, 7168, 132, 4).splits, 4);
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
@@ -504,6 +531,10 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__half, float>({128, 8192, 2048}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);                   // 64x128 + TMA store
   run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // ping-pong (short K)
   run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // ping-pong, batch
+  // The large operand N-major (M-major) and the other dimension 48-64 wide.
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 17000, 200}, R, 1.0f, 0.0f, 1, def, R, R);  // ping-pong 64x256, B N-major
+  run_gemm<__half, float>({17000, 48, 136}, R, 1.0f, 0.5f, 1, def, C, C);                 // the same, transposed
 }
 
 // Small split-K cases (hopper.sh runs this one under memcheck): each kernel

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# Hopper kernel variants on the shapes whose ratio depends on the operands'
+# storage order: for each problem and layout (tn, nt, tt, nn; BLAS letters,
+# D row-major as in `tessera bench`), cuBLAS (cublasGemmEx, bf16,
+# CUBLAS_COMPUTE_32F), the default launch and a list of explicit
+# Sm90WsVariants, each result compared with cuBLAS's, then all timed
+# interleaved (~1 s warm-up per problem, L2 flushed before every run, median
+# of ROUNDS, default 100). Variant labels:
+#   default            the per-shape selection (select_sm90_ws_variant)
+#   nN[_tr]            cooperative 128xN narrow tiles (N = 16..128)
+#   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
+#   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
+#   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G
+# Builds the runtime with CMake (sm_90a), then the driver with nvcc.
+# Usage: scripts/gpu/layouts.sh [ROUNDS [MxNxK:LAYOUTS:VARIANTS ...]]
+#   e.g. scripts/gpu/layouts.sh 200 1000x1000x1000:tn:default,n128
+set -u
+OUT=${OUT:-/tmp/tessera-layouts}
+start=$(date +%s)
+. "$(dirname "$0")/runtime_build.sh"
+cat > "$OUT/layouts.cu" <<'CU'
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+using namespace tessera;
+#include "driver_util.cuh"
+
+struct Entry { std::string label; bool is_default; detail::Sm90WsVariant v; bool failed = false; };
+
+Entry parse(const std::string& s) {
+  Entry e{s, s == "default", {}, false};
+  if (e.is_default) return e;
+  detail::Sm90WsVariant& v = e.v;
+  v.group_m = 8;
+  if (s.rfind("coop", 0) == 0) { v.tile_n = 256; v.group_m = 16; }
+  else if (s.rfind("pp128", 0) == 0) { v.pingpong = true; v.tile_n = 128; }
+  else if (s.rfind("pp64", 0) == 0) { v.pingpong = true; v.tile_n = 128; v.tile_m = 64; }
+  else if (s.rfind("pp", 0) == 0) { v.pingpong = true; v.tile_n = 256; }
+  else if (s[0] == 'n') v.tile_n = std::atoi(s.c_str() + 1);
+  else { std::printf("unknown variant %s\n", s.c_str()); std::exit(2); }
+  v.tma_store = s.find("_tma") != std::string::npos;
+  v.transpose = s.find("_tr") != std::string::npos;
+  if (auto p = s.find("_s"); p != std::string::npos) v.splits = std::atoi(s.c_str() + p + 2);
+  if (auto p = s.find("_g"); p != std::string::npos) v.group_m = std::atoi(s.c_str() + p + 2);
+  return e;
+}
+
+struct Problem { int m, n, k; std::vector<std::string> variants; };
+
+// BLAS letters: op(A) = A^T when the first letter is 't' (A stored K-contiguous).
+void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t h, void* flush, size_t flush_bytes) {
+  int const M = pb.m, N = pb.n, K = pb.k;
+  bool const a_kmaj = lay[0] == 't', b_kmaj = lay[1] == 'n';
+  __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
+  CHECK(cudaMalloc(&A, size_t(M) * K * 2)); CHECK(cudaMalloc(&B, size_t(N) * K * 2));
+  CHECK(cudaMalloc(&D, size_t(M) * N * 2)); CHECK(cudaMalloc(&Dc, size_t(M) * N * 2));
+  CHECK(cudaMalloc(&acc, 16));
+  fill<<<1024, 256>>>(A, (long long)M * K, 1u); fill<<<1024, 256>>>(B, (long long)N * K, 2u);
+  GemmArgs args;
+  args.m = M; args.n = N; args.k = K;
+  args.input = DataType::bf16; args.output = DataType::bf16; args.accumulate = DataType::f32;
+  // A (M x K): K-contiguous = row-major with ld K; else column-major with ld M.
+  args.a = a_kmaj ? MatrixDesc{A, MatrixOrder::row_major, K, 0} : MatrixDesc{A, MatrixOrder::col_major, M, 0};
+  args.b = b_kmaj ? MatrixDesc{B, MatrixOrder::col_major, K, 0} : MatrixDesc{B, MatrixOrder::row_major, N, 0};
+  args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
+  std::vector<Entry> es;
+  for (const std::string& s : pb.variants) es.push_back(parse(s));
+  float one = 1.0f, zero = 0.0f;
+  auto run = [&](int i) {
+    if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
+      cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
+                                      &one, B, CUDA_R_16BF, b_kmaj ? K : N, A, CUDA_R_16BF, a_kmaj ? K : M, &zero, Dc,
+                                      CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed %d\n", int(s)); std::exit(1); }
+      return;
+    }
+    Entry& e = es[i - 1];
+    if (e.failed) return;
+    Status s = e.is_default ? detail::launch_sm90_ws_gemm(args, nullptr) : detail::launch_sm90_ws_gemm(args, nullptr, e.v);
+    if (!s.ok()) { std::printf("  %s refused: %s\n", e.label.c_str(), s.message.c_str()); e.failed = true; }
+  };
+  int const nv = int(es.size()) + 1;
+  run(0); CHECK(cudaDeviceSynchronize());
+  std::printf("%dx%dx%d %s\n", M, N, K, lay);
+  for (int i = 1; i < nv; ++i) {
+    CHECK(cudaMemset(D, 0xff, size_t(M) * N * 2)); run(i); CHECK(cudaDeviceSynchronize());
+    if (es[i - 1].failed) continue;
+    CHECK(cudaMemset(acc, 0, 16)); diff<<<512, 256>>>(D, Dc, (long long)M * N, acc);
+    double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
+    double const rd = std::sqrt(hh[0] / hh[1]);
+    if (!(rd < 1e-2)) std::printf("  WRONG RESULT %s rel.diff %.2e\n", es[i - 1].label.c_str(), rd);
+  }
+  cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
+  CHECK(cudaEventRecord(e0));
+  for (int w = 0;; ++w) {
+    run(w % nv);
+    if (w % 32 == 31) { CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1)); float ms; cudaEventElapsedTime(&ms, e0, e1); if (ms > 1000) break; }
+  }
+  std::vector<std::vector<float>> t(nv);
+  for (int r = 0; r < rounds; ++r)
+    for (int j = 0; j < nv; ++j) {
+      int const i = (j + r) % nv;
+      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+      CHECK(cudaEventRecord(e0)); run(i); CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1));
+      float ms; cudaEventElapsedTime(&ms, e0, e1); t[i].push_back(ms);
+    }
+  double const flop = 2.0 * M * N * double(K);
+  std::vector<double> tf(nv);
+  for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
+  std::printf("  %-14s %7.1f\n", "cuBLAS", tf[0]);
+  for (int i = 1; i < nv; ++i)
+    if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
+  CHECK(cudaEventDestroy(e0)); CHECK(cudaEventDestroy(e1));
+  cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
+}
+
+int main(int argc, char** argv) {
+  int const rounds = argc > 1 ? std::atoi(argv[1]) : 100;
+  size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
+  cublasHandle_t h; cublasCreate(&h);
+  // Problems: "MxNxK:LAYOUTS:VARIANTS" arguments (layouts and variants comma-separated), or the list below.
+  struct Spec { Problem p; std::vector<std::string> layouts; };
+  std::vector<Spec> specs;
+  auto split = [](const std::string& s, char c) {
+    std::vector<std::string> out; std::string cur;
+    for (char x : s) { if (x == c) { out.push_back(cur); cur.clear(); } else cur += x; }
+    out.push_back(cur); return out;
+  };
+  for (int i = 2; i < argc; ++i) {
+    std::vector<std::string> const f = split(argv[i], ':');
+    Spec sp;
+    if (f.size() != 3 || std::sscanf(f[0].c_str(), "%dx%dx%d", &sp.p.m, &sp.p.n, &sp.p.k) != 3) { std::printf("bad problem %s\n", argv[i]); return 2; }
+    sp.layouts = split(f[1], ','); sp.p.variants = split(f[2], ',');
+    specs.push_back(sp);
+  }
+  if (specs.empty())
+    specs = {
+        {{64, 28672, 4096, {"default", "n64_tr", "n64_tr_s2", "n32_tr", "n128_tr", "coop_tma", "coop_tma_s2", "pp64_tma", "pp128_tma"}}, {"tn", "nt", "tt", "nn"}},
+        {{128, 8192, 8192, {"default", "pp64_tr", "n128_tr", "coop_tma", "pp128_tma"}}, {"tn", "nt", "tt", "nn"}},
+        {{1000, 1000, 1000, {"default", "pp128_tma_s2", "n128_s2", "n128", "coop_tma_s4"}}, {"tn", "tt"}},
+    };
+  for (const Spec& sp : specs)
+    for (const std::string& lay : sp.layouts) time_problem(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+  std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
+}
+CU
+build_driver "$OUT/layouts.cu" "$OUT/layouts"
+echo "built $(( $(date +%s) - start ))s"
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
+"$OUT/layouts" "${1:-100}" "${@:2}" | tee "$OUT/layouts.txt"
