@@ -2,15 +2,18 @@
 // Part of Tessera.
 //
 // Helpers shared by the timing drivers that scripts/gpu/*.sh build with nvcc
-// (hopper.sh, waves.sh, seed_f16acc.sh): a CUDA error check that exits, a
-// deterministic pseudo-random fill in [-1, 1), and the squared error / norm
-// sums behind a relative difference ||a - b|| / ||b||.
+// (hopper.sh, waves.sh, seed_f16acc.sh, tiled.sh, layouts.sh): a CUDA error
+// check that exits, a deterministic pseudo-random fill in [-1, 1), the
+// squared error / norm sums behind a relative difference ||a - b|| / ||b||,
+// and interleaved timing.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #define CHECK(x)                                                                           \
   do {                                                                                     \
@@ -40,4 +43,49 @@ __global__ void diff(const T* a, const T* b, long long n, double* out) {
     e += (x - y) * (x - y); r += y * y;
   }
   atomicAdd(out, e); atomicAdd(out + 1, r);
+}
+
+// Times run(0) .. run(n - 1) interleaved: about warm_ms of warm-up (all of
+// them in turn), then `rounds` rounds, each running every one once in a
+// rotating order (round r starts at r mod n), with the L2 flushed (flush
+// bytes overwritten) before each timed run. Returns flop / median time of
+// each, in TFLOP/s.
+template <class Run>
+std::vector<double> interleaved_tflops(Run&& run, int n, int rounds, float warm_ms, void* flush, size_t flush_bytes,
+                                       double flop) {
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  CHECK(cudaEventRecord(e0));
+  for (int w = 0;; ++w) {
+    run(w % n);
+    if (w % 32 == 31) {
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      if (ms > warm_ms) break;
+    }
+  }
+  std::vector<std::vector<float>> t(n);
+  for (int r = 0; r < rounds; ++r)
+    for (int j = 0; j < n; ++j) {
+      int const i = (j + r) % n;
+      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+      CHECK(cudaEventRecord(e0));
+      run(i);
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      t[i].push_back(ms);
+    }
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  std::vector<double> tf(n);
+  for (int i = 0; i < n; ++i) {
+    std::sort(t[i].begin(), t[i].end());
+    tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12;
+  }
+  return tf;
 }

@@ -100,27 +100,10 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     double const rd = std::sqrt(hh[0] / hh[1]);
     if (!(rd < 1e-2)) std::printf("  WRONG RESULT %s rel.diff %.2e\n", es[i - 1].label.c_str(), rd);
   }
-  cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
-  CHECK(cudaEventRecord(e0));
-  for (int w = 0;; ++w) {
-    run(w % nv);
-    if (w % 32 == 31) { CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1)); float ms; cudaEventElapsedTime(&ms, e0, e1); if (ms > 1000) break; }
-  }
-  std::vector<std::vector<float>> t(nv);
-  for (int r = 0; r < rounds; ++r)
-    for (int j = 0; j < nv; ++j) {
-      int const i = (j + r) % nv;
-      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-      CHECK(cudaEventRecord(e0)); run(i); CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1));
-      float ms; cudaEventElapsedTime(&ms, e0, e1); t[i].push_back(ms);
-    }
-  double const flop = 2.0 * M * N * double(K);
-  std::vector<double> tf(nv);
-  for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
+  std::vector<double> const tf = interleaved_tflops(run, nv, rounds, 1000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
   std::printf("  %-14s %7.1f\n", "cuBLAS", tf[0]);
   for (int i = 1; i < nv; ++i)
     if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
-  CHECK(cudaEventDestroy(e0)); CHECK(cudaEventDestroy(e1));
   cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
 }
 

@@ -81,24 +81,8 @@ void time_problem(const Problem& pb, int rounds, cublasHandle_t h, void* flush, 
     double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
     std::printf("  %-18s rel.diff vs cuBLAS %.2e\n", entry_name(pb.variants[i - 1]).c_str(), std::sqrt(hh[0] / hh[1]));
   }
-  cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
-  // ~3 s of warm-up, all kernels in turn.
-  CHECK(cudaEventRecord(e0));
-  for (int w = 0;; ++w) {
-    run(w % nv);
-    if (w % 64 == 63) { CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1)); float ms; cudaEventElapsedTime(&ms, e0, e1); if (ms > 3000) break; }
-  }
-  std::vector<std::vector<float>> t(nv);
-  for (int r = 0; r < rounds; ++r)
-    for (int j = 0; j < nv; ++j) {
-      int const i = (j + r) % nv;
-      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-      CHECK(cudaEventRecord(e0)); run(i); CHECK(cudaEventRecord(e1)); CHECK(cudaEventSynchronize(e1));
-      float ms; cudaEventElapsedTime(&ms, e0, e1); t[i].push_back(ms);
-    }
-  double const flop = 2.0 * M * N * double(K);
-  std::vector<double> tf(nv);
-  for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
+  // ~3 s of warm-up (the GPU reaches its power cap within it), then the timed rounds.
+  std::vector<double> const tf = interleaved_tflops(run, nv, rounds, 3000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
   std::printf("  %-18s %.1f TFLOP/s (median of %d, interleaved)\n", "cuBLAS", tf[0], rounds);
   for (int i = 1; i < nv; ++i)
     std::printf("  %-18s %.1f TFLOP/s  %.3fx cuBLAS  %.3fx %s\n", entry_name(pb.variants[i - 1]).c_str(), tf[i],
