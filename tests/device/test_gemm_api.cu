@@ -5,15 +5,19 @@
 // both D orders, odd sizes, ld > extent, pointers offset by one element,
 // batches, beta = 0 with C null, K = 0; fresh random inputs, poisoned D,
 // fp64 reference by relative norm error; D's padding must stay poisoned; bad
-// input must leave D untouched. Also checks the cuBLAS reference the
-// benchmark relies on, and kernel selection by name.
+// input must leave D untouched; seeded random problems across the tile edges
+// and selection thresholds. Also checks the cuBLAS reference the benchmark
+// relies on, and kernel selection by name.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -235,6 +239,52 @@ TEST_F(GemmApi, PaddedLeadingDimensionsAndMisalignedPointers) {
         c.beta = 1.25f;
         run_and_check(c, seed += 10);
       }
+}
+
+// Random problems through the default selection: sizes at and around the
+// tile edges (1-8, 16/32/64/128/256 +- 1) and anywhere up to 600, and every
+// eighth one skinny (33-64 x 16896-17500, either way round: where the
+// Hopper default switches to 64x256 tiles for an M/N-major large operand),
+// with random types, orders, padding, misalignment, alpha/beta, C and
+// batches. The generator is seeded so that a failure names a reproducible
+// case; TESSERA_TEST_SEED=N draws another set.
+TEST_F(GemmApi, RandomProblems) {
+  std::uint64_t base = 20261122;
+  if (const char* e = std::getenv("TESSERA_TEST_SEED")) base = std::strtoull(e, nullptr, 10);
+  SCOPED_TRACE(testing::Message() << "TESSERA_TEST_SEED=" << base);
+  std::mt19937_64 rng(base);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto order = [&] { return pick(0, 1) ? R : C; };
+  auto dim = [&]() -> std::int64_t {
+    std::int64_t const edges[] = {16, 32, 64, 128, 256};
+    switch (pick(0, 3)) {
+      case 0: return pick(1, 8);
+      case 1: return edges[pick(0, 4)] + pick(-1, 1);
+      default: return pick(1, 600);
+    }
+  };
+  float const alphas[] = {1.0f, -1.5f, 0.75f};
+  float const betas[] = {0.0f, 0.0f, 1.0f, -0.5f};
+  for (int i = 0; i < 48; ++i) {
+    Case c{kTypes[pick(0, std::ssize(kTypes) - 1)], order(), order(), order(), order(), 0, 0, 0};
+    if (i % 8 == 7) {
+      c.m = pick(33, 64);
+      c.n = pick(16896, 17500);
+      c.k = pick(16, 200);
+      if (pick(0, 1)) std::swap(c.m, c.n);
+    } else {
+      c.m = dim();
+      c.n = dim();
+      c.k = dim();
+      c.batch = pick(1, 3);
+    }
+    c.ld_pad = pick(0, 1) ? 0 : pick(1, 9);
+    c.offset = pick(0, 3) == 0 ? pick(1, 3) : 0;
+    c.alpha = alphas[pick(0, 2)];
+    c.beta = betas[pick(0, 3)];
+    c.c_null = c.beta == 0.0f && pick(0, 1) == 1;
+    run_and_check(c, base + 10 * static_cast<std::uint64_t>(i));
+  }
 }
 
 TEST_F(GemmApi, StridedBatches) {
