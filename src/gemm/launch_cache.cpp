@@ -51,6 +51,11 @@ int set_smem_attributes_once(const void* fn, int bytes) {
   });
 }
 
+GemmKernel::LaunchShape ready_launch_shape(GemmKernel::LaunchShape shape) {
+  if (shape.function == nullptr || set_smem_attributes_once(shape.function, shape.dynamic_smem_bytes) != 0) return {};
+  return shape;
+}
+
 int resident_ctas_per_sm(const void* fn, int threads, int smem) {
   static std::mutex mu;
   static std::vector<Entry> cache;

@@ -8,6 +8,8 @@
 // per call").
 #pragma once
 
+#include "tessera/gemm/api.hpp"
+
 namespace tessera::detail {
 
 // Lets `fn` use `bytes` of dynamic shared memory (and prefer the largest
@@ -15,6 +17,12 @@ namespace tessera::detail {
 // (fn, device, bytes) sets the attributes; later ones return its result
 // (a cudaError_t as an int, 0 on success) without a runtime call.
 [[nodiscard]] int set_smem_attributes_once(const void* fn, int bytes);
+
+// `shape` with its function's shared-memory attributes set on the current
+// device (set_smem_attributes_once), as GemmKernel::launch_shape promises,
+// so that an occupancy query before the first launch is right; {} when
+// `shape` has no function or the attributes cannot be set.
+[[nodiscard]] GemmKernel::LaunchShape ready_launch_shape(GemmKernel::LaunchShape shape);
 
 // Resident CTAs per SM of `fn` launched with `threads` threads and `smem`
 // bytes of dynamic shared memory on the current device

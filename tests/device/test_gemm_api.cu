@@ -200,6 +200,36 @@ class GemmApi : public ::testing::Test {
 constexpr MatrixOrder R = MatrixOrder::row_major;
 constexpr MatrixOrder C = MatrixOrder::col_major;
 
+// First in this file, so that no kernel has been launched in the process
+// yet: every registered kernel's launch_shape must leave its function ready
+// for an occupancy query (its shared-memory attributes set), as the
+// registry promises and `tessera bench` relies on. Run 67 found the SIMT
+// kernels (66 KiB of shared memory) at 0 resident blocks on a problem's
+// first row.
+TEST_F(GemmApi, LaunchShapeIsReadyBeforeTheFirstLaunch) {
+  std::string why;
+  int const sm = tessera::current_sm(&why);
+  int checked = 0;
+  for (const tessera::GemmKernel& k : tessera::gemm_kernels()) {
+    if (!tessera::validate_kernel_architecture(k.info, sm).ok() || k.launch_shape == nullptr) continue;
+    for (const Types& t : kTypes) {
+      Case c{t, R, C, R, R, 512, 512, 256};
+      Buffers buf;
+      GemmArgs const g = setup(c, buf, 1);
+      if (!k.can_implement(g)) continue;
+      SCOPED_TRACE(testing::Message() << k.info.name << " " << describe(c));
+      tessera::GemmKernel::LaunchShape const shape = k.launch_shape(g);
+      ASSERT_NE(shape.function, nullptr);
+      int blocks = 0;
+      TESSERA_TEST_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shape.function, shape.threads,
+                                                                      static_cast<size_t>(shape.dynamic_smem_bytes)));
+      EXPECT_GE(blocks, 1) << shape.dynamic_smem_bytes << " bytes of dynamic shared memory";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 4) << "too few registered kernels could implement the probe problems";
+}
+
 TEST_F(GemmApi, EveryTypeLayoutAndDOrder) {
   std::uint64_t seed = 1;
   for (const Types& t : kTypes)

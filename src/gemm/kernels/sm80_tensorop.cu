@@ -352,10 +352,7 @@ GemmKernel::LaunchShape sm80_tensorop_variant_launch_shape(const GemmArgs& args,
         plan.splits > 1)
       function = l.split_function;
   }
-  // Ready to launch, as the registry's launch_shape promises: its
-  // shared-memory attributes set on this device.
-  if (detail::set_smem_attributes_once(function, l.smem_bytes) != 0) return {};
-  return {function, l.threads, l.smem_bytes};
+  return detail::ready_launch_shape({function, l.threads, l.smem_bytes});
 }
 
 GemmKernel gemm_kernel_sm80_tensorop() {

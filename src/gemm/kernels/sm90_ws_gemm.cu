@@ -168,12 +168,7 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
     shape = {function_for<Cfg>(args), Cfg::kThreads, Cfg::kSmemBytes};
     return Status{};
   });
-  // Ready to launch, as the registry's launch_shape promises: its
-  // shared-memory attributes set on this device (an occupancy query
-  // before the first launch read 0 blocks per SM otherwise).
-  if (shape.function != nullptr && detail::set_smem_attributes_once(shape.function, shape.dynamic_smem_bytes) != 0)
-    return {};
-  return shape;
+  return detail::ready_launch_shape(shape);
 }
 
 // Strides of matrix `x` (rows x cols as the API sees it) in the kernel's
