@@ -228,18 +228,20 @@ struct LayoutCombo {
 };
 constexpr LayoutCombo kLayouts[] = {{"tn", R, C}, {"nn", C, C}, {"nt", C, R}, {"tt", R, R}};
 
-// A TN case (A row-major, B column-major) with C stored like D.
-Case tn_case(std::string name, const TypeCombo& t, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
-             float beta, MatrixOrder d, Sm80Variant variant) {
+// A case of kind t with A, B, D and C stored in the given orders (padding,
+// offset, batch and tail split at their defaults).
+Case make_case(std::string name, const TypeCombo& t, MatrixOrder a, MatrixOrder b, MatrixOrder d, MatrixOrder c_order,
+               std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float beta,
+               Sm80Variant variant = Sm80Variant::automatic) {
   Case c;
   c.name = std::move(name);
   c.in = t.in;
   c.out = t.out;
   c.acc = t.acc;
-  c.a_order = R;
-  c.b_order = C;
+  c.a_order = a;
+  c.b_order = b;
   c.d_order = d;
-  c.c_order = d;
+  c.c_order = c_order;
   c.m = m;
   c.n = n;
   c.k = k;
@@ -248,6 +250,15 @@ Case tn_case(std::string name, const TypeCombo& t, std::int64_t m, std::int64_t 
   c.variant = variant;
   return c;
 }
+
+// A TN case (A row-major, B column-major) with C stored like D.
+Case tn_case(std::string name, const TypeCombo& t, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+             float beta, MatrixOrder d, Sm80Variant variant) {
+  return make_case(std::move(name), t, R, C, d, d, m, n, k, alpha, beta, variant);
+}
+
+// f16 in and out with f32 accumulation: the kind every variant has.
+constexpr TypeCombo kF16F32Acc = kTypes[0];
 
 std::vector<Case> all_cases() {
   std::vector<Case> v;
@@ -268,22 +279,10 @@ std::vector<Case> all_cases() {
   for (const TypeCombo& t : kTypes)
     for (const LayoutCombo& l : kLayouts)
       for (const Shape& s : shapes) {
-        Case c;
-        c.name = std::string(t.name) + "_" + l.name + "_" + s.name;
-        c.in = t.in;
-        c.out = t.out;
-        c.acc = t.acc;
-        c.a_order = l.a;
-        c.b_order = l.b;
-        c.d_order = s.d;
-        c.c_order = s.c;
-        c.m = s.m;
-        c.n = s.n;
-        c.k = s.k;
+        Case c = make_case(std::string(t.name) + "_" + l.name + "_" + s.name, t, l.a, l.b, s.d, s.c, s.m, s.n, s.k,
+                           s.alpha, s.beta);
         c.pad = s.pad;
         c.offset = s.offset;
-        c.alpha = s.alpha;
-        c.beta = s.beta;
         v.push_back(c);
       }
   // Each variant explicitly, f16 -> f32 accumulate (the kind that has them all),
@@ -292,38 +291,14 @@ std::vector<Case> all_cases() {
                                   Sm80Variant::pipelined, Sm80Variant::single_stage};
   for (Sm80Variant var : variants)
     for (const LayoutCombo& l : kLayouts) {
-      Case c;
-      c.name = std::string("variant_") + tessera::kernels::to_string(var) + "_" + l.name;
-      c.in = DataType::f16;
-      c.out = DataType::f16;
-      c.acc = DataType::f32;
-      c.a_order = l.a;
-      c.b_order = l.b;
-      c.d_order = R;
-      c.c_order = R;
-      c.m = 296;  // 16-byte aligned leading dimensions in every order
-      c.n = 520;
-      c.k = 264;
-      c.alpha = 0.5f;
-      c.beta = -1.0f;
-      c.variant = var;
-      v.push_back(c);
+      // 296 x 520 x 264: 16-byte aligned leading dimensions in every order.
+      v.push_back(make_case(std::string("variant_") + tessera::kernels::to_string(var) + "_" + l.name, kF16F32Acc, l.a,
+                            l.b, R, R, 296, 520, 264, 0.5f, -1.0f, var));
     }
   // Other kinds through the explicit 128x256 / scalar variants.
   for (const TypeCombo& t : kTypes) {
-    Case c;
-    c.name = std::string("variant_scalar_") + t.name + "_nt";
-    c.in = t.in;
-    c.out = t.out;
-    c.acc = t.acc;
-    c.a_order = C;
-    c.b_order = R;
-    c.d_order = C;
-    c.c_order = C;
-    c.m = 190;
-    c.n = 260;
-    c.k = 152;
-    c.variant = Sm80Variant::scalar;
+    Case c = make_case(std::string("variant_scalar_") + t.name + "_nt", t, C, R, C, C, 190, 260, 152, 1.0f, 0.0f,
+                       Sm80Variant::scalar);
     v.push_back(c);
     if (t.in != DataType::tf32) {
       c.name = std::string("variant_tile128x256_") + t.name + "_tn";
@@ -341,38 +316,14 @@ std::vector<Case> all_cases() {
   for (Sm80Variant var : tuning)
     for (DataType acc : {DataType::f32, DataType::f16}) {
       if (var == Sm80Variant::t128x256_w4 && acc == DataType::f32) continue;  // f16 accumulation only
-      Case c;
-      c.name = std::string("variant_") + tessera::kernels::to_string(var) + (acc == DataType::f16 ? "_acc16" : "_acc32");
-      c.in = DataType::f16;
-      c.out = DataType::f16;
-      c.acc = acc;
-      c.a_order = R;
-      c.b_order = C;
-      c.d_order = acc == DataType::f16 ? C : R;
-      c.c_order = c.d_order;
-      c.m = 296;
-      c.n = 520;
-      c.k = 264;
-      c.alpha = 0.5f;
-      c.beta = acc == DataType::f16 ? 0.0f : -1.0f;
-      c.variant = var;
-      v.push_back(c);
+      bool const acc16 = acc == DataType::f16;
+      v.push_back(tn_case(std::string("variant_") + tessera::kernels::to_string(var) + (acc16 ? "_acc16" : "_acc32"),
+                          acc16 ? kTypes[4] : kF16F32Acc, 296, 520, 264, 0.5f, acc16 ? 0.0f : -1.0f, acc16 ? C : R,
+                          var));
     }
   // Strided batches (grid.y), one per input kind.
   for (const TypeCombo& t : kTypes) {
-    Case c;
-    c.name = std::string("batch3_") + t.name + "_tn";
-    c.in = t.in;
-    c.out = t.out;
-    c.acc = t.acc;
-    c.a_order = R;
-    c.b_order = C;
-    c.d_order = C;
-    c.c_order = C;
-    c.m = 136;
-    c.n = 200;
-    c.k = 96;
-    c.beta = 0.5f;
+    Case c = tn_case(std::string("batch3_") + t.name + "_tn", t, 136, 200, 96, 1.0f, 0.5f, C, Sm80Variant::automatic);
     c.batch = 3;
     v.push_back(c);
   }
@@ -406,18 +357,8 @@ std::vector<Case> all_cases() {
   }
   // The seed's problem, scaled down 4x in each of M, N (TN, f16, f16 accumulate).
   {
-    Case c;
-    c.name = "seed_tn_hgemm_1280x1280x4096";
-    c.in = DataType::f16;
-    c.out = DataType::f16;
-    c.acc = DataType::f16;
-    c.a_order = R;
-    c.b_order = C;
-    c.d_order = C;
-    c.c_order = C;
-    c.m = 1280;
-    c.n = 1280;
-    c.k = 4096;
+    Case c = tn_case("seed_tn_hgemm_1280x1280x4096", kTypes[4], 1280, 1280, 4096, 1.0f, 0.0f, C,
+                     Sm80Variant::automatic);
     v.push_back(c);
     c.name = "tiled_seed_tn_hgemm_1280x1280x4096";  // the same through the Tensor/TiledMMA kernel
     c.variant = Sm80Variant::tiled;
