@@ -124,6 +124,16 @@ bool can_implement(const GemmArgs& args) { return detail::can_implement_sm90_ws_
 
 Status launch(const GemmArgs& args, gemm_stream_t stream) { return detail::launch_sm90_ws_gemm(args, stream); }
 
+// Whether the kernel's A' (M', K) and B' (N', K) are K-contiguous when it
+// computes D' = A' B'^T with D' row-major: D' = D (A' = A, B' = B^T) unless
+// `swap`, then D' = D^T (A' = B^T, B' = A). A' = A is K-major when A is
+// row-major, A' = B^T when B is column-major; B' = B^T when B is
+// column-major, B' = A when A is row-major.
+void kernel_k_major(const GemmArgs& args, bool swap, bool* a_km, bool* b_km) {
+  *a_km = swap ? args.b.order == MatrixOrder::col_major : args.a.order == MatrixOrder::row_major;
+  *b_km = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
+}
+
 // The default variant for `args` on the current device.
 detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   bool const swap = args.d.order == MatrixOrder::col_major;
@@ -132,9 +142,8 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   std::int64_t const e = size_of(args.input);
   bool const rows_128 = detail::operand_aligned(args.a, e, args.batch_count, 128) &&
                         detail::operand_aligned(args.b, e, args.batch_count, 128);
-  // Majorness in the kernel orientation (as in launch_with, untransposed).
-  bool const a_km = swap ? args.b.order == MatrixOrder::col_major : args.a.order == MatrixOrder::row_major;
-  bool const b_km = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
+  bool a_km = true, b_km = true;
+  kernel_k_major(args, swap, &a_km, &b_km);
   return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms, int(e),
                                         rows_128, a_km, b_km);
 }
@@ -200,11 +209,8 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K)
   const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K)
-  // A' = A (M x K) is K-major when A is row-major, A' = B^T when B is
-  // column-major; B' = B^T when B is column-major, B' = A when A is
-  // row-major.
-  bool const a_km = swap ? args.b.order == MatrixOrder::col_major : args.a.order == MatrixOrder::row_major;
-  bool const b_km = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
+  bool a_km = true, b_km = true;
+  kernel_k_major(args, swap, &a_km, &b_km);
   if ((!a_km || !b_km) && Cfg::kCluster != 1)
     return ws_fail(StatusCode::cannot_implement, "MN-major operands are not implemented for clusters");
   std::int64_t const m = swap ? args.n : args.m;
