@@ -53,16 +53,32 @@ __global__ void __launch_bounds__(kThreads) repack_kernel(const RepackArgs p) {
     for (std::int64_t tr = blockIdx.y; tr < tiles_r; tr += gridDim.y) {
       std::int64_t const r0 = tr * kTile;
       std::int64_t const c0 = std::int64_t(blockIdx.x) * kTile;
-#pragma unroll 4
-      for (int i = 0; i < kTile * kTile / kThreads; ++i) {
-        int const idx = tid + i * kThreads;
-        // Consecutive threads walk the source's contiguous index.
-        int const r = rows_contig ? idx % kTile : idx / kTile;
-        int const c = rows_contig ? idx / kTile : idx % kTile;
-        std::int64_t const gr = r0 + r, gc = c0 + c;
-        T v{};
-        if (gr < p.rows && gc < p.cols) v = src[gr * p.src_row + gc * p.src_col];
-        tile[r * kPitch + c] = v;  // zero outside: the padding columns come out 0
+      // Thread tid reads the source's contiguous index x = tid % kTile of
+      // the tile and the other index y = tid / kTile + kStepY * i: one
+      // pointer stepped by kStepY rows of the source. All of its loads are
+      // issued before the first is stored (they went 4 at a time before).
+      constexpr int kPerThread = kTile * kTile / kThreads;
+      constexpr int kStepY = kThreads / kTile;
+      int const lx = tid % kTile, ly = tid / kTile;
+      std::int64_t const x = (rows_contig ? r0 : c0) + lx, y = (rows_contig ? c0 : r0) + ly;
+      std::int64_t const x_end = rows_contig ? p.rows : p.cols, y_end = rows_contig ? p.cols : p.rows;
+      std::int64_t const x_stride = rows_contig ? p.src_row : p.src_col;
+      std::int64_t const y_stride = rows_contig ? p.src_col : p.src_row;
+      const T* q = src + x * x_stride + y * y_stride;
+      std::int64_t const q_step = kStepY * y_stride;
+      bool const x_in = x < x_end;
+      T v[kPerThread];
+#pragma unroll
+      for (int i = 0; i < kPerThread; ++i) {
+        v[i] = T{};
+        if (x_in && y + kStepY * i < y_end) v[i] = *q;
+        q += q_step;
+      }
+#pragma unroll
+      for (int i = 0; i < kPerThread; ++i) {
+        int const ty = ly + kStepY * i;
+        // Zero outside the source: the padding columns come out 0.
+        tile[rows_contig ? lx * kPitch + ty : ty * kPitch + lx] = v[i];
       }
       __syncthreads();
       for (int ch = tid; ch < kTile * kChunksPerRow; ch += kThreads) {
