@@ -184,10 +184,11 @@ struct Sm80Epilogue {
   // NOTE: from the staged tile, not from the accumulator registers: the
   // registers' version (a reduction per fragment pair) needed 228 registers
   // in the seed f16-accumulating kernel against 222 from shared memory, and
-  // the f32-accumulating one spilled 64 bytes at 255 (ptxas, sm_90a). From shared memory the accumulators are dead, and each warp
-  // reduces whole 512-byte rows. The order of the additions in L2 is not
-  // fixed, so a split tile's results may differ in the last bits from
-  // launch to launch.
+  // the f32-accumulating one spilled 64 bytes at 255 (ptxas, sm_90a).
+  // From shared memory the accumulators are dead, and each warp reduces
+  // whole 512-byte rows. The order of the additions in L2 is not fixed, so
+  // a split tile's results may differ in the last bits from launch to
+  // launch.
   // NOTE: kBatch chunks of the buffer are loaded before any is stored: a
   // store between two loads might alias the second (the compiler cannot
   // tell), which serialised each load behind the previous store in the

@@ -216,7 +216,6 @@ __global__ void __launch_bounds__(Sm80TiledTN<Elem, Acc>::kThreads, 2) sm80_tile
       }
     }
     arch::cp_async_wait<0>();
-
     __syncthreads();  // every warp has left the ring: the staging tile reuses it
 
     // Epilogue (seed 004): accumulators -> the swizzled f32 tile through the

@@ -323,15 +323,15 @@ bool sm80_tensorop_can_implement(const GemmArgs& args) {
 
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
                                     int raster_group, int tail_splits) {
+  if (tail_splits < 1 && tail_splits != kSm80TailSplitAuto)
+    return fail(StatusCode::cannot_implement,
+                "tail_splits must be kSm80TailSplitAuto (-1), 1 (never split) or a slice count >= 2, got " +
+                    std::to_string(tail_splits));
   if (!sm80_tensorop_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f16, bf16 or tf32 inputs and sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
   Prepared r = prepare(args);
   Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
-  if (tail_splits < 1 && tail_splits != kSm80TailSplitAuto)
-    return fail(StatusCode::cannot_implement,
-                "tail_splits must be kSm80TailSplitAuto (-1), 1 (never split) or a slice count >= 2, got " +
-                    std::to_string(tail_splits));
   return launch_prepared(args, r, v, stream, raster_group, tail_splits);
 }
 
