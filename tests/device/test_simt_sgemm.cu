@@ -224,8 +224,7 @@ using Configs = ::testing::Types<simt::Sgemm128x128x16S4WalkBands, simt::Sgemm12
                                  simt::Sgemm128x128x16S2, simt::Sgemm128x128x16K, simt::Sgemm128x128x8,
                                  simt::Sgemm128x128x16W, simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf,
                                  simt::Sgemm128x128x16WalkCols, simt::Sgemm128x128x16WalkBands,
-                                 simt::Sgemm256x128x16WalkRows, Tiled<simt::SgemmDefault>,
-                                 Tiled<simt::Sgemm256x128x16WalkRows>>;
+                                 simt::Sgemm256x128x16WalkRows, Tiled<simt::SgemmDefault>>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16S4WalkBands>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
 TYPED_TEST_SUITE(SimtSgemm, Configs);
@@ -394,43 +393,6 @@ TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
   EXPECT_NE(simt::detail::sgemm_function<simt::Sgemm128x128x16K>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
 }
 
-// simt_tiled_sgemm plans reg_k for 16-byte aligned K-contiguous operands
-// (elem_k for the others), and only where its configuration allows it.
-TEST(SimtSgemmPlan, RegKForAlignedKContiguousOperandsOfTheTiledKernel) {
-  alignas(16) static float buf[4 * 64 * 64];
-  auto args_for = [&](MatrixOrder oa, MatrixOrder ob, int off) {
-    GemmArgs a;
-    a.m = 64;
-    a.n = 64;
-    a.k = 64;
-    a.a = {buf + off, oa, 64, 0};
-    a.b = {buf + 64 * 64, ob, 64, 0};
-    a.c = {buf + 2 * 64 * 64, R, 64, 0};
-    a.d = {buf + 3 * 64 * 64, R, 64, 0};
-    return a;
-  };
-  using simt::OperandMode;
-  auto const tn = simt::detail::plan_sgemm(args_for(R, C, 0), false, true);
-  EXPECT_EQ(tn.mode_a, OperandMode::reg_k);
-  EXPECT_EQ(tn.mode_b, OperandMode::reg_k);
-  auto const mis = simt::detail::plan_sgemm(args_for(R, C, 1), false, true);  // A misaligned
-  EXPECT_EQ(mis.mode_a, OperandMode::elem_k);
-  EXPECT_EQ(mis.mode_b, OperandMode::reg_k);
-  auto const nt = simt::detail::plan_sgemm(args_for(C, R, 0), false, true);  // M/N-contiguous: unchanged
-  EXPECT_EQ(nt.mode_a, OperandMode::vec16);
-  EXPECT_EQ(nt.mode_b, OperandMode::vec16);
-  auto const both = simt::detail::plan_sgemm(args_for(R, C, 0), true, true);  // vec16_k wins
-  EXPECT_EQ(both.mode_a, OperandMode::vec16_k);
-  static_assert(simt::detail::regk_supported<simt::SgemmDefault> &&
-                    simt::detail::regk_supported<simt::Sgemm256x128x16WalkRows> &&
-                    !simt::detail::regk_supported<simt::Sgemm128x128x8>,
-                "test_simt_sgemm: reg_k needs 16-deep k tiles");
-  EXPECT_NE((simt::detail::tiled_sgemm_function<simt::SgemmDefault>(OperandMode::reg_k, OperandMode::reg_k)), nullptr);
-  EXPECT_EQ((simt::detail::tiled_sgemm_function<simt::SgemmDefault, false>(OperandMode::reg_k, OperandMode::vec16)),
-            nullptr);  // the re-partitioning form has no reg_k
-  EXPECT_EQ(simt::detail::sgemm_function<simt::SgemmDefault>(OperandMode::reg_k, OperandMode::vec16), nullptr);
-}
-
 TYPED_TEST(SimtSgemm, ManyKTiles) {
   TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   for (MatrixOrder oa : {R, C}) {
@@ -559,74 +521,6 @@ TEST(SimtTiledSgemm, ThreadOwnershipMatchesSimtSgemm) {
     std::sort(want.begin(), want.end());
     ASSERT_EQ(got, want) << "elem_mn thread " << tid;
   }
-}
-
-// Host-only: reg_k's blocks (RegKMap) cover each (BLK_MN, BLK_K) tile once,
-// row r of a block being 4 consecutive k of one global row (one 16-byte
-// load), column kk two adjacent rows of the shared tile (one 8-byte store);
-// the 8-byte stores of each half-warp hit the 32 banks once; rows_inside
-// marks exactly the rows inside M/N.
-template <class Cfg, int kExtent>
-void check_regk_map() {
-  namespace ts = tessera;
-  using Map = simt::detail::RegKMap<Cfg, kExtent>;
-  constexpr int kBK = Cfg::kBlockK, kLd = kExtent + 4;
-  long const ld = 37 * 4;  // a global row pitch (floats), 16-byte aligned
-  auto const g = ts::make_tensor(ts::make_gmem_ptr(static_cast<const float*>(nullptr)),
-                                 ts::make_shape(ts::Int<kExtent>{}, ts::Int<kBK>{}), ts::make_stride(ld, ts::_1{}));
-  auto const sm = ts::make_tensor(ts::make_smem_ptr(static_cast<float*>(nullptr)),
-                                  ts::make_shape(ts::Int<kExtent>{}, ts::Int<kBK>{}), ts::make_stride(ts::_1{}, ts::Int<kLd>{}));
-  std::vector<int> seen_g(kExtent * kBK, 0);
-  for (int tid = 0; tid < Cfg::kThreads; ++tid) {
-    auto const tg = Map::partition(g, tid);   // (2,4,PASS)
-    auto const tsm = Map::partition(sm, tid);  // (2,4,PASS)
-    ASSERT_EQ(int(ts::size(tg.layout())), kExtent * kBK / Cfg::kThreads);
-    for (int j = 0; j < Map::kPasses; ++j)
-      for (int r = 0; r < 2; ++r)
-        for (int kk = 0; kk < 4; ++kk) {
-          long const og = long(&tg(r, kk, j) - static_cast<const float*>(nullptr));
-          long const os = long(&tsm(r, kk, j) - static_cast<float*>(nullptr));
-          int const row = int(og / ld), k = int(og % ld);
-          ASSERT_LT(k, kBK);
-          ASSERT_EQ(os, row + long(k) * kLd) << "thread " << tid << ": global and shared element differ";
-          ASSERT_EQ(og - long(&tg(r, 0, j) - static_cast<const float*>(nullptr)), kk) << "not 4 consecutive k";
-          ASSERT_EQ(k % 4, 0 + kk) << "a 16-byte load must start at a k multiple of 4";
-          ASSERT_EQ(os - long(&tsm(0, kk, j) - static_cast<float*>(nullptr)), r) << "not 2 adjacent rows";
-          ASSERT_EQ(row % 2, r) << "an 8-byte store must start at an even row";
-          ++seen_g[row * kBK + k];
-        }
-    // rows_inside: bit 2j+r iff that row < mn_left.
-    for (int mn_left : {0, 1, 2, 77, kExtent - 1, kExtent, kExtent + 9}) {
-      std::uint32_t const mask = Map::rows_inside(mn_left, tid);
-      for (int j = 0; j < Map::kPasses; ++j)
-        for (int r = 0; r < 2; ++r) {
-          int const row = int(long(&tg(r, 0, j) - static_cast<const float*>(nullptr)) / ld);
-          ASSERT_EQ(bool((mask >> (2 * j + r)) & 1u), row < mn_left) << "thread " << tid << " mn_left " << mn_left;
-        }
-    }
-  }
-  for (int e = 0; e < kExtent * kBK; ++e) ASSERT_EQ(seen_g[e], 1) << "element (" << e / kBK << "," << e % kBK << ")";
-  // Banks of each half-warp's 8-byte stores (the same for every stage: the
-  // stage pitch is a multiple of 32 floats or not, it shifts all lanes alike).
-  for (int half = 0; half < Cfg::kThreads / 16; ++half)
-    for (int j = 0; j < Map::kPasses; ++j)
-      for (int kk = 0; kk < 4; ++kk) {
-        std::vector<int> banks(32, 0);
-        for (int t = 16 * half; t < 16 * half + 16; ++t) {
-          auto const tsm = Map::partition(sm, t);
-          long const os = long(&tsm(0, kk, j) - static_cast<float*>(nullptr));
-          ++banks[os % 32];
-          ++banks[(os + 1) % 32];
-        }
-        for (int b = 0; b < 32; ++b) ASSERT_EQ(banks[b], 1) << "half-warp " << half << " k " << kk << ": bank conflict";
-      }
-}
-
-TEST(SimtTiledSgemm, RegKBlocksCoverTheTileOnceWithoutBankConflicts) {
-  check_regk_map<simt::SgemmDefault, simt::SgemmDefault::kBlockM>();
-  check_regk_map<simt::SgemmDefault, simt::SgemmDefault::kBlockN>();
-  check_regk_map<simt::Sgemm256x128x16WalkRows, 256>();  // two passes
-  check_regk_map<simt::Sgemm256x128x16WalkRows, 128>();
 }
 
 }  // namespace

@@ -24,10 +24,7 @@
 //   elem_k K-contiguous (not 16-byte aligned, or kVec16K off): cp.async
 //          4 B per element,
 //          scattered into the transposed tile (M/N-contiguous);
-//   elem_mn M/N-contiguous but not 16-byte aligned: cp.async 4 B;
-//   reg_k  K-contiguous, 16-byte aligned, simt_tiled_sgemm only: 16-byte
-//          loads along K into registers, written transposed into the
-//          M/N-contiguous tile (simt_tiled.cuh, detail::RegKMap).
+//   elem_mn M/N-contiguous but not 16-byte aligned: cp.async 4 B.
 // Every copy is predicated (zero fill), so any M, N, K, ld and element-aligned
 // pointer is handled by the same mainloop.
 //
@@ -60,7 +57,7 @@
 namespace tessera::kernels::simt {
 
 // How one operand tile travels from global to shared memory (see above).
-enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k, vec16_k, reg_k };
+enum class OperandMode : std::uint8_t { vec16, elem_mn, elem_k, vec16_k };
 
 // Whether the operand's shared tile is K-major (vec16_k) rather than M/N-major.
 TESSERA_HOST_DEVICE constexpr bool kmajor(OperandMode m) { return m == OperandMode::vec16_k; }
@@ -771,10 +768,8 @@ struct SgemmPlan {
   OperandMode mode_b = OperandMode::elem_k;
 };
 
-// `vec16_k`: the configuration's kVec16K (whether K-major tiles may be used);
-// `reg_k`: whether the kernel reads aligned K-contiguous operands through
-// registers (simt_tiled_sgemm). vec16_k wins where both are set.
-inline SgemmPlan plan_sgemm(const GemmArgs& args, bool vec16_k, bool reg_k = false) {
+// `vec16_k`: the configuration's kVec16K (whether K-major tiles may be used).
+inline SgemmPlan plan_sgemm(const GemmArgs& args, bool vec16_k) {
   SgemmPlan r;
   SgemmParams& p = r.p;
   bool const swap = args.d.order == MatrixOrder::col_major;  // compute D^T = B^T A^T
@@ -808,12 +803,10 @@ inline SgemmPlan plan_sgemm(const GemmArgs& args, bool vec16_k, bool reg_k = fal
   // tt 0.889 nt 0.896 tn 0.802. Run 8, vec16_k: 8192^3 tt 0.744 nt 0.883
   // tn 0.751, 4096^3 tt 0.733 nt 0.900 tn 0.746; 128x128x8 s4 tt 0.834 ->
   // 0.756. (The K-major loops ran LDS.64 and a rolled k-group loop.)
-  auto const k_contig = [&](bool aligned) {
-    if (aligned && vec16_k) return OperandMode::vec16_k;
-    return aligned && reg_k ? OperandMode::reg_k : OperandMode::elem_k;
-  };
-  r.mode_a = a_mn_contig ? (a16 ? OperandMode::vec16 : OperandMode::elem_mn) : k_contig(a16);
-  r.mode_b = b_mn_contig ? (b16 ? OperandMode::vec16 : OperandMode::elem_mn) : k_contig(b16);
+  r.mode_a = a_mn_contig ? (a16 ? OperandMode::vec16 : OperandMode::elem_mn)
+                         : (a16 && vec16_k ? OperandMode::vec16_k : OperandMode::elem_k);
+  r.mode_b = b_mn_contig ? (b16 ? OperandMode::vec16 : OperandMode::elem_mn)
+                         : (b16 && vec16_k ? OperandMode::vec16_k : OperandMode::elem_k);
   // Ck(i,j): C stored like D is contiguous along j.
   bool const read_c = args.beta != 0.0f;
   bool const c_like_d = args.c.order == args.d.order;
@@ -845,7 +838,6 @@ const void* sgemm_function(OperandMode b) {
     case OperandMode::vec16_k:
       if constexpr (Cfg::kVec16K) return sgemm_function<Cfg, kA, OperandMode::vec16_k>();
       return nullptr;
-    case OperandMode::reg_k: return nullptr;  // simt_tiled_sgemm only
   }
   return nullptr;
 }
@@ -859,7 +851,6 @@ const void* sgemm_function(OperandMode a, OperandMode b) {
     case OperandMode::vec16_k:
       if constexpr (Cfg::kVec16K) return sgemm_function<Cfg, OperandMode::vec16_k>(b);
       return nullptr;
-    case OperandMode::reg_k: return nullptr;  // simt_tiled_sgemm only
   }
   return nullptr;
 }
@@ -878,18 +869,17 @@ namespace detail {
 
 // The launch path the FFMA kernels share (simt_sgemm, simt_tiled_sgemm):
 // plan the kernel orientation and operand modes (vec16_k only if
-// `vec16k`, reg_k only if `regk`), count tiles, opt in to the shared memory, launch
+// `vec16k`), count tiles, opt in to the shared memory, launch
 // `pick(mode_a, mode_b)` on a (tiles, batches) grid. Errors name `kernel`.
 template <class Cfg, class Pick>
-Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const char* kernel, bool vec16k, bool regk,
-                            Pick pick) {
+Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const char* kernel, bool vec16k, Pick pick) {
   auto fail = [kernel](StatusCode code, std::string msg) {
     return Status{code, std::string(kernel) + ": " + std::move(msg)};
   };
   if (!sgemm_can_implement(args))
     return fail(StatusCode::cannot_implement, "needs f32 inputs, f32 output and f32 accumulation, sizes below 2^31");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
-  SgemmPlan r = plan_sgemm(args, vec16k, regk);
+  SgemmPlan r = plan_sgemm(args, vec16k);
   std::int64_t const tiles_m = (r.p.m + Cfg::kBlockM - 1) / Cfg::kBlockM;
   std::int64_t const tiles_n = (r.p.n + Cfg::kBlockN - 1) / Cfg::kBlockN;
   // Whole groups of kGroupM tile rows must fit the int block index.
@@ -919,7 +909,7 @@ Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const ch
 // `args` must have passed validate_arguments and sgemm_can_implement.
 template <class Cfg>
 Status sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
-  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_sgemm", Cfg::kVec16K, false, [](OperandMode a, OperandMode b) {
+  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_sgemm", Cfg::kVec16K, [](OperandMode a, OperandMode b) {
     return detail::sgemm_function<Cfg>(a, b);
   });
 }

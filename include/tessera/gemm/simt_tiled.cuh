@@ -14,10 +14,7 @@
 //     on 32 consecutive M/N elements; elem_k: 4-byte atoms, a warp on 8 k x 4
 //     rows (32-byte global segments, shared banks 4*k + row: the
 //     "transposition" into the M/N-major tile is only the destination
-//     layout); reg_k (K-contiguous, 16-byte aligned): 16-byte loads along K
-//     into registers one k tile ahead, stored transposed, 8 bytes (two
-//     rows of one k) at a time, into the same M/N-major tile (RegKMap).
-//     vec16_k (K-major tiles) is not supported here;
+//     layout). vec16_k (K-major tiles) is not supported here;
 //   - the math is a TiledMMA of UniversalFMA (1x1x1) over the warps' and
 //     lanes' (M,N) grid, whose permutation gives each thread kRepM x kRepN
 //     blocks of 4x4 outputs exactly as in simt_sgemm; the fragments come
@@ -101,7 +98,7 @@ TESSERA_HOST_DEVICE constexpr auto tiled_sgemm_g2s() {
 // The operand (M,K) or (N,K) in kernel orientation, its unit stride static.
 template <OperandMode kMode>
 __device__ __forceinline__ auto sgemm_operand(const float* base, int mn, int k, std::int64_t ld) {
-  if constexpr (kMode == OperandMode::elem_k || kMode == OperandMode::reg_k)
+  if constexpr (kMode == OperandMode::elem_k)
     return make_tensor(make_gmem_ptr(base), make_shape(mn, k), make_stride(ld, _1{}));
   else
     return make_tensor(make_gmem_ptr(base), make_shape(mn, k), make_stride(_1{}, ld));
@@ -161,114 +158,12 @@ __device__ __forceinline__ void issue_tile(TXg const& tXg, STile&& s_tile, std::
       tXg, tXs);
 }
 
-// ---- reg_k: a K-contiguous operand through registers ---------------------
-//
-// A 16-byte aligned K-contiguous operand's (kExtent, BLK_K) k tile is read
-// 16 bytes along K per row (LDG.128) into registers one k tile ahead and
-// then written into the M/N-major shared tile 8 bytes at a time (STS.64: two
-// rows of one k), the transposition happening in between. This replaces the
-// 4-byte transposing cp.async of elem_k (8 copies per operand and k tile
-// where vec16 needs 2; the kernel ran 5-13% slower with it) and the M/N-major
-// copy that tessera::gemm made of such operands first.
-//
-// Thread tid (lane = p + 8 q, warp w, W warps) owns the 2x4 blocks of rows
-// 2 (8 w + p) + 16 W j + {0,1} (pass j < kPasses), k 4 q .. 4 q + 3:
-//   - global: one LDG.128 of a warp reads 8 rows x 64 contiguous bytes;
-//   - shared (row pitch kLd = kExtent + 4 floats, so bank = 4 k + row mod
-//     32): one half-warp's STS.64 covers q in {0,1} x p in 0..7, banks
-//     16 q + 2 p + {0,1} (+ a constant): all 32 once, no conflict.
-template <class Cfg, int kExtent>
-struct RegKMap {
-  static constexpr int kWarps = Cfg::kThreads / 32;
-  static constexpr int kRowsPerPass = 16 * kWarps;
-  static constexpr int kPasses = kExtent / kRowsPerPass;
-  static_assert(Cfg::kBlockK == 16,
-                "simt_tiled_sgemm: reg_k maps the four 16-byte chunks of a k tile onto four lane groups [kBlockK must be 16]");
-  static_assert(kPasses >= 1 && kExtent % kRowsPerPass == 0,
-                "simt_tiled_sgemm: reg_k needs the tile's rows to be a multiple of 16 per warp");
-  static_assert((kExtent + 4) % 32 == 4,
-                "simt_tiled_sgemm: reg_k's conflict-free stores assume a row pitch of 4 banks modulo 32");
-  // Pass 0's block coordinate of thread tid: (pair of rows, chunk of k).
-  TESSERA_HOST_DEVICE static constexpr int pair(int tid) { return 8 * (tid / 32) + tid % 8; }
-  TESSERA_HOST_DEVICE static constexpr int chunk(int tid) { return (tid % 32) / 8; }
-  // Thread tid's (2,4,PASS) view of the (kExtent, BLK_K) tile `t`.
-  template <class T>
-  TESSERA_HOST_DEVICE static constexpr auto partition(T const& t, int tid) {
-    Tensor blk = local_tile(t, Shape<_2, _4>{}, make_coord(pair(tid), chunk(tid)));  // (2,4): pass 0
-    return make_tensor(blk.data(), make_layout(make_shape(_2{}, _4{}, Int<kPasses>{}),
-                                               make_stride(stride<0>(blk), stride<1>(blk),
-                                                           Int<kRowsPerPass>{} * stride<0>(t))));
-  }
-  // Bit 2 j + r set iff row r of pass j is inside M/N (mn_left rows from the
-  // tile's first): computed once per tile.
-  TESSERA_HOST_DEVICE static constexpr std::uint32_t rows_inside(int mn_left, int tid) {
-    std::uint32_t mask = 0;
-    for (int j = 0; j < kPasses; ++j)
-      for (int r = 0; r < 2; ++r)
-        if (2 * pair(tid) + kRowsPerPass * j + r < mn_left) mask |= 1u << (2 * j + r);
-    return mask;
-  }
-};
-
-// Whether configuration Cfg can read both operands through reg_k.
-template <class Cfg>
-inline constexpr bool regk_supported =
-    Cfg::kBlockK == 16 && Cfg::kBlockM % (16 * (Cfg::kThreads / 32)) == 0 &&
-    Cfg::kBlockN % (16 * (Cfg::kThreads / 32)) == 0 && (Cfg::kBlockM + 4) % 32 == 4 && (Cfg::kBlockN + 4) % 32 == 4;
-
-// The registers of one reg_k operand's k tile: (2,4,PASS), row r's 4 k
-// values contiguous (one LDG.128 each).
-template <class Cfg, int kExtent>
-__device__ __forceinline__ auto regk_fragment() {
-  return make_tensor<float>(make_layout(make_shape(_2{}, _4{}, Int<RegKMap<Cfg, kExtent>::kPasses>{}),
-                                        make_stride(_4{}, _1{}, _8{})));
-}
-
-// Loads thread tid's blocks of one k tile, `tXg` its (2,4,PASS) view, into
-// `r`: rows outside M/N (`rows`, RegKMap::rows_inside) and k past `k_left`
-// read as zero, without touching memory.
-template <class Cfg, int kExtent, class TXg, class Frag>
-__device__ __forceinline__ void fetch_regk(TXg const& tXg, Frag& r, std::uint32_t rows, int k_left, int tid) {
-  using Map = RegKMap<Cfg, kExtent>;
-  auto const vec4 = Copy_Atom<UniversalCopy<float4>, float>{};
-  int const k_room = k_left - 4 * Map::chunk(tid);
-  TESSERA_UNROLL
-  for (int j = 0; j < Map::kPasses; ++j) {
-    TESSERA_UNROLL
-    for (int rr = 0; rr < 2; ++rr) {
-      bool const row_in = (rows >> (2 * j + rr)) & 1u;
-      if (row_in && k_room >= 4) {
-        copy(vec4, tXg(rr, _, j), r(rr, _, j));
-      } else {
-        TESSERA_UNROLL
-        for (int kk = 0; kk < 4; ++kk) r(rr, kk, j) = row_in && kk < k_room ? tXg(rr, kk, j) : 0.0f;
-      }
-    }
-  }
-}
-
-// Stores `r` (fetch_regk's registers) into the M/N-major (kExtent, BLK_K)
-// shared tile `s_tile`: per k, the two rows of a block in one 8-byte store.
-template <class Cfg, int kExtent, class Frag, class STile>
-__device__ __forceinline__ void deposit_regk(Frag const& r, STile&& s_tile, int tid) {
-  using Map = RegKMap<Cfg, kExtent>;
-  auto const vec2 = Copy_Atom<UniversalCopy<float2>, float>{};
-  Tensor tXs = Map::partition(s_tile, tid);  // (2,4,PASS), rows contiguous
-  TESSERA_UNROLL
-  for (int j = 0; j < Map::kPasses; ++j) {
-    TESSERA_UNROLL
-    for (int kk = 0; kk < 4; ++kk) copy(vec2, r(_, kk, j), tXs(_, kk, j));
-  }
-}
-
 }  // namespace detail
 
-// kLiveSrc: see the NOTE at the copies' issue. kRegKOrder: where a reg_k
-// tile moves from registers to shared memory (see the NOTE there).
-template <class Cfg, OperandMode kModeA, OperandMode kModeB, bool kLiveSrc = true, int kRegKOrder = 0>
+// kLiveSrc: see the NOTE at the copies' issue.
+template <class Cfg, OperandMode kModeA, OperandMode kModeB, bool kLiveSrc = true>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sgemm_kernel(SgemmParams p) {
-  // Preconditions as simt_sgemm_kernel; vec16_k is not supported, reg_k is
-  // this kernel's own (16-byte aligned K-contiguous operands).
+  // Preconditions as simt_sgemm_kernel; vec16_k is not supported.
   static_assert(!kmajor(kModeA) && !kmajor(kModeB),
                 "simt_tiled_sgemm_kernel: vec16_k operands (K-major tiles) are not supported [plan with vec16_k = false]");
   extern __shared__ __align__(16) float smem[];
@@ -301,11 +196,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
   Tensor tXrB = s2r_b.get_slice(tid).retile_D(tCrB);  // (CPY,CPY_N,2)
   auto walk = [](int s, int& i, int& j) { ffma_walk<Cfg::kFfmaOrder, Cfg::kThrM, Cfg::kThrN>(s, i, j); };
 
-  constexpr bool kRegA = kModeA == OperandMode::reg_k;  // through registers (detail::RegKMap)
-  constexpr bool kRegB = kModeB == OperandMode::reg_k;
-  static_assert(kLiveSrc || (!kRegA && !kRegB), "simt_tiled_sgemm_kernel: reg_k operands need kLiveSrc");
-  constexpr bool kKContigA = kModeA == OperandMode::elem_k || kRegA;
-  constexpr bool kKContigB = kModeB == OperandMode::elem_k || kRegB;
+  constexpr bool kKContigA = kModeA == OperandMode::elem_k;
+  constexpr bool kKContigB = kModeB == OperandMode::elem_k;
   std::int64_t const ld_a = kKContigA ? p.a_m : p.a_k;
   std::int64_t const ld_b = kKContigB ? p.b_n : p.b_k;
   int const num_k_tiles = (p.k + kBK - 1) / kBK;
@@ -329,58 +221,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
     // re-partitions gA(_,_,kt) from %tid at every issue (c13 of
     // scripts/gpu/simt.sh).
     int const t0 = detail::tid_x();
-    // This thread's part of k tile 0: a cp.async partition (CPY,CPY_MN,CPY_K),
-    // or reg_k's (2,4,PASS) blocks; and the M/N half of its predicates.
-    auto src_part = [t0]<OperandMode kMode, int kExtent>(auto const& g) {
-      if constexpr (kMode == OperandMode::reg_k)
-        return detail::RegKMap<Cfg, kExtent>::partition(g, t0);
-      else
-        return detail::tiled_sgemm_g2s<Cfg, kMode, kExtent>().get_slice(t0).partition_S(g);
-    };
-    auto src_guard = [t0]<OperandMode kMode, int kExtent>(int mn_left) {
-      if constexpr (kMode == OperandMode::reg_k)
-        return detail::RegKMap<Cfg, kExtent>::rows_inside(mn_left, t0);
-      else
-        return detail::mn_guard<Cfg, kMode, kExtent>(mn_left, t0);
-    };
-    Tensor tAgA = src_part.template operator()<kModeA, kBM>(gA(_, _, 0));
-    Tensor tBgB = src_part.template operator()<kModeB, kBN>(gB(_, _, 0));
-    std::uint32_t const mn_a = src_guard.template operator()<kModeA, kBM>(m_left);
-    std::uint32_t const mn_b = src_guard.template operator()<kModeB, kBN>(n_left);
-    // reg_k operands: the registers of the k tile fetched ahead.
-    Tensor rA = detail::regk_fragment<Cfg, kBM>();  // (2,4,PASS), unused unless kRegA
-    Tensor rB = detail::regk_fragment<Cfg, kBN>();
-    // issue(kt, stage): the cp.async operands' tile kt; fetch(kt): the reg_k
-    // operands' tile kt into registers; deposit(stage): those registers into
-    // the ring. Each operand's calls come for kt = 0, 1, 2, ... in this order
-    // (the live sources hold tile kt when it is called).
-    auto fetch = [&](int kt) {
-      int const t = detail::tid_x();
-      if constexpr (kRegA) {
-        detail::fetch_regk<Cfg, kBM>(tAgA, rA, mn_a, p.k - kt * kBK, t);
-        tAgA = make_tensor(tAgA.data() + stride<2>(gA), tAgA.layout());
-      }
-      if constexpr (kRegB) {
-        detail::fetch_regk<Cfg, kBN>(tBgB, rB, mn_b, p.k - kt * kBK, t);
-        tBgB = make_tensor(tBgB.data() + stride<2>(gB), tBgB.layout());
-      }
-    };
-    auto deposit = [&](int stage) {
-      int const t = detail::tid_x();
-      if constexpr (kRegA) detail::deposit_regk<Cfg, kBM>(rA, sA(_, _, stage), t);
-      if constexpr (kRegB) detail::deposit_regk<Cfg, kBN>(rB, sB(_, _, stage), t);
-    };
+    Tensor tAgA = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>().get_slice(t0).partition_S(gA(_, _, 0));  // (CPY,CPY_M,CPY_K)
+    Tensor tBgB = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>().get_slice(t0).partition_S(gB(_, _, 0));  // (CPY,CPY_N,CPY_K)
+    std::uint32_t const mn_a = detail::mn_guard<Cfg, kModeA, kBM>(m_left, t0);
+    std::uint32_t const mn_b = detail::mn_guard<Cfg, kModeB, kBN>(n_left, t0);
+    // issue(kt, stage) is called for kt = 0, 1, 2, ... in this order (the
+    // live sources hold tile kt when it is called).
     auto issue = [&](int kt, int stage) {
       int const t = detail::tid_x();
       if constexpr (kLiveSrc) {
-        if constexpr (!kRegA) {
-          detail::issue_tile<Cfg, kModeA, kBM>(tAgA, sA(_, _, stage), mn_a, p.k - kt * kBK, t);
-          tAgA = make_tensor(tAgA.data() + stride<2>(gA), tAgA.layout());  // the next k tile
-        }
-        if constexpr (!kRegB) {
-          detail::issue_tile<Cfg, kModeB, kBN>(tBgB, sB(_, _, stage), mn_b, p.k - kt * kBK, t);
-          tBgB = make_tensor(tBgB.data() + stride<2>(gB), tBgB.layout());
-        }
+        detail::issue_tile<Cfg, kModeA, kBM>(tAgA, sA(_, _, stage), mn_a, p.k - kt * kBK, t);
+        detail::issue_tile<Cfg, kModeB, kBN>(tBgB, sB(_, _, stage), mn_b, p.k - kt * kBK, t);
+        tAgA = make_tensor(tAgA.data() + stride<2>(gA), tAgA.layout());  // the next k tile
+        tBgB = make_tensor(tBgB.data() + stride<2>(gB), tBgB.layout());
       } else {
         auto g2s_a = detail::tiled_sgemm_g2s<Cfg, kModeA, kBM>();
         auto g2s_b = detail::tiled_sgemm_g2s<Cfg, kModeB, kBN>();
@@ -391,18 +244,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
       }
     };
 
-    // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each
-    // (reg_k operands: stored, and tile kStages-1 fetched).
+    // Prologue: tiles 0 .. kStages-2 in flight, one cp.async group each.
     TESSERA_UNROLL
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
-      if (s < num_k_tiles) {
-        issue(s, s);
-        fetch(s);
-        deposit(s);
-      }
+      if (s < num_k_tiles) issue(s, s);
       arch::cp_async_fence();
     }
-    if (kRegKOrder == 0 && Cfg::kStages - 1 < num_k_tiles) fetch(Cfg::kStages - 1);
 
     Tensor tCrC = thr_mma.partition_fragment_C(make_identity_tensor(make_shape(Int<kBM>{}, Int<kBN>{})));  // (MMA,MMA_M,MMA_N)
     TESSERA_UNROLL
@@ -417,20 +264,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
       // kStages; two counters cost 7 more instructions per k tile).
       int const read_stage = int(unsigned(t) % Cfg::kStages);
       int const write_stage = int(unsigned(t + Cfg::kStages - 1) % Cfg::kStages);
-      // reg_k: tile t+kStages-1 (fetched one k tile ago) stored into the slot
-      // every thread left at the barrier; the next fetched, to be stored at
-      // t+1, so its latency hides behind this tile's FFMAs.
-      // NOTE (kRegKOrder): 0 = the tile fetched one k tile ago is stored
-      // here and the next fetched; 1 = tile t+kStages-1 fetched here, stored
-      // after this tile's FFMAs; 2 = fetched here, stored after half of them.
-      bool const refill = t + Cfg::kStages - 1 < num_k_tiles;
-      if (refill) {
-        issue(t + Cfg::kStages - 1, write_stage);
-        if constexpr (kRegKOrder == 0) deposit(write_stage);
-        else fetch(t + Cfg::kStages - 1);
-      }
+      if (t + Cfg::kStages - 1 < num_k_tiles) issue(t + Cfg::kStages - 1, write_stage);
       arch::cp_async_fence();
-      if (kRegKOrder == 0 && t + Cfg::kStages < num_k_tiles) fetch(t + Cfg::kStages);
 
       Tensor tXsA_t = tXsA(_, _, _, read_stage);  // (CPY,CPY_M,BLK_K)
       Tensor tXsB_t = tXsB(_, _, _, read_stage);  // (CPY,CPY_N,BLK_K)
@@ -451,7 +286,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
             copy(s2r_a, tXsA_t(_, _, kk + 1), tXrA(_, _, (kk + 1) & 1));
           }
           gemm_walk(mma, walk, tCrA(_, _, kk & 1), tCrB(_, _, kk & 1), tCrC);
-          if (kRegKOrder == 2 && kk == kBK / 2 - 1 && refill) deposit(write_stage);
         }
       } else {
         TESSERA_UNROLL
@@ -459,10 +293,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
           copy(s2r_a, tXsA_t(_, _, kk), tXrA(_, _, 0));
           copy(s2r_b, tXsB_t(_, _, kk), tXrB(_, _, 0));
           gemm_walk(mma, walk, tCrA(_, _, 0), tCrB(_, _, 0), tCrC);
-          if (kRegKOrder == 2 && kk == kBK / 2 - 1 && refill) deposit(write_stage);
         }
       }
-      if (kRegKOrder == 1 && refill) deposit(write_stage);
     }
     // Drain (only empty groups can be pending); no thread may refill the
     // ring for a next batch before all have left the last stage.
@@ -532,35 +364,28 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) simt_tiled_sge
 
 namespace detail {
 
-template <class Cfg, bool kLiveSrc, int kRegKOrder, OperandMode kA>
+template <class Cfg, bool kLiveSrc, OperandMode kA>
 const void* tiled_sgemm_function(OperandMode b) {
   switch (b) {
     case OperandMode::vec16:
-      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::vec16, kLiveSrc, kRegKOrder>);
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::vec16, kLiveSrc>);
     case OperandMode::elem_mn:
-      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_mn, kLiveSrc, kRegKOrder>);
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_mn, kLiveSrc>);
     case OperandMode::elem_k:
-      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_k, kLiveSrc, kRegKOrder>);
-    case OperandMode::reg_k:
-      if constexpr (kLiveSrc && regk_supported<Cfg>)
-        return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::reg_k, kLiveSrc, kRegKOrder>);
-      return nullptr;
+      return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Cfg, kA, OperandMode::elem_k, kLiveSrc>);
     case OperandMode::vec16_k: return nullptr;
   }
   return nullptr;
 }
 
-// The instantiation for the operand modes (vec16_k: none, plan with
-// vec16_k = false, as tiled_sgemm_launch does; reg_k: with kLiveSrc, where regk_supported).
-template <class Cfg, bool kLiveSrc = true, int kRegKOrder = 0>
+// The instantiation for the operand modes (vec16_k: none; plan with
+// vec16_k = false, as tiled_sgemm_launch does).
+template <class Cfg, bool kLiveSrc = true>
 const void* tiled_sgemm_function(OperandMode a, OperandMode b) {
   switch (a) {
-    case OperandMode::vec16: return tiled_sgemm_function<Cfg, kLiveSrc, kRegKOrder, OperandMode::vec16>(b);
-    case OperandMode::elem_mn: return tiled_sgemm_function<Cfg, kLiveSrc, kRegKOrder, OperandMode::elem_mn>(b);
-    case OperandMode::elem_k: return tiled_sgemm_function<Cfg, kLiveSrc, kRegKOrder, OperandMode::elem_k>(b);
-    case OperandMode::reg_k:
-      if constexpr (kLiveSrc && regk_supported<Cfg>) return tiled_sgemm_function<Cfg, kLiveSrc, kRegKOrder, OperandMode::reg_k>(b);
-      return nullptr;
+    case OperandMode::vec16: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::vec16>(b);
+    case OperandMode::elem_mn: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::elem_mn>(b);
+    case OperandMode::elem_k: return tiled_sgemm_function<Cfg, kLiveSrc, OperandMode::elem_k>(b);
     case OperandMode::vec16_k: return nullptr;
   }
   return nullptr;
@@ -568,29 +393,21 @@ const void* tiled_sgemm_function(OperandMode a, OperandMode b) {
 
 }  // namespace detail
 
-// kRegK: aligned K-contiguous operands read through registers (reg_k; the
-// default where the configuration allows it) rather than element-wise
-// (elem_k). Needs kLiveSrc.
 // The __global__ function, block size and dynamic shared memory for `args`.
-template <class Cfg, bool kLiveSrc = true, bool kRegK = kLiveSrc && detail::regk_supported<Cfg>>
+template <class Cfg, bool kLiveSrc = true>
 GemmKernel::LaunchShape tiled_sgemm_launch_shape(const GemmArgs& args) {
-  static_assert(!kRegK || (kLiveSrc && detail::regk_supported<Cfg>),
-                "tiled_sgemm_launch_shape: reg_k needs kLiveSrc and a configuration regk_supported allows");
   if (!sgemm_can_implement(args)) return {};
-  detail::SgemmPlan const r = detail::plan_sgemm(args, false, kRegK);
+  detail::SgemmPlan const r = detail::plan_sgemm(args, false);
   return {detail::tiled_sgemm_function<Cfg, kLiveSrc>(r.mode_a, r.mode_b), Cfg::kThreads, Cfg::kSmemBytes};
 }
 
 // Enqueue D = alpha*op(A)*op(B) + beta*C with the tiled kernel, configuration
 // Cfg, on `stream`. `args` must have passed validate_arguments.
-template <class Cfg, bool kLiveSrc = true, bool kRegK = kLiveSrc && detail::regk_supported<Cfg>>
+template <class Cfg, bool kLiveSrc = true>
 Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
-  static_assert(!kRegK || (kLiveSrc && detail::regk_supported<Cfg>),
-                "tiled_sgemm_launch: reg_k needs kLiveSrc and a configuration regk_supported allows");
-  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_tiled_sgemm", false, kRegK,
-                                           [](OperandMode a, OperandMode b) {
-                                             return detail::tiled_sgemm_function<Cfg, kLiveSrc>(a, b);
-                                           });
+  return detail::launch_planned_sgemm<Cfg>(args, stream, "simt_tiled_sgemm", false, [](OperandMode a, OperandMode b) {
+    return detail::tiled_sgemm_function<Cfg, kLiveSrc>(a, b);
+  });
 }
 
 }  // namespace tessera::kernels::simt
