@@ -61,21 +61,8 @@ int main() {
     double hh[2]; cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost);
     std::printf("%-16s rel.diff vs cuBLAS %.2e\n", kernels::to_string(vs[i - 1]), std::sqrt(hh[0] / hh[1]));
   }
-  // Warm-up to steady state: ~3 s of the default kernel.
-  for (int i = 0; i < 5000; ++i) run(1);
-  cudaDeviceSynchronize();
-  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-  std::vector<std::vector<float>> t(nv);
-  for (int r = 0; r < 200; ++r)
-    for (int j = 0; j < nv; ++j) {
-      int const i = (j + r) % nv;
-      cudaMemsetAsync(flush, r & 0xff, flush_bytes);
-      cudaEventRecord(e0); run(i); cudaEventRecord(e1); cudaEventSynchronize(e1);
-      float ms; cudaEventElapsedTime(&ms, e0, e1); t[i].push_back(ms);
-    }
-  double const flop = 2.0 * M * N * double(K);
-  double tf[16];
-  for (int i = 0; i < nv; ++i) { std::sort(t[i].begin(), t[i].end()); tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12; }
+  // ~3 s of warm-up (steady state at the power cap), then 200 interleaved rounds.
+  std::vector<double> const tf = interleaved_tflops(run, nv, 200, 3000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
   std::printf("f16 TN 5120x5120x4096, f16 acc, interleaved, median of 200: cuBLAS %.1f\n", tf[0]);
   for (int i = 1; i < nv; ++i) std::printf("  %-16s %.1f TFLOP/s  %.3fx\n", kernels::to_string(vs[i - 1]), tf[i], tf[i] / tf[0]);
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));

@@ -88,22 +88,9 @@ int main() {
       double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
       rel[which] = std::sqrt(hacc[0] / hacc[1]);
     }
-    for (int w = 0; w < 3; ++w) run(w);  // warm-up
-    std::vector<float> t[3];
-    for (int r = 0; r < reps; ++r)
-      for (int w = 0; w < 3; ++w) {
-        int const which = (w + r) % 3;  // rotate the order
-        CHECK(cudaMemsetAsync(flush, r & 0xFF, flush_bytes));
-        cudaEventRecord(ev0); run(which); cudaEventRecord(ev1); cudaEventSynchronize(ev1);
-        float ms; cudaEventElapsedTime(&ms, ev0, ev1); t[which].push_back(ms);
-      }
+    // The shortest warm-up (32 runs in turn), then `reps` interleaved rounds.
+    std::vector<double> const tf = interleaved_tflops(run, 3, reps, 0.0f, flush, flush_bytes, 2.0 * c.m * double(c.n) * c.k);
     CHECK(cudaGetLastError());
-    double tf[3];
-    double const flop = 2.0 * c.m * double(c.n) * c.k;
-    for (int w = 0; w < 3; ++w) {
-      std::sort(t[w].begin(), t[w].end());
-      tf[w] = flop / (t[w][t[w].size() / 2] * 1e-3) / 1e12;
-    }
     // CTA counts, as the launcher computes them for an unsplit launch.
     long long const bm = def.pingpong ? def.tile_m : 128, bn = def.tile_n;
     long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
