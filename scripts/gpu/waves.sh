@@ -2,29 +2,24 @@
 # SPDX-License-Identifier: Apache-2.0
 # Part of Tessera.
 #
-# Same-run comparison of the Hopper GEMM's default launch (one persistent CTA
-# per SM) against the same variant with `balance_waves` (ceil(units / waves)
-# CTAs, every wave full), with cuBLAS beside both. bf16 TN, D row-major (as
+# Same-run comparison of the Hopper GEMM's default launch against the same
+# variant changed by VARIANT: `stream_k` (default: the last full and partial
+# wave's K-blocks shared evenly among the CTAs, instead of whole tiles or a
+# split tail) or `balance` (`balance_waves`: ceil(units / waves) CTAs, every
+# wave full), with cuBLAS beside both. bf16 TN, D row-major (as
 # `tessera bench`), 16-byte aligned; the three are timed interleaved (one run
 # of each per repetition, L2 flushed before every run), median of REPS (30).
 # Prints one line per shape: TFLOP/s, ratio to cuBLAS, the CTA counts and the
 # relative difference of each result to cuBLAS's.
-# Logs under $OUT (default /tmp/tessera-waves). Usage: scripts/gpu/waves.sh
+# Logs under $OUT (default /tmp/tessera-waves).
+# Usage: [VARIANT=stream_k|balance] [REPS=30] scripts/gpu/waves.sh
 set -u
 OUT=${OUT:-/tmp/tessera-waves}
-mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
-ROOT=$(pwd)
-BUILD=${WAVES_BUILD:-/tmp/tessera-waves-build}
-mkdir -p "$BUILD"
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" > /dev/null || NVCC=/usr/local/cuda/bin/nvcc
-ARCH="-gencode=arch=compute_90a,code=sm_90a"
-FLAGS="-std=c++20 -O3 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src -I$ROOT/scripts/gpu $ARCH"
 start=$(date +%s)
+. "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 
-cat > "$BUILD/waves.cu" <<'CU'
-// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + balance_waves.
+cat > "$OUT/waves.cu" <<'CU'
+// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + stream_k or balance_waves.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -33,6 +28,7 @@ cat > "$BUILD/waves.cu" <<'CU'
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
@@ -41,6 +37,7 @@ cat > "$BUILD/waves.cu" <<'CU'
 
 int main() {
   int const reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;
+  bool const balance = std::getenv("VARIANT") && std::strcmp(std::getenv("VARIANT"), "balance") == 0;
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int const sms = prop.multiProcessorCount;
   std::printf("device: %s, %d SMs; bf16 TN, D row-major, interleaved, median of %d, L2 flushed\n", prop.name, sms, reps);
@@ -50,7 +47,8 @@ int main() {
       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
       {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
   cudaEvent_t ev0, ev1; cudaEventCreate(&ev0); cudaEventCreate(&ev1);
-  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
+  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", balance ? "balanced" : "stream-K", "ctas",
+              balance ? "bal" : "skfr", "rel.diff");
   for (const Case& c : cases) {
     long long const na = (long long)c.m * c.k, nb = (long long)c.n * c.k, nd = (long long)c.m * c.n;
     __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
@@ -65,7 +63,13 @@ int main() {
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     tessera::detail::Sm90WsVariant const def = tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms);
     tessera::detail::Sm90WsVariant bal = def;
-    bal.balance_waves = true;
+    if (balance) {
+      bal.balance_waves = true;
+    } else {
+      bal.splits = 1;
+      bal.split_tail = false;
+      bal.stream_k = true;
+    }
     float one = 1.0f, zero = 0.0f;
     auto run = [&](int which) {
       if (which == 0) {
@@ -96,7 +100,8 @@ int main() {
     long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
     long long const grid = std::min<long long>(units, sms);
     long long const waves = (units + sms - 1) / sms;
-    long long const bgrid = def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
+    long long const bgrid = !balance ? (units > sms && units % sms ? (units / sms - 1) * sms : -1)
+                            : def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
     std::printf("%-18s %9.1f %8.1f (%.3f) %8.1f (%.3f) %5lld %5lld %.1e/%.1e %s%s\n", name, tf[0], tf[1], tf[1] / tf[0],
                 tf[2], tf[2] / tf[0], grid, bgrid, rel[1], rel[2], def.pingpong ? "pp" : "coop",
@@ -108,20 +113,8 @@ int main() {
   return 0;
 }
 CU
-pids=()
-( $NVCC $FLAGS -c src/gemm/kernels/sm90_ws_gemm.cu -o "$BUILD/ws.o" > "$OUT/build_ws.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_ws.txt" ) &
-pids+=($!)
-( $NVCC $FLAGS -c src/tma/tensor_map.cpp -o "$BUILD/tma.o" > "$OUT/build_tma.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_tma.txt" ) &
-pids+=($!)
-( $NVCC $FLAGS -c "$BUILD/waves.cu" -o "$BUILD/waves.o" > "$OUT/build_waves.txt" 2>&1 || echo "BUILD FAILED" >> "$OUT/build_waves.txt" ) &
-pids+=($!)
-for p in "${pids[@]}"; do wait "$p"; done
-for f in "$OUT"/build_*.txt; do
-  if grep -q "BUILD FAILED" "$f"; then echo "--- $f"; grep -E "error|FAILED" "$f" | head -20; exit 1; fi
-done
-$NVCC $ARCH "$BUILD/waves.o" "$BUILD/ws.o" "$BUILD/tma.o" -o "$BUILD/waves" -lcublas > "$OUT/link.txt" 2>&1 \
-  || { echo "LINK FAILED"; head -20 "$OUT/link.txt"; exit 1; }
+build_driver "$OUT/waves.cu" "$OUT/waves"
 echo "build took $(( $(date +%s) - start ))s"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
-timeout "${WAVES_LIMIT:-240}" "$BUILD/waves" | tee "$OUT/waves.txt"
+timeout "${WAVES_LIMIT:-240}" "$OUT/waves" | tee "$OUT/waves.txt"
 echo "total $(( $(date +%s) - start ))s"

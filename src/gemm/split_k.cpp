@@ -67,6 +67,11 @@ int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms) {
   return per_sm >= 2 && s > per_sm ? int(per_sm) : s;
 }
 
+std::int64_t stream_k_from(std::int64_t tiles, std::int64_t ctas) {
+  if (ctas < 1 || tiles <= ctas || tiles % ctas == 0) return -1;
+  return (tiles / ctas - 1) * ctas;
+}
+
 // NOTE: the split-K workspace is cached per (device, stream) and only grows:
 // a cudaMallocAsync/cudaFreeAsync pair per call would hand the memory back to
 // the default pool, which (release threshold 0) returns it to the driver at

@@ -44,6 +44,15 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // otherwise min(s, sms / tail) when sms / tail >= 2, else s; never above s.
 [[nodiscard]] int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms);
 
+// Stream-K: the first tile of the stream-K range for `tiles` tiles on a
+// persistent grid of `ctas` CTAs, or -1 for none. The tiles before it run
+// whole, the same number per CTA; the range holds the last partial wave and
+// the full wave before it, so each CTA's share of its K-blocks is at least
+// one tile long.
+// Laws: -1 when ctas < 1, tiles <= ctas or tiles % ctas == 0; otherwise the
+// result r is a multiple of ctas, 0 <= r, and ctas <= tiles - r < 2 * ctas.
+[[nodiscard]] std::int64_t stream_k_from(std::int64_t tiles, std::int64_t ctas);
+
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches
 // (every launch zeroes what it used). Null pointers when allocation failed;

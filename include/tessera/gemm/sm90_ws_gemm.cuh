@@ -56,6 +56,15 @@
 // the epilogue (alpha, beta, D) and zeroes the block and the counter for the
 // next launch. No second kernel, and no unit ever waits for another.
 //
+// Stream-K (`sk_from` >= 0, no clusters): when the tiles do not fill whole
+// waves, the last tiles (one partial wave plus one full wave) are not cut
+// into equal slices but their K-blocks into one contiguous range per CTA,
+// so every CTA does the same number of K-blocks. A tile is then shared by
+// at most two neighbouring CTAs: the earlier one stores its part of the sum
+// to a workspace slot first thing, the later one adds it in its last unit
+// and writes D. Deterministic (one fixed addition per shared tile); the
+// only wait is for a unit the other CTA ran at the start of its range.
+//
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
 // row and one wgmma K step is 32 bytes, so the stage layout is the same.
@@ -107,6 +116,19 @@ struct WsGemmParams {
   int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
+  // Stream-K (sk_from >= 0; splits == 1, no clusters): tiles [0, sk_from)
+  // run whole, sk_from / gridDim of them per CTA (sk_from is a multiple of
+  // the grid). The K-blocks of tiles [sk_from, tiles), sk_blocks in all,
+  // counted tile by tile, are cut into gridDim contiguous ranges: CTA c gets
+  // [c * sk_blocks / grid, (c + 1) * sk_blocks / grid), at least k_blocks
+  // long, so a tile is shared by at most two neighbouring CTAs. CTA c runs
+  // its range's tiles from the last to the first: the start of a shared tile
+  // (the last tile of c's range) first, storing its sum to partial slot c
+  // and raising flag counters[c * (kBlockM / 64) + row block]; the end of a
+  // shared tile (c's first) last, after waiting for the flag of CTA c - 1,
+  // adding that slot and zeroing it. Slots: gridDim x tile area floats.
+  int sk_from = -1;
+  std::int64_t sk_blocks = 0;
   // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
   // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
   // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
@@ -489,13 +511,93 @@ struct WsUnit {
   int tile, kb0, kbs;
 };
 
-__device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
+__host__ __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
   if (p.splits == 1 || u < p.split_from) return {u, 0, p.k_blocks};
   int const v = u - p.split_from;
   int const q = v / p.splits;
   int const kb0 = (v - q * p.splits) * p.split_k_blocks;
   int const left = p.k_blocks - kb0;
   return {p.split_from + q, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
+}
+
+// The i-th work unit of CTA `cta` (of `ctas` in the persistent grid; units
+// `units` in all without stream-K), or false past the CTA's last. Without
+// stream-K: unit cta + i * ctas (ws_unit). With stream-K: the CTA's whole
+// tiles first, then the tiles of its K range from the last to the first
+// (see WsGemmParams::sk_from).
+__host__ __device__ __forceinline__ bool ws_cta_unit(int i, int cta, int ctas, int units, const WsGemmParams& p, WsUnit& u) {
+  if (p.sk_from < 0) {
+    int const x = cta + i * ctas;
+    if (x >= units) return false;
+    u = ws_unit(x, p);
+    return true;
+  }
+  int const whole = p.sk_from / ctas;
+  if (i < whole) {
+    u = {cta + i * ctas, 0, p.k_blocks};
+    return true;
+  }
+  std::int64_t const kb = p.k_blocks;
+  std::int64_t const s = p.sk_blocks * cta / ctas, e = p.sk_blocks * (cta + 1) / ctas;
+  std::int64_t const t = (e - 1) / kb - (i - whole);
+  if (e <= s || t < s / kb) return false;
+  std::int64_t const k0 = (s > t * kb ? s : t * kb) - t * kb;
+  std::int64_t const k1 = (e < (t + 1) * kb ? e : (t + 1) * kb) - t * kb;
+  u = {p.sk_from + int(t), int(k0), int(k1 - k0)};
+  return true;
+}
+
+// Stream-K, the start of a shared tile: one consumer warpgroup's 64 x kN
+// block of unscaled sums -> partial slot `slot`, row block `rb` (thread t's
+// float4 number i at i * 128 + t: every store instruction writes 2 KiB
+// contiguously), then thread 0 raises the block's flag (the barrier orders
+// every thread's stores before the release).
+template <int kBM, int kN>
+__device__ __forceinline__ void ws_sk_store(const float (&acc)[kN / 2], const WsGemmParams& p, int slot, int rb,
+                                            uint32_t bar_id) {
+  int const t = threadIdx.x % 128;
+  float4* const dst = reinterpret_cast<float4*>(p.partial + (std::int64_t(slot) * (kBM / 64) + rb) * 64 * kN);
+#pragma unroll
+  for (int i = 0; i < kN / 8; ++i)
+    __stcg(dst + i * 128 + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+  arch::named_barrier_sync(bar_id, 128);
+  if (t == 0) arch::store_release_gpu(p.counters + slot * (kBM / 64) + rb, 1);
+}
+
+// Stream-K, the end of a shared tile: thread 0 waits for the flag of slot
+// `slot` (the CTA before, which stored the tile's start first thing in its
+// range) and lowers it for the next launch; then every thread adds its
+// float4s of the slot to its accumulators and zeroes them (the workspace is
+// zero between launches, which split-K's in-L2 sums rely on).
+template <int kBM, int kN>
+__device__ __forceinline__ void ws_sk_add(float (&acc)[kN / 2], const WsGemmParams& p, int slot, int rb,
+                                          uint32_t bar_id) {
+  int const t = threadIdx.x % 128;
+  if (t == 0) {
+    int* const flag = p.counters + slot * (kBM / 64) + rb;
+    while (arch::load_acquire_gpu(flag) == 0) __nanosleep(32);
+    arch::store_relaxed_gpu(flag, 0);
+  }
+  arch::named_barrier_sync(bar_id, 128);
+  float4* const src = reinterpret_cast<float4*>(p.partial + (std::int64_t(slot) * (kBM / 64) + rb) * 64 * kN);
+  constexpr int kVec = kN / 8, kBatch = 8;
+#pragma unroll
+  for (int i0 = 0; i0 < kVec; i0 += kBatch) {
+    float4 v[kBatch];
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i)
+      if (i0 + i < kVec) v[i] = __ldcg(src + (i0 + i) * 128 + t);
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      if (i0 + i >= kVec) continue;
+      int const a = 4 * (i0 + i);
+      acc[a] += v[i].x;
+      acc[a + 1] += v[i].y;
+      acc[a + 2] += v[i].z;
+      acc[a + 3] += v[i].w;
+      __stcg(src + (i0 + i) * 128 + t, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+    }
+  }
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -567,9 +669,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_b);
       int stage = 0;
       uint32_t phase = 0;
-      for (int tile = unit0; tile < num_tiles; tile += unit_step) {
+      WsUnit unit;
+      for (int i = 0; ws_cta_unit(i, unit0, unit_step, num_tiles, p, unit); ++i) {
         int tm, tn;
-        WsUnit const unit = ws_unit(tile, p);
         ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
         for (int kb = unit.kb0; kb < unit.kb0 + unit.kbs; ++kb) {
@@ -616,15 +718,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
     // units 2i + cw and it skips the other's K-blocks after each unit.
     // Cooperative: every tile, rows 64 * cw .. 64 * cw + 63.
-    int const tile_step = Cfg::kPingPong ? 2 * unit_step : unit_step;
-    int const first = Cfg::kPingPong ? unit0 + cw * unit_step : unit0;
+    // The CTA's units (ws_cta_unit) 0, 1, 2, ... or, ping-pong, cw, cw + 2, ...
+    int const i_step = Cfg::kPingPong ? 2 : 1;
     uint32_t seq = 0;  // ring sequence number
-    if (Cfg::kPingPong && cw == 1 && unit0 < num_tiles) seq = uint32_t(ws_unit(unit0, p).kbs);
+    WsUnit unit;
+    if (Cfg::kPingPong && cw == 1 && ws_cta_unit(0, unit0, unit_step, num_tiles, p, unit)) seq = uint32_t(unit.kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
-    for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
+    for (int i = Cfg::kPingPong ? cw : 0; ws_cta_unit(i, unit0, unit_step, num_tiles, p, unit); i += i_step, ++my_tiles) {
       int tm, tn;
-      WsUnit const unit = ws_unit(tile, p);
       ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
       if constexpr (Cfg::kPingPong) {
@@ -691,14 +793,30 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // waited for are complete, which is all the other consumer needs.
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
       // Ping-pong: the other consumer's next unit streams through the ring next.
-      if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
+      if constexpr (Cfg::kPingPong) {
+        WsUnit next;
+        if (ws_cta_unit(i + 1, unit0, unit_step, num_tiles, p, next)) seq += uint32_t(next.kbs);
+      }
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
+      // Stream-K: a unit covering part of a tile's K-blocks. Its K range
+      // starts at 0: the start of a tile shared with the next CTA, stored to
+      // this CTA's slot. Otherwise it ends the tile: add the previous CTA's
+      // slot, then the ordinary epilogue.
+      bool const sk_shared = p.sk_from >= 0 && unit.kbs < p.k_blocks;
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
+        if (sk_shared) {
+          int const rb = (row0 - tm * Cfg::kBlockM) / 64;
+          if (unit.kb0 == 0) {
+            ws_sk_store<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, unit0, rb, uint32_t(1 + cw));
+            continue;
+          }
+          ws_sk_add<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, unit0 - 1, rb, uint32_t(1 + cw));
+        }
         if (p.splits > 1 && unit.tile >= p.split_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
           float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
@@ -777,6 +895,9 @@ struct Sm90WsVariant {
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial
+  bool stream_k = false;  // unsplit, no clusters: when the tiles leave the last wave partly empty, the last
+                          // full wave and that partial one share their K-blocks evenly among the CTAs
+                          // (stream_k_from); a gridDim x tile-area f32 workspace (no stream-K when that fails)
   bool balance_waves = false;  // unsplit launches: ceil(units / waves) persistent CTAs instead of one per
                                // SM, so that every wave is full (512 tiles: 4 waves of 128 CTAs rather
                                // than 3 of 132 and one of 116); the same number of waves either way
