@@ -67,9 +67,14 @@ int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms) {
   return per_sm >= 2 && s > per_sm ? int(per_sm) : s;
 }
 
-std::int64_t stream_k_from(std::int64_t tiles, std::int64_t ctas) {
-  if (ctas < 1 || tiles <= ctas || tiles % ctas == 0) return -1;
-  return (tiles / ctas - 1) * ctas;
+int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas) {
+  if (ctas < 2 || k_blocks < 2 || tiles < 1) return 0;
+  std::int64_t const r = tiles % ctas;
+  if (r == 0) return 0;
+  std::int64_t h = (2 * r * k_blocks + ctas) / (2 * ctas);
+  if (h < 1) h = 1;
+  if (h > k_blocks - 1) h = k_blocks - 1;
+  return int(h);
 }
 
 // NOTE: the split-K workspace is cached per (device, stream) and only grows:

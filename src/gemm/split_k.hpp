@@ -44,14 +44,16 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // otherwise min(s, sms / tail) when sms / tail >= 2, else s; never above s.
 [[nodiscard]] int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms);
 
-// Stream-K: the first tile of the stream-K range for `tiles` tiles on a
-// persistent grid of `ctas` CTAs, or -1 for none. The tiles before it run
-// whole, the same number per CTA; the range holds the last partial wave and
-// the full wave before it, so each CTA's share of its K-blocks is at least
-// one tile long.
-// Laws: -1 when ctas < 1, tiles <= ctas or tiles % ctas == 0; otherwise the
-// result r is a multiple of ctas, 0 <= r, and ctas <= tiles - r < 2 * ctas.
-[[nodiscard]] std::int64_t stream_k_from(std::int64_t tiles, std::int64_t ctas);
+// Balanced tail: for `tiles` tiles of `k_blocks` K-blocks on a persistent
+// grid of `ctas` CTAs whose last wave holds r = tiles % ctas tiles, the head
+// length h. Each of the r tiles is cut into a head, K-blocks [0, h), on one
+// of r CTAs, and a tail, [h, k_blocks), the r tails shared by the other
+// ctas - r CTAs; equal work per CTA when h = r (k_blocks - h) / (ctas - r),
+// i.e. h = r k_blocks / ctas, rounded to the nearest. 0: no balanced tail.
+// Laws: 0 when ctas < 2, k_blocks < 2 or r == 0; otherwise 1 <= h <=
+// k_blocks - 1, and |h ctas - r k_blocks| <= ctas / 2 unless h is clamped
+// to that range.
+[[nodiscard]] int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas);
 
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -91,7 +92,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m
                                   << (variant.tma_store ? " tma-store epilogue" : "") << " splits " << variant.splits
-                                  << (variant.transpose ? " transposed" : "") << (variant.stream_k ? " stream-K" : "") << " A "
+                                  << (variant.transpose ? " transposed" : "") << (variant.balance_tail ? " balanced tail" : "") << " A "
                                   << (a_order == MatrixOrder::row_major ? "row" : "col") << "-major B "
                                   << (b_order == MatrixOrder::row_major ? "row" : "col") << "-major");
   // TMA: leading dimensions a multiple of 16 bytes; padding NaN.
@@ -203,7 +204,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d%s] %lldx%lldx%lld x%lld %s->%s A %s B %s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : " cooperative", variant.tile_n, variant.transpose ? " transposed" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
-              variant.group_m, variant.splits, variant.stream_k ? " stream-K" : "", (long long)s.m, (long long)s.n, (long long)s.k,
+              variant.group_m, variant.splits, variant.balance_tail ? " balanced-tail" : "", (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               a_row ? "row" : "col", b_col ? "col" : "row", drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
@@ -766,41 +767,40 @@ TEST(HopperGemm, MnMajorVariants) {
   run_gemm<__nv_bfloat16, float>({20, 1000, 700}, C, 1.0f, 0.0f, 1, v, C, C);
 }
 
-// Stream-K, host side (no GPU needed): the launcher's plan (stream_k_from,
-// sk_blocks) and the kernel's CTA -> unit map (ws_cta_unit) over a corpus of
-// tile counts, grids and K-block counts. Every (tile, K-block) is computed
-// once; every CTA runs the same number of whole tiles and, within one
-// K-block, the same number of stream-K K-blocks; a tile is shared by two
-// CTAs c and c + 1 at most, c holding its start as its first stream-K unit
-// (the one stored to slot c) and c + 1 its end as its last unit (the one
-// that waits for slot c), so no CTA waits for a unit run after its own
-// waits.
-TEST(HopperGemm, StreamKUnitsCoverEveryTileAndKBlockOnce) {
+// Balanced tail, host side (no GPU needed): the head length rule
+// (balance_tail_head) and the kernel's CTA -> unit map (ws_cta_unit,
+// ws_bt_parts) over a corpus of tile counts, grids and K-block counts.
+// Every (tile, K-block) is computed once; every CTA runs the same number of
+// whole tiles; CTA j < r runs one head, K-blocks [0, h) of tile from + j;
+// the other CTAs run tail pieces only (K-blocks from h on), within one
+// K-block of an equal share; ws_bt_parts counts each tile's parts exactly.
+TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
   using kernels::sm90::WsGemmParams;
   using kernels::sm90::WsUnit;
   int checked = 0;
   for (int ctas : {1, 2, 7, 66, 132})
-    for (int tiles : {1, 2, 3, 8, 100, 133, 200, 263, 264, 289, 512, 1000})
-      for (int k_blocks : {1, 2, 3, 8, 64, 65}) {
-        std::int64_t const from = detail::stream_k_from(tiles, ctas);
-        if (ctas < 1 || tiles <= ctas || tiles % ctas == 0) {
-          ASSERT_EQ(from, -1) << tiles << " tiles on " << ctas;
+    for (int tiles : {1, 2, 3, 8, 100, 131, 133, 200, 263, 264, 289, 512, 1000, 2048})
+      for (int k_blocks : {1, 2, 3, 8, 64, 65, 128, 224}) {
+        int const h = detail::balance_tail_head(tiles, k_blocks, ctas);
+        int const r = tiles % ctas;
+        if (ctas < 2 || k_blocks < 2 || r == 0) {
+          ASSERT_EQ(h, 0) << tiles << " tiles on " << ctas;
           continue;
         }
-        ASSERT_EQ(from % ctas, 0);
-        ASSERT_GE(tiles - from, ctas);
-        ASSERT_LT(tiles - from, 2 * ctas);
+        ASSERT_GE(h, 1);
+        ASSERT_LE(h, k_blocks - 1);
+        if (h > 1 && h < k_blocks - 1) ASSERT_LE(std::llabs(std::int64_t(h) * ctas - std::int64_t(r) * k_blocks), ctas / 2);
         WsGemmParams p;
         p.k_blocks = k_blocks;
-        p.sk_from = int(from);
-        p.sk_blocks = (tiles - from) * std::int64_t(k_blocks);
+        p.bt_from = tiles - r;
+        p.bt_head = h;
         std::vector<int> seen(std::size_t(tiles) * std::size_t(k_blocks), 0);
-        std::vector<int> start_by(std::size_t(tiles), -1), end_by(std::size_t(tiles), -1);
-        int sk_min = 1 << 30, sk_max = 0;
+        std::vector<int> parts(std::size_t(tiles), 0);
+        std::int64_t const share = std::int64_t(r) * (k_blocks - h) / (ctas - r);  // a tail CTA's K-blocks, rounded down
         for (int c = 0; c < ctas; ++c) {
           WsUnit u;
-          int whole = 0, sk = 0, n = 0;
-          for (int i = 0; kernels::sm90::ws_cta_unit(i, c, ctas, tiles, p, u); ++i, ++n) {
+          int whole = 0, part_blocks = 0, n = 0;
+          for (int i = 0; kernels::sm90::ws_cta_unit(i, c, ctas, tiles, 0, p, u); ++i, ++n) {
             ASSERT_LT(n, tiles + 2) << "runaway unit sequence";
             ASSERT_GE(u.tile, 0);
             ASSERT_LT(u.tile, tiles);
@@ -808,50 +808,42 @@ TEST(HopperGemm, StreamKUnitsCoverEveryTileAndKBlockOnce) {
             ASSERT_GE(u.kb0, 0);
             ASSERT_LE(u.kb0 + u.kbs, k_blocks);
             for (int kb = u.kb0; kb < u.kb0 + u.kbs; ++kb) ++seen[std::size_t(u.tile) * k_blocks + std::size_t(kb)];
-            if (u.tile < from) {
-              ASSERT_EQ(u.kbs, k_blocks) << "a tile before the stream-K range is split";
-              ASSERT_EQ(sk, 0) << "a whole tile after stream-K units";
+            if (u.tile < p.bt_from) {
+              ASSERT_EQ(u.kbs, k_blocks) << "a tile before the last wave is split";
+              ASSERT_EQ(part_blocks, 0) << "a whole tile after a part";
               ++whole;
               continue;
             }
-            sk += u.kbs;
-            if (u.kbs == k_blocks) continue;
-            if (u.kb0 == 0) {
-              ASSERT_EQ(start_by[std::size_t(u.tile)], -1);
-              start_by[std::size_t(u.tile)] = c;
-              ASSERT_EQ(i, whole) << "the start of a shared tile is not the CTA's first stream-K unit";
+            ++parts[std::size_t(u.tile)];
+            part_blocks += u.kbs;
+            if (c < r) {
+              ASSERT_EQ(u.tile, p.bt_from + c);
+              ASSERT_EQ(u.kb0, 0);
+              ASSERT_EQ(u.kbs, h);
             } else {
-              ASSERT_EQ(u.kb0 + u.kbs, k_blocks) << "a unit strictly inside a tile";
-              ASSERT_EQ(end_by[std::size_t(u.tile)], -1);
-              end_by[std::size_t(u.tile)] = c;
-              WsUnit next;
-              ASSERT_FALSE(kernels::sm90::ws_cta_unit(i + 1, c, ctas, tiles, p, next))
-                  << "the end of a shared tile is not the CTA's last unit";
+              ASSERT_GE(u.kb0, h) << "a tail CTA computes part of a head";
             }
           }
-          ASSERT_EQ(whole, int(from / ctas));
-          sk_min = std::min(sk_min, sk);
-          sk_max = std::max(sk_max, sk);
+          ASSERT_EQ(whole, p.bt_from / ctas);
+          if (c < r) ASSERT_EQ(part_blocks, h);
+          else ASSERT_TRUE(part_blocks == share || part_blocks == share + 1) << part_blocks << " against " << share;
         }
-        ASSERT_LE(sk_max - sk_min, 1) << tiles << " tiles on " << ctas << ", " << k_blocks << " K-blocks";
         for (int x : seen) ASSERT_EQ(x, 1) << tiles << " tiles on " << ctas << ", " << k_blocks << " K-blocks";
-        for (int t = 0; t < tiles; ++t) {
-          ASSERT_EQ(start_by[std::size_t(t)] == -1, end_by[std::size_t(t)] == -1) << "tile " << t << " half shared";
-          if (start_by[std::size_t(t)] >= 0) ASSERT_EQ(end_by[std::size_t(t)], start_by[std::size_t(t)] + 1);
-        }
+        for (int t = p.bt_from; t < tiles; ++t)
+          ASSERT_EQ(kernels::sm90::ws_bt_parts(t - p.bt_from, ctas, tiles, p), parts[std::size_t(t)]) << "tile " << t;
         ++checked;
       }
-  EXPECT_EQ(checked, 150);  // the corpus cases that have a stream-K range
+  EXPECT_EQ(checked, 315);  // the corpus cases that have a balanced tail
 }
 
-// Stream-K through each configuration that takes it: problems with more
-// tiles than SMs that do not fill whole waves (on 132 SMs: 128x256 tiles
-// 143, 192, 289 and 512; 128x128 384; 64x128 144; 128x64 1504), K ranges
-// from 2 to 16 K-blocks (units of one K-block, a partial last K-block),
-// alpha/beta with C, column-major D (the swapped orientation), f32/bf16/f16
-// out, MN-major operands, batches (the workspace and flags reused in stream
-// order), and a problem with fewer tiles than SMs (no stream-K).
-TEST(HopperGemm, StreamK) {
+// The balanced tail through each configuration: problems whose last wave is
+// partly filled (on 132 SMs, 128x256 tiles: 143, 192, 289 and 512 tiles;
+// 128x128: 384; 64x128: 144; 128x64: 1504), and fewer tiles than SMs (all
+// tiles in the last wave; 300x500: 4 tiles, heads on 4 CTAs and tails on
+// 128), K from 2 to 16 K-blocks (a partial last K-block), alpha/beta with C,
+// column-major D (the swapped orientation), f32/bf16/f16 out, MN-major
+// operands, batches (workspace and counters reused in stream order).
+TEST(HopperGemm, BalancedTail) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   struct Kind {
@@ -866,32 +858,35 @@ TEST(HopperGemm, StreamK) {
     v.tile_n = kind.tile_n;
     v.tile_m = kind.tile_m;
     v.tma_store = kind.tma_store;
-    v.stream_k = true;
+    v.balance_tail = true;
     v.group_m = 8;
     run_gemm<__nv_bfloat16, float>({1300, 3100, 100}, R, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 3000, 777}, R, 1.0f, 0.0f, 1, v);
     run_gemm<__half, __half>({2100, 4100, 500}, C, 1.5f, -0.5f, 1, v);
     run_gemm<__nv_bfloat16, float>({1000, 1100, 200}, R, 1.0f, 0.5f, 2, v);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 3000, 1000}, R, 1.0f, 0.0f, 1, v, C, R);
-    run_gemm<__half, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v);  // few tiles: no stream-K
+    run_gemm<__half, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v);
   }
   detail::Sm90WsVariant v;
-  v.stream_k = true;
+  v.balance_tail = true;
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 1000}, R, 1.0f, 0.0f, 1, v);
   run_gemm<__nv_bfloat16, float>({4096, 4096, 1000}, R, -1.0f, 2.0f, 1, v, R, R);
   // Not with split-K, not with clusters.
   GemmArgs args;
   v.splits = 2;
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, v).code, StatusCode::cannot_implement);
+  v.splits = 1;
+  v.cluster = 2;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, v).code, StatusCode::cannot_implement);
 }
 
-// Small stream-K cases for memcheck: 128x256 tiles, both epilogues (143
-// tiles, 2 K-blocks), and ping-pong 64x128 (144 tiles, 4 K-blocks).
-TEST(HopperGemm, StreamKSmall) {
+// Small balanced-tail cases for memcheck: 128x256 tiles, both epilogues
+// (143 tiles, 2 K-blocks), and ping-pong 64x128 (144 tiles, 4 K-blocks).
+TEST(HopperGemm, BalancedTailSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (int kind = 0; kind < 3; ++kind) {
     detail::Sm90WsVariant v;
-    v.stream_k = true;
+    v.balance_tail = true;
     v.tma_store = kind != 1;
     v.pingpong = kind == 2;
     v.tile_n = kind == 2 ? 128 : 256;

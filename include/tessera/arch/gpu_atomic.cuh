@@ -14,8 +14,7 @@
 // half makes every earlier incrementer's data visible to this group once it
 // meets at the next barrier. Unlike __threadfence() in every thread (a
 // sequentially consistent fence per thread), this costs one ordered atomic
-// per group. The flag pair (store_release_gpu / load_acquire_gpu) serves the
-// same pattern when exactly one group waits for exactly one other (stream-K).
+// per group.
 
 #include <tessera/arch/arch.cuh>
 
@@ -40,31 +39,6 @@ __device__ __forceinline__ void store_relaxed_gpu(int* address, int value) {
   asm volatile("st.relaxed.gpu.s32 [%0], %1;\n" ::"l"(address), "r"(value) : "memory");
 #else
   tessera_error_requires_sm80_or_newer();
-#endif
-}
-
-// st.release.gpu.s32: publishes `value` after every memory operation that
-// precedes it (in this thread, and in the threads of a barrier this thread
-// passed after them): a flag another CTA waits on with load_acquire_gpu.
-__device__ __forceinline__ void store_release_gpu(int* address, int value) {
-#if TESSERA_SM80_ENABLED
-  asm volatile("st.release.gpu.s32 [%0], %1;\n" ::"l"(address), "r"(value) : "memory");
-#else
-  tessera_error_requires_sm80_or_newer();
-#endif
-}
-
-// ld.acquire.gpu.s32: the flag written by store_release_gpu; once this load
-// returns the released value, the releasing side's earlier writes are
-// visible to this thread (and, after a barrier, to the threads it meets).
-__device__ __forceinline__ int load_acquire_gpu(const int* address) {
-#if TESSERA_SM80_ENABLED
-  int v = 0;
-  asm volatile("ld.acquire.gpu.s32 %0, [%1];\n" : "=r"(v) : "l"(address) : "memory");
-  return v;
-#else
-  tessera_error_requires_sm80_or_newer();
-  return 0;
 #endif
 }
 

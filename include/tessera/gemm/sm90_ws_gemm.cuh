@@ -56,14 +56,14 @@
 // the epilogue (alpha, beta, D) and zeroes the block and the counter for the
 // next launch. No second kernel, and no unit ever waits for another.
 //
-// Stream-K (`sk_from` >= 0, no clusters): when the tiles do not fill whole
-// waves, the last tiles (one partial wave plus one full wave) are not cut
-// into equal slices but their K-blocks into one contiguous range per CTA,
-// so every CTA does the same number of K-blocks. A tile is then shared by
-// at most two neighbouring CTAs: the earlier one stores its part of the sum
-// to a workspace slot first thing, the later one adds it in its last unit
-// and writes D. Deterministic (one fixed addition per shared tile); the
-// only wait is for a unit the other CTA ran at the start of its range.
+// Balanced tail (`bt_from` >= 0, no clusters): when the last wave holds r
+// tiles on a grid of P CTAs (0 < r < P), each of those tiles is cut along K
+// into a head (K-blocks [0, h), h ~ r K / P), computed by one of the r CTAs,
+// and a tail, the tails' K-blocks shared evenly among the P - r CTAs the
+// wave would leave idle. The heads run in step (every head CTA starts at K
+// 0 at the same time, as whole tiles do, so A and B are read once from DRAM
+// for the CTAs that share them); the parts of a tile add up in L2 as in
+// split-K, counted against the tile's number of parts.
 //
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
@@ -116,19 +116,17 @@ struct WsGemmParams {
   int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
-  // Stream-K (sk_from >= 0; splits == 1, no clusters): tiles [0, sk_from)
-  // run whole, sk_from / gridDim of them per CTA (sk_from is a multiple of
-  // the grid). The K-blocks of tiles [sk_from, tiles), sk_blocks in all,
-  // counted tile by tile, are cut into gridDim contiguous ranges: CTA c gets
-  // [c * sk_blocks / grid, (c + 1) * sk_blocks / grid), at least k_blocks
-  // long, so a tile is shared by at most two neighbouring CTAs. CTA c runs
-  // its range's tiles from the last to the first: the start of a shared tile
-  // (the last tile of c's range) first, storing its sum to partial slot c
-  // and raising flag counters[c * (kBlockM / 64) + row block]; the end of a
-  // shared tile (c's first) last, after waiting for the flag of CTA c - 1,
-  // adding that slot and zeroing it. Slots: gridDim x tile area floats.
-  int sk_from = -1;
-  std::int64_t sk_blocks = 0;
+  // Balanced tail (bt_from >= 0; splits == 1, no clusters): tiles [0,
+  // bt_from) run whole, bt_from / gridDim of them per CTA (bt_from is a
+  // multiple of the grid); r = tiles - bt_from (0 < r < gridDim) tiles
+  // remain. CTA j < r computes K-blocks [0, bt_head) of tile bt_from + j;
+  // the other gridDim - r CTAs share the tails, K-blocks [bt_head,
+  // k_blocks) of each of the r tiles, counted tile by tile, in equal
+  // contiguous ranges (ws_cta_unit). Every part adds its sum into the
+  // tile's buffer (partial + (tile - bt_from) * tile area) and counts in as
+  // in split-K; the tile's last part (of ws_bt_parts) finishes it.
+  int bt_from = -1;
+  int bt_head = 0;
   // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
   // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
   // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
@@ -435,7 +433,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 // tile whose f32 accumulation buffer is `ws`: kBM x kN, row-major, all zero
 // between launches; the block is at (row0, col0) of D'): add the unscaled
 // sum into `ws` with red.global.add (in L2, from every unit of the tile),
-// count in on counter `slot`, and if this unit is the last of the `splits`
+// count in on counter `slot`, and if this unit is the last of the `parts`
 // units of the block, read the block once, write D (alpha, beta) and zero
 // the block again for the next launch.
 // NOTE: run 15 (H100): with one slice per unit and the last unit summing all
@@ -451,8 +449,8 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 // data). No unit waits for another, so any schedule of the units terminates.
 template <class TOut, int kBM, int kN>
 __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
-                                                   int r0, int row0, int col0, int slot, uint32_t bar_id,
-                                                   volatile int* last_flag) {
+                                                   int r0, int row0, int col0, int slot, int parts,
+                                                   uint32_t bar_id, volatile int* last_flag) {
   int const t = threadIdx.x % 128;
   {
     int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
@@ -470,7 +468,7 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
     // (the barrier above ordered them first) and, for the last unit,
     // acquires every other unit's.
     int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
-    bool const last = before == p.splits - 1;
+    bool const last = before == parts - 1;
     // Every unit of the block has counted in: reset for the next launch.
     if (last) arch::store_relaxed_gpu(p.counters + slot, 0);
     *last_flag = last ? 1 : 0;
@@ -520,84 +518,61 @@ __host__ __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p)
   return {p.split_from + q, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
 }
 
-// The i-th work unit of CTA `cta` (of `ctas` in the persistent grid; units
-// `units` in all without stream-K), or false past the CTA's last. Without
-// stream-K: unit cta + i * ctas (ws_unit). With stream-K: the CTA's whole
-// tiles first, then the tiles of its K range from the last to the first
-// (see WsGemmParams::sk_from).
-__host__ __device__ __forceinline__ bool ws_cta_unit(int i, int cta, int ctas, int units, const WsGemmParams& p, WsUnit& u) {
-  if (p.sk_from < 0) {
+// Balanced tail: the tails' share of tail CTA q of `ctas` CTAs, as a
+// range [s, e) of the r tails' K-blocks counted tile by tile (each tile
+// k_blocks - bt_head long).
+struct WsBtRange {
+  std::int64_t s, e, len;
+};
+__host__ __device__ __forceinline__ WsBtRange ws_bt_range(int q, int ctas, int tiles, const WsGemmParams& p) {
+  std::int64_t const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
+  return {total * q / tail_ctas, total * (q + 1) / tail_ctas, len};
+}
+
+// The i-th work unit of CTA `cta` (of `ctas` in the persistent grid) of
+// `tiles` tiles, `units` work units without a balanced tail, or false past
+// the CTA's last. Without a balanced tail: unit cta + i * ctas (ws_unit).
+// With one: the CTA's whole tiles, then its head or its tail pieces in tile
+// order (see WsGemmParams::bt_from).
+__host__ __device__ __forceinline__ bool ws_cta_unit(int i, int cta, int ctas, int tiles, int units,
+                                                     const WsGemmParams& p, WsUnit& u) {
+  if (p.bt_from < 0) {
     int const x = cta + i * ctas;
     if (x >= units) return false;
     u = ws_unit(x, p);
     return true;
   }
-  int const whole = p.sk_from / ctas;
+  int const whole = p.bt_from / ctas;
   if (i < whole) {
     u = {cta + i * ctas, 0, p.k_blocks};
     return true;
   }
-  std::int64_t const kb = p.k_blocks;
-  std::int64_t const s = p.sk_blocks * cta / ctas, e = p.sk_blocks * (cta + 1) / ctas;
-  std::int64_t const t = (e - 1) / kb - (i - whole);
-  if (e <= s || t < s / kb) return false;
-  std::int64_t const k0 = (s > t * kb ? s : t * kb) - t * kb;
-  std::int64_t const k1 = (e < (t + 1) * kb ? e : (t + 1) * kb) - t * kb;
-  u = {p.sk_from + int(t), int(k0), int(k1 - k0)};
+  int const r = tiles - p.bt_from;
+  if (cta < r) {
+    if (i > whole) return false;
+    u = {p.bt_from + cta, 0, p.bt_head};
+    return true;
+  }
+  WsBtRange const q = ws_bt_range(cta - r, ctas, tiles, p);
+  std::int64_t const t = q.s / q.len + (i - whole);
+  if (q.e <= q.s || t * q.len >= q.e) return false;
+  std::int64_t const k0 = (q.s > t * q.len ? q.s : t * q.len) - t * q.len;
+  std::int64_t const k1 = (q.e < (t + 1) * q.len ? q.e : (t + 1) * q.len) - t * q.len;
+  u = {p.bt_from + int(t), p.bt_head + int(k0), int(k1 - k0)};
   return true;
 }
 
-// Stream-K, the start of a shared tile: one consumer warpgroup's 64 x kN
-// block of unscaled sums -> partial slot `slot`, row block `rb` (thread t's
-// float4 number i at i * 128 + t: every store instruction writes 2 KiB
-// contiguously), then thread 0 raises the block's flag (the barrier orders
-// every thread's stores before the release).
-template <int kBM, int kN>
-__device__ __forceinline__ void ws_sk_store(const float (&acc)[kN / 2], const WsGemmParams& p, int slot, int rb,
-                                            uint32_t bar_id) {
-  int const t = threadIdx.x % 128;
-  float4* const dst = reinterpret_cast<float4*>(p.partial + (std::int64_t(slot) * (kBM / 64) + rb) * 64 * kN);
-#pragma unroll
-  for (int i = 0; i < kN / 8; ++i)
-    __stcg(dst + i * 128 + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-  arch::named_barrier_sync(bar_id, 128);
-  if (t == 0) arch::store_release_gpu(p.counters + slot * (kBM / 64) + rb, 1);
-}
-
-// Stream-K, the end of a shared tile: thread 0 waits for the flag of slot
-// `slot` (the CTA before, which stored the tile's start first thing in its
-// range) and lowers it for the next launch; then every thread adds its
-// float4s of the slot to its accumulators and zeroes them (the workspace is
-// zero between launches, which split-K's in-L2 sums rely on).
-template <int kBM, int kN>
-__device__ __forceinline__ void ws_sk_add(float (&acc)[kN / 2], const WsGemmParams& p, int slot, int rb,
-                                          uint32_t bar_id) {
-  int const t = threadIdx.x % 128;
-  if (t == 0) {
-    int* const flag = p.counters + slot * (kBM / 64) + rb;
-    while (arch::load_acquire_gpu(flag) == 0) __nanosleep(32);
-    arch::store_relaxed_gpu(flag, 0);
-  }
-  arch::named_barrier_sync(bar_id, 128);
-  float4* const src = reinterpret_cast<float4*>(p.partial + (std::int64_t(slot) * (kBM / 64) + rb) * 64 * kN);
-  constexpr int kVec = kN / 8, kBatch = 8;
-#pragma unroll
-  for (int i0 = 0; i0 < kVec; i0 += kBatch) {
-    float4 v[kBatch];
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i)
-      if (i0 + i < kVec) v[i] = __ldcg(src + (i0 + i) * 128 + t);
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
-      if (i0 + i >= kVec) continue;
-      int const a = 4 * (i0 + i);
-      acc[a] += v[i].x;
-      acc[a + 1] += v[i].y;
-      acc[a + 2] += v[i].z;
-      acc[a + 3] += v[i].w;
-      __stcg(src + (i0 + i) * 128 + t, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
-    }
-  }
+// Balanced tail: how many work units compute part of tile bt_from + t (its
+// head and the tail CTAs whose ranges meet its tail).
+__host__ __device__ __forceinline__ int ws_bt_parts(int t, int ctas, int tiles, const WsGemmParams& p) {
+  std::int64_t const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
+  // Fewer tail K-blocks than tail CTAs: every range holds one K-block or
+  // none, so each K-block of the tail is a part.
+  if (total < tail_ctas) return 1 + int(len);
+  // Otherwise no range is empty; the tail CTA whose range holds linear
+  // K-block x is the largest q with total * q / tail_ctas <= x.
+  auto owner = [&](std::int64_t x) { return ((x + 1) * tail_ctas - 1) / total; };
+  return 1 + int(owner((t + 1) * len - 1) - owner(t * len) + 1);
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -670,7 +645,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       int stage = 0;
       uint32_t phase = 0;
       WsUnit unit;
-      for (int i = 0; ws_cta_unit(i, unit0, unit_step, num_tiles, p, unit); ++i) {
+      for (int i = 0; ws_cta_unit(i, unit0, unit_step, tiles, num_tiles, p, unit); ++i) {
         int tm, tn;
         ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
@@ -722,10 +697,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     int const i_step = Cfg::kPingPong ? 2 : 1;
     uint32_t seq = 0;  // ring sequence number
     WsUnit unit;
-    if (Cfg::kPingPong && cw == 1 && ws_cta_unit(0, unit0, unit_step, num_tiles, p, unit)) seq = uint32_t(unit.kbs);
+    if (Cfg::kPingPong && cw == 1 && ws_cta_unit(0, unit0, unit_step, tiles, num_tiles, p, unit)) seq = uint32_t(unit.kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
-    for (int i = Cfg::kPingPong ? cw : 0; ws_cta_unit(i, unit0, unit_step, num_tiles, p, unit); i += i_step, ++my_tiles) {
+    for (int i = Cfg::kPingPong ? cw : 0; ws_cta_unit(i, unit0, unit_step, tiles, num_tiles, p, unit); i += i_step, ++my_tiles) {
       int tm, tn;
       ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
@@ -795,34 +770,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // Ping-pong: the other consumer's next unit streams through the ring next.
       if constexpr (Cfg::kPingPong) {
         WsUnit next;
-        if (ws_cta_unit(i + 1, unit0, unit_step, num_tiles, p, next)) seq += uint32_t(next.kbs);
+        if (ws_cta_unit(i + 1, unit0, unit_step, tiles, num_tiles, p, next)) seq += uint32_t(next.kbs);
       }
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
-      // Stream-K: a unit covering part of a tile's K-blocks. Its K range
-      // starts at 0: the start of a tile shared with the next CTA, stored to
-      // this CTA's slot. Otherwise it ends the tile: add the previous CTA's
-      // slot, then the ordinary epilogue.
-      bool const sk_shared = p.sk_from >= 0 && unit.kbs < p.k_blocks;
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (sk_shared) {
-          int const rb = (row0 - tm * Cfg::kBlockM) / 64;
-          if (unit.kb0 == 0) {
-            ws_sk_store<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, unit0, rb, uint32_t(1 + cw));
-            continue;
-          }
-          ws_sk_add<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, unit0 - 1, rb, uint32_t(1 + cw));
-        }
-        if (p.splits > 1 && unit.tile >= p.split_from) {
+        // Split-K slices and balanced-tail parts add up in the tile's buffer.
+        int const parted_from = p.splits > 1 ? p.split_from : p.bt_from >= 0 ? p.bt_from : tiles;
+        if (unit.tile >= parted_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
-          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
+          float* const ws = p.partial + std::int64_t(unit.tile - parted_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
+          int const parts = p.splits > 1 ? p.splits : ws_bt_parts(unit.tile - p.bt_from, unit_step, tiles, p);
           ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, r0, row0, tn * Cfg::kBlockN, slot,
-                                                               uint32_t(1 + cw), last_flag + cw);
+                                                               parts, uint32_t(1 + cw), last_flag + cw);
         } else if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
@@ -895,9 +860,9 @@ struct Sm90WsVariant {
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial
-  bool stream_k = false;  // unsplit, no clusters: when the tiles leave the last wave partly empty, the last
-                          // full wave and that partial one share their K-blocks evenly among the CTAs
-                          // (stream_k_from); a gridDim x tile-area f32 workspace (no stream-K when that fails)
+  bool balance_tail = false;  // unsplit, no clusters: a last wave of r tiles on P CTAs (0 < r < P) is cut into
+                              // heads on r CTAs and tails shared by the other P - r (balance_tail_plan); an
+                              // r x tile-area f32 workspace (none: no balanced tail)
   bool balance_waves = false;  // unsplit launches: ceil(units / waves) persistent CTAs instead of one per
                                // SM, so that every wave is full (512 tiles: 4 waves of 128 CTAs rather
                                // than 3 of 132 and one of 116); the same number of waves either way

@@ -191,7 +191,7 @@ void kernel_strides(const MatrixDesc& x, bool swap, std::int64_t* row, std::int6
 }
 
 // Launches configuration Cfg with the run-time choices of `v` (group_m,
-// splits, split_tail, transpose, stream_k, balance_waves: see Sm90WsVariant; the
+// splits, split_tail, transpose, balance_tail, balance_waves: see Sm90WsVariant; the
 // configuration fields were consumed by with_config).
 template <class Cfg>
 Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm90WsVariant& v) {
@@ -309,29 +309,33 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
     cudaGetLastError();
   }
   if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
-  // Stream-K over the last full and the partial wave; its slots (one tile of
-  // f32 per CTA) and flags in the split-K workspace. Without it: unsplit.
-  if (v.stream_k) {
-    std::int64_t const from = detail::stream_k_from(units, slots);
-    if (from >= 0 && slots * (Cfg::kBlockM / 64) <= kCounterSlots) {
-      std::size_t const bytes = std::size_t(slots) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
+  // Balanced tail: heads and tails of the last wave's tiles, summed in the
+  // split-K workspace (one tile of f32 per tile of that wave). Without it:
+  // unsplit.
+  if (v.balance_tail && units > 0) {
+    int const head = detail::balance_tail_head(units, p.k_blocks, slots);
+    std::int64_t const from = units - units % slots;
+    if (head > 0 && std::int64_t(units) * (Cfg::kBlockM / 64) <= kCounterSlots) {
+      std::size_t const bytes = std::size_t(units - from) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
       SplitkWorkspace const ws = splitk_workspace(bytes, stream);
       if (ws.partial != nullptr) {
         p.partial = ws.partial;
         p.counters = ws.counters;
-        p.sk_from = int(from);
-        p.sk_blocks = (units - from) * std::int64_t(p.k_blocks);
+        p.bt_from = int(from);
+        p.bt_head = head;
       }
     }
   }
-  if (v.balance_waves && p.splits == 1 && p.sk_from < 0 && units > slots) {
+  if (v.balance_waves && p.splits == 1 && p.bt_from < 0 && units > slots) {
     // As many waves as before, each of them full: CTA i runs units i, i +
     // grid, ... and every CTA runs `waves` of them (the last CTAs one fewer
     // when units is not a multiple of waves).
     std::int64_t const waves = (units + slots - 1) / slots;
     slots = (units + waves - 1) / waves;
   }
-  unsigned const grid = unsigned((units < slots ? units : slots) * Cfg::kCluster);
+  // A balanced tail needs every slot: the tails run on the CTAs the last
+  // wave leaves idle.
+  unsigned const grid = unsigned((units < slots && p.bt_from < 0 ? units : slots) * Cfg::kCluster);
 
   tma::TiledDesc ta;
   ta.type = args.input == DataType::bf16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -572,10 +576,10 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
                    "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
-  if (variant.stream_k && variant.cluster != 1)
-    return ws_fail(StatusCode::cannot_implement, "stream-K is not implemented for clusters");
-  if (variant.stream_k && variant.splits != 1)
-    return ws_fail(StatusCode::cannot_implement, "stream_k and split-K (splits > 1) cannot be combined");
+  if (variant.balance_tail && variant.cluster != 1)
+    return ws_fail(StatusCode::cannot_implement, "the balanced tail is not implemented for clusters");
+  if (variant.balance_tail && variant.splits != 1)
+    return ws_fail(StatusCode::cannot_implement, "balance_tail and split-K (splits > 1) cannot be combined");
   if (variant.transpose && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
