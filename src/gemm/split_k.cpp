@@ -102,13 +102,15 @@ static bool alloc_zeroed(void** p, std::size_t bytes, cudaStream_t s) {
   return false;
 }
 
-SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
+SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream, std::size_t scratch_bytes) {
   struct Entry {
     int dev;
     gemm_stream_t stream;
     float* ptr;
     std::size_t bytes;
     int* counters;
+    float* scratch;
+    std::size_t scratch_bytes;
   };
   static std::mutex mu;
   static std::vector<Entry> cache;
@@ -120,21 +122,30 @@ SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
   for (Entry& x : cache)
     if (x.dev == dev && x.stream == stream) e = &x;
   if (e == nullptr) {
-    cache.push_back({dev, stream, nullptr, 0, nullptr});
+    cache.push_back({dev, stream, nullptr, 0, nullptr, nullptr, 0});
     e = &cache.back();
   }
   if (e->counters == nullptr &&
       !alloc_zeroed(reinterpret_cast<void**>(&e->counters), std::size_t(kCounterSlots) * sizeof(int), s))
     return {};
-  if (e->ptr != nullptr && e->bytes >= bytes) return {e->ptr, e->counters};
-  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
-  e->ptr = nullptr;
-  e->bytes = 0;
-  // The accumulation buffers are zero between launches (every launch zeroes
-  // what it used): zero the whole new buffer once.
-  if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes, s)) return {};
-  e->bytes = bytes;
-  return {e->ptr, e->counters};
+  if (scratch_bytes > e->scratch_bytes) {
+    if (e->scratch != nullptr) cudaFreeAsync(e->scratch, s);
+    e->scratch = nullptr;
+    e->scratch_bytes = 0;
+    // Zeroed like the rest, though nothing relies on it.
+    if (!alloc_zeroed(reinterpret_cast<void**>(&e->scratch), scratch_bytes, s)) return {};
+    e->scratch_bytes = scratch_bytes;
+  }
+  if (e->ptr == nullptr || e->bytes < bytes) {
+    if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
+    e->ptr = nullptr;
+    e->bytes = 0;
+    // The accumulation buffers are zero between launches (every launch
+    // zeroes what it used): zero the whole new buffer once.
+    if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes > 0 ? bytes : 16, s)) return {};
+    e->bytes = bytes > 0 ? bytes : 16;
+  }
+  return {e->ptr, e->counters, scratch_bytes > 0 ? e->scratch : nullptr};
 }
 
 }  // namespace tessera::detail

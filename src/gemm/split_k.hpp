@@ -57,12 +57,15 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches
-// (every launch zeroes what it used). Null pointers when allocation failed;
-// the caller then runs unsplit.
+// (every launch zeroes what it used), and, when scratch_bytes > 0, f32
+// scratch slots whose contents are undefined between launches (the
+// balanced tail's partial sums: stored, read, never accumulated into).
+// Null pointers when allocation failed; the caller then runs unsplit.
 struct SplitkWorkspace {
   float* partial = nullptr;
   int* counters = nullptr;
+  float* scratch = nullptr;
 };
-[[nodiscard]] SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream);
+[[nodiscard]] SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream, std::size_t scratch_bytes = 0);
 
 }  // namespace tessera::detail

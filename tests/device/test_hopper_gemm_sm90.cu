@@ -773,7 +773,8 @@ TEST(HopperGemm, MnMajorVariants) {
 // Every (tile, K-block) is computed once; every CTA runs the same number of
 // whole tiles; CTA j < r runs one head, K-blocks [0, h) of tile from + j;
 // the other CTAs run tail pieces only (K-blocks from h on), within one
-// K-block of an equal share; ws_bt_parts counts each tile's parts exactly.
+// K-block of an equal share; ws_bt_parts counts each tile's parts exactly
+// and ws_bt_part numbers them 0 .. parts - 1 (the tile's scratch slots).
 TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
   using kernels::sm90::WsGemmParams;
   using kernels::sm90::WsUnit;
@@ -796,6 +797,7 @@ TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
         p.bt_head = h;
         std::vector<int> seen(std::size_t(tiles) * std::size_t(k_blocks), 0);
         std::vector<int> parts(std::size_t(tiles), 0);
+        std::vector<int> part_seen(std::size_t(tiles) * (k_blocks + 1), 0);  // (tile, part number) pairs met
         std::int64_t const share = std::int64_t(r) * (k_blocks - h) / (ctas - r);  // a tail CTA's K-blocks, rounded down
         for (int c = 0; c < ctas; ++c) {
           WsUnit u;
@@ -816,6 +818,10 @@ TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
             }
             ++parts[std::size_t(u.tile)];
             part_blocks += u.kbs;
+            int const part = kernels::sm90::ws_bt_part(u.tile - p.bt_from, c, ctas, tiles, p, u);
+            ASSERT_GE(part, 0);
+            ASSERT_LE(part, k_blocks);  // a tile has at most 1 + (k_blocks - h) parts
+            ASSERT_EQ(part_seen[std::size_t(u.tile) * (k_blocks + 1) + std::size_t(part)]++, 0) << "two units with part " << part;
             if (c < r) {
               ASSERT_EQ(u.tile, p.bt_from + c);
               ASSERT_EQ(u.kb0, 0);
@@ -829,8 +835,12 @@ TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
           else ASSERT_TRUE(part_blocks == share || part_blocks == share + 1) << part_blocks << " against " << share;
         }
         for (int x : seen) ASSERT_EQ(x, 1) << tiles << " tiles on " << ctas << ", " << k_blocks << " K-blocks";
-        for (int t = p.bt_from; t < tiles; ++t)
-          ASSERT_EQ(kernels::sm90::ws_bt_parts(t - p.bt_from, ctas, tiles, p), parts[std::size_t(t)]) << "tile " << t;
+        for (int t = p.bt_from; t < tiles; ++t) {
+          int const n = kernels::sm90::ws_bt_parts(t - p.bt_from, ctas, tiles, p);
+          ASSERT_EQ(n, parts[std::size_t(t)]) << "tile " << t;
+          // Part numbers 0 .. n - 1, each once (the scratch slots of the tile).
+          for (int q = 0; q < n; ++q) ASSERT_EQ(part_seen[std::size_t(t) * (k_blocks + 1) + std::size_t(q)], 1) << "tile " << t;
+        }
         ++checked;
       }
   EXPECT_EQ(checked, 315);  // the corpus cases that have a balanced tail

@@ -62,8 +62,9 @@
 // and a tail, the tails' K-blocks shared evenly among the P - r CTAs the
 // wave would leave idle. The heads run in step (every head CTA starts at K
 // 0 at the same time, as whole tiles do, so A and B are read once from DRAM
-// for the CTAs that share them); the parts of a tile add up in L2 as in
-// split-K, counted against the tile's number of parts.
+// for the CTAs that share them). Each part stores its sum to a scratch slot
+// and counts in; the tile's last part adds the slots up in a fixed order and
+// writes D. Plain stores: red.global.add ran at ~10 GB/s per SM on an H100.
 //
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
@@ -122,11 +123,14 @@ struct WsGemmParams {
   // remain. CTA j < r computes K-blocks [0, bt_head) of tile bt_from + j;
   // the other gridDim - r CTAs share the tails, K-blocks [bt_head,
   // k_blocks) of each of the r tiles, counted tile by tile, in equal
-  // contiguous ranges (ws_cta_unit). Every part adds its sum into the
-  // tile's buffer (partial + (tile - bt_from) * tile area) and counts in as
-  // in split-K; the tile's last part (of ws_bt_parts) finishes it.
+  // contiguous ranges (ws_cta_unit). Every part stores its sum to its own
+  // scratch slot and counts in on the tile's counter (as in split-K); the
+  // last of the tile's parts (ws_bt_parts) adds them all up in part order
+  // and writes D (ws_bt_gather).
   int bt_from = -1;
   int bt_head = 0;
+  float* scratch = nullptr;  // bt_parts_max slots of kBlockM x kBlockN floats per tile of the last wave
+  int bt_parts_max = 0;      // the most parts of one tile (ws_bt_parts)
   // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
   // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
   // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
@@ -433,7 +437,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 // tile whose f32 accumulation buffer is `ws`: kBM x kN, row-major, all zero
 // between launches; the block is at (row0, col0) of D'): add the unscaled
 // sum into `ws` with red.global.add (in L2, from every unit of the tile),
-// count in on counter `slot`, and if this unit is the last of the `parts`
+// count in on counter `slot`, and if this unit is the last of the `splits`
 // units of the block, read the block once, write D (alpha, beta) and zero
 // the block again for the next launch.
 // NOTE: run 15 (H100): with one slice per unit and the last unit summing all
@@ -449,8 +453,8 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 // data). No unit waits for another, so any schedule of the units terminates.
 template <class TOut, int kBM, int kN>
 __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
-                                                   int r0, int row0, int col0, int slot, int parts,
-                                                   uint32_t bar_id, volatile int* last_flag) {
+                                                   int r0, int row0, int col0, int slot, uint32_t bar_id,
+                                                   volatile int* last_flag) {
   int const t = threadIdx.x % 128;
   {
     int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
@@ -468,7 +472,7 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
     // (the barrier above ordered them first) and, for the last unit,
     // acquires every other unit's.
     int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
-    bool const last = before == parts - 1;
+    bool const last = before == p.splits - 1;
     // Every unit of the block has counted in: reset for the next launch.
     if (last) arch::store_relaxed_gpu(p.counters + slot, 0);
     *last_flag = last ? 1 : 0;
@@ -573,6 +577,88 @@ __host__ __device__ __forceinline__ int ws_bt_parts(int t, int ctas, int tiles, 
   // K-block x is the largest q with total * q / tail_ctas <= x.
   auto owner = [&](std::int64_t x) { return ((x + 1) * tail_ctas - 1) / total; };
   return 1 + int(owner((t + 1) * len - 1) - owner(t * len) + 1);
+}
+
+// Balanced tail: which part of tile bt_from + t the unit `u` of CTA `cta` is:
+// 0 for the head, 1 + i for the tail piece of the i-th tail CTA whose range
+// meets the tile's tail.
+__host__ __device__ __forceinline__ int ws_bt_part(int t, int cta, int ctas, int tiles, const WsGemmParams& p,
+                                                   const WsUnit& u) {
+  if (u.kb0 == 0) return 0;
+  int const r = tiles - p.bt_from;
+  std::int64_t const len = p.k_blocks - p.bt_head, total = std::int64_t(r) * len, tail_ctas = ctas - r;
+  if (total < tail_ctas) return 1 + (u.kb0 - p.bt_head);  // one K-block per piece
+  std::int64_t const first = ((t * len + 1) * tail_ctas - 1) / total;  // see ws_bt_parts
+  return 1 + int((cta - r) - first);
+}
+
+// Balanced tail, one consumer warpgroup's 64 x kN block of part `part` of
+// tile bt_from + t (`parts` parts; row block rb): store the unscaled sums
+// to the part's scratch slot (thread t's float4 number i at i * 128 + t:
+// each store instruction writes 2 KiB contiguously), count in on counter
+// `slot` (acq_rel, as in ws_epilogue_splitk); the last part to arrive
+// resets the counter, then replaces its accumulators by the sum of every
+// part in part order (its own from registers), so the result does not
+// depend on which part came last, and returns true: it writes D. No part
+// waits for another.
+template <int kBM, int kN>
+__device__ __forceinline__ bool ws_bt_gather(float (&acc)[kN / 2], const WsGemmParams& p, int t, int part, int parts,
+                                             int slot, int rb, uint32_t bar_id, volatile int* last_flag) {
+  int const th = threadIdx.x % 128;
+  std::int64_t const slot_floats = std::int64_t(kBM) * kN;
+  auto slot_of = [&](int q) {
+    return reinterpret_cast<float4*>(p.scratch + (std::int64_t(t) * p.bt_parts_max + q) * slot_floats + rb * 64 * kN);
+  };
+  constexpr int kVec = kN / 8;
+  {
+    float4* const mine = slot_of(part);
+#pragma unroll
+    for (int i = 0; i < kVec; ++i)
+      __stcg(mine + i * 128 + th, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+  }
+  arch::named_barrier_sync(bar_id, 128);
+  if (th == 0) {
+    int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
+    bool const last = before == parts - 1;
+    if (last) arch::store_relaxed_gpu(p.counters + slot, 0);
+    *last_flag = last ? 1 : 0;
+  }
+  arch::named_barrier_sync(bar_id, 128);
+  if (*last_flag == 0) return false;
+  constexpr int kBatch = 8;
+#pragma unroll
+  for (int i0 = 0; i0 < kVec; i0 += kBatch) {
+    float4 sum[kBatch];
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i)
+      if (i0 + i < kVec)
+        sum[i] = part == 0 ? make_float4(acc[4 * (i0 + i)], acc[4 * (i0 + i) + 1], acc[4 * (i0 + i) + 2],
+                                         acc[4 * (i0 + i) + 3])
+                           : __ldcg(slot_of(0) + (i0 + i) * 128 + th);
+    for (int q = 1; q < parts; ++q) {
+      float4 const* const src = slot_of(q);
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) {
+        if (i0 + i >= kVec) continue;
+        float4 const v = q == part ? make_float4(acc[4 * (i0 + i)], acc[4 * (i0 + i) + 1], acc[4 * (i0 + i) + 2],
+                                                 acc[4 * (i0 + i) + 3])
+                                   : __ldcg(src + (i0 + i) * 128 + th);
+        sum[i].x += v.x;
+        sum[i].y += v.y;
+        sum[i].z += v.z;
+        sum[i].w += v.w;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      if (i0 + i >= kVec) continue;
+      acc[4 * (i0 + i)] = sum[i].x;
+      acc[4 * (i0 + i) + 1] = sum[i].y;
+      acc[4 * (i0 + i) + 2] = sum[i].z;
+      acc[4 * (i0 + i) + 3] = sum[i].w;
+    }
+  }
+  return true;
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -779,15 +865,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        // Split-K slices and balanced-tail parts add up in the tile's buffer.
-        int const parted_from = p.splits > 1 ? p.split_from : p.bt_from >= 0 ? p.bt_from : tiles;
-        if (unit.tile >= parted_from) {
+        // A part of a balanced-tail tile: only the last one to finish goes
+        // on to the epilogue, with the whole sum.
+        if (p.bt_from >= 0 && unit.tile >= p.bt_from) {
+          int const t = unit.tile - p.bt_from;
+          int const rb = (row0 - tm * Cfg::kBlockM) / 64;
+          if (!ws_bt_gather<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, t, ws_bt_part(t, unit0, unit_step, tiles, p, unit),
+                                                        ws_bt_parts(t, unit_step, tiles, p),
+                                                        unit.tile * (Cfg::kBlockM / 64) + rb, rb, uint32_t(1 + cw),
+                                                        last_flag + cw))
+            continue;
+        }
+        if (p.splits > 1 && unit.tile >= p.split_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
-          float* const ws = p.partial + std::int64_t(unit.tile - parted_from) * (Cfg::kBlockM * Cfg::kBlockN);
+          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
-          int const parts = p.splits > 1 ? p.splits : ws_bt_parts(unit.tile - p.bt_from, unit_step, tiles, p);
           ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, r0, row0, tn * Cfg::kBlockN, slot,
-                                                               parts, uint32_t(1 + cw), last_flag + cw);
+                                                               uint32_t(1 + cw), last_flag + cw);
         } else if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).

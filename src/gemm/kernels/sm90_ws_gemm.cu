@@ -9,6 +9,7 @@
 // the TMA tensor maps and launches min(work units, SMs) persistent CTAs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -309,20 +310,25 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
     cudaGetLastError();
   }
   if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
-  // Balanced tail: heads and tails of the last wave's tiles, summed in the
-  // split-K workspace (one tile of f32 per tile of that wave). Without it:
-  // unsplit.
+  // Balanced tail: heads and tails of the last wave's tiles, each part's sum
+  // in a scratch slot of its own (bt_parts_max per tile of that wave), the
+  // tile counters of the split-K workspace. Without them: unsplit.
   if (v.balance_tail && units > 0) {
     int const head = detail::balance_tail_head(units, p.k_blocks, slots);
-    std::int64_t const from = units - units % slots;
     if (head > 0 && std::int64_t(units) * (Cfg::kBlockM / 64) <= kCounterSlots) {
-      std::size_t const bytes = std::size_t(units - from) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
-      SplitkWorkspace const ws = splitk_workspace(bytes, stream);
-      if (ws.partial != nullptr) {
-        p.partial = ws.partial;
+      WsGemmParams q = p;
+      q.bt_from = int(units - units % slots);
+      q.bt_head = head;
+      int const r = int(units - q.bt_from);
+      for (int t = 0; t < r; ++t)
+        q.bt_parts_max = std::max(q.bt_parts_max, kernels::sm90::ws_bt_parts(t, int(slots), int(units), q));
+      std::size_t const bytes =
+          std::size_t(r) * std::size_t(q.bt_parts_max) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
+      SplitkWorkspace const ws = splitk_workspace(0, stream, bytes);
+      if (ws.scratch != nullptr) {
+        p = q;
+        p.scratch = ws.scratch;
         p.counters = ws.counters;
-        p.bt_from = int(from);
-        p.bt_head = head;
       }
     }
   }
