@@ -70,7 +70,7 @@ int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms) {
 int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas) {
   if (ctas < 2 || k_blocks < 2 || tiles < 1) return 0;
   std::int64_t const r = tiles % ctas;
-  if (r == 0) return 0;
+  if (r == 0 || r * k_blocks * ctas >= (std::int64_t(1) << 31)) return 0;
   std::int64_t h = (2 * r * k_blocks + ctas) / (2 * ctas);
   if (h < 1) h = 1;
   if (h > k_blocks - 1) h = k_blocks - 1;

@@ -50,7 +50,8 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // of r CTAs, and a tail, [h, k_blocks), the r tails shared by the other
 // ctas - r CTAs; equal work per CTA when h = r (k_blocks - h) / (ctas - r),
 // i.e. h = r k_blocks / ctas, rounded to the nearest. 0: no balanced tail.
-// Laws: 0 when ctas < 2, k_blocks < 2 or r == 0; otherwise 1 <= h <=
+// Laws: 0 when ctas < 2, k_blocks < 2, r == 0 or r x k_blocks x ctas >=
+// 2^31 (the kernel's unit map computes in 32 bits); otherwise 1 <= h <=
 // k_blocks - 1, and |h ctas - r k_blocks| <= ctas / 2 unless h is clamped
 // to that range.
 [[nodiscard]] int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas);

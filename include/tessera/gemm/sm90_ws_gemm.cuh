@@ -126,7 +126,7 @@ struct WsGemmParams {
   // contiguous ranges (ws_cta_unit). Every part stores its sum to its own
   // scratch slot and counts in on the tile's counter (as in split-K); the
   // last of the tile's parts (ws_bt_parts) adds them all up in part order
-  // and writes D (ws_bt_gather).
+  // and writes D (ws_bt_finish).
   int bt_from = -1;
   int bt_head = 0;
   float* scratch = nullptr;  // bt_parts_max slots of kBlockM x kBlockN floats per tile of the last wave
@@ -525,11 +525,14 @@ __host__ __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p)
 // Balanced tail: the tails' share of tail CTA q of `ctas` CTAs, as a
 // range [s, e) of the r tails' K-blocks counted tile by tile (each tile
 // k_blocks - bt_head long).
+// 32-bit arithmetic: the launcher keeps r x k_blocks x ctas below 2^31
+// (balance_tail_head), so no product below overflows (64-bit divisions
+// would be calls, whose saved registers spilled the accumulators).
 struct WsBtRange {
-  std::int64_t s, e, len;
+  int s, e, len;
 };
 __host__ __device__ __forceinline__ WsBtRange ws_bt_range(int q, int ctas, int tiles, const WsGemmParams& p) {
-  std::int64_t const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
+  int const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
   return {total * q / tail_ctas, total * (q + 1) / tail_ctas, len};
 }
 
@@ -558,25 +561,25 @@ __host__ __device__ __forceinline__ bool ws_cta_unit(int i, int cta, int ctas, i
     return true;
   }
   WsBtRange const q = ws_bt_range(cta - r, ctas, tiles, p);
-  std::int64_t const t = q.s / q.len + (i - whole);
+  int const t = q.s / q.len + (i - whole);
   if (q.e <= q.s || t * q.len >= q.e) return false;
-  std::int64_t const k0 = (q.s > t * q.len ? q.s : t * q.len) - t * q.len;
-  std::int64_t const k1 = (q.e < (t + 1) * q.len ? q.e : (t + 1) * q.len) - t * q.len;
-  u = {p.bt_from + int(t), p.bt_head + int(k0), int(k1 - k0)};
+  int const k0 = (q.s > t * q.len ? q.s : t * q.len) - t * q.len;
+  int const k1 = (q.e < (t + 1) * q.len ? q.e : (t + 1) * q.len) - t * q.len;
+  u = {p.bt_from + t, p.bt_head + k0, k1 - k0};
   return true;
 }
 
 // Balanced tail: how many work units compute part of tile bt_from + t (its
 // head and the tail CTAs whose ranges meet its tail).
 __host__ __device__ __forceinline__ int ws_bt_parts(int t, int ctas, int tiles, const WsGemmParams& p) {
-  std::int64_t const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
+  int const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
   // Fewer tail K-blocks than tail CTAs: every range holds one K-block or
   // none, so each K-block of the tail is a part.
-  if (total < tail_ctas) return 1 + int(len);
+  if (total < tail_ctas) return 1 + len;
   // Otherwise no range is empty; the tail CTA whose range holds linear
   // K-block x is the largest q with total * q / tail_ctas <= x.
-  auto owner = [&](std::int64_t x) { return ((x + 1) * tail_ctas - 1) / total; };
-  return 1 + int(owner((t + 1) * len - 1) - owner(t * len) + 1);
+  auto owner = [&](int x) { return ((x + 1) * tail_ctas - 1) / total; };
+  return 1 + owner((t + 1) * len - 1) - owner(t * len) + 1;
 }
 
 // Balanced tail: which part of tile bt_from + t the unit `u` of CTA `cta` is:
@@ -586,24 +589,29 @@ __host__ __device__ __forceinline__ int ws_bt_part(int t, int cta, int ctas, int
                                                    const WsUnit& u) {
   if (u.kb0 == 0) return 0;
   int const r = tiles - p.bt_from;
-  std::int64_t const len = p.k_blocks - p.bt_head, total = std::int64_t(r) * len, tail_ctas = ctas - r;
+  int const len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
   if (total < tail_ctas) return 1 + (u.kb0 - p.bt_head);  // one K-block per piece
-  std::int64_t const first = ((t * len + 1) * tail_ctas - 1) / total;  // see ws_bt_parts
-  return 1 + int((cta - r) - first);
+  int const first = ((t * len + 1) * tail_ctas - 1) / total;  // see ws_bt_parts
+  return 1 + (cta - r) - first;
 }
 
 // Balanced tail, one consumer warpgroup's 64 x kN block of part `part` of
-// tile bt_from + t (`parts` parts; row block rb): store the unscaled sums
-// to the part's scratch slot (thread t's float4 number i at i * 128 + t:
-// each store instruction writes 2 KiB contiguously), count in on counter
-// `slot` (acq_rel, as in ws_epilogue_splitk); the last part to arrive
-// resets the counter, then replaces its accumulators by the sum of every
-// part in part order (its own from registers), so the result does not
-// depend on which part came last, and returns true: it writes D. No part
-// waits for another.
-template <int kBM, int kN>
-__device__ __forceinline__ bool ws_bt_gather(float (&acc)[kN / 2], const WsGemmParams& p, int t, int part, int parts,
-                                             int slot, int rb, uint32_t bar_id, volatile int* last_flag) {
+// tile bt_from + t (`parts` parts; row block rb, at (row0, col0) of D'):
+// store the unscaled sums to the part's scratch slot (thread th's float4
+// number i at i * 128 + th: each store instruction writes 2 KiB
+// contiguously), count in on counter `slot` (acq_rel, as in
+// ws_epilogue_splitk). The last part to arrive resets the counter, adds the
+// slots up in part order (its own included, so the result does not depend
+// on which part came last) and writes D: thread th takes float4s i of
+// every slot, which hold its own fragment positions (acc[4i .. 4i + 3]:
+// rows 16w + g and + 8, columns 8i + 2q and + 1). No part waits for
+// another. The accumulators are zeroed once stored, so the sums take their
+// registers (a gather into acc itself spilled it at the 168 registers
+// ptxas allots).
+template <class TOut, int kBM, int kN>
+__device__ __forceinline__ void ws_bt_finish(float (&acc)[kN / 2], const WsGemmParams& p, int t, int part,
+                                             int parts, int slot, int rb, int row0, int col0, uint32_t bar_id,
+                                             volatile int* last_flag) {
   int const th = threadIdx.x % 128;
   std::int64_t const slot_floats = std::int64_t(kBM) * kN;
   auto slot_of = [&](int q) {
@@ -615,6 +623,11 @@ __device__ __forceinline__ bool ws_bt_gather(float (&acc)[kN / 2], const WsGemmP
 #pragma unroll
     for (int i = 0; i < kVec; ++i)
       __stcg(mine + i * 128 + th, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    // The next unit's first wgmma overwrites acc (scale-d 0) but reads it as
+    // an operand, which keeps it live through the epilogue; constant zeros
+    // free its registers for the sums below.
+#pragma unroll
+    for (int i = 0; i < kN / 2; ++i) acc[i] = 0.0f;
   }
   arch::named_barrier_sync(bar_id, 128);
   if (th == 0) {
@@ -624,41 +637,38 @@ __device__ __forceinline__ bool ws_bt_gather(float (&acc)[kN / 2], const WsGemmP
     *last_flag = last ? 1 : 0;
   }
   arch::named_barrier_sync(bar_id, 128);
-  if (*last_flag == 0) return false;
-  constexpr int kBatch = 8;
+  if (*last_flag == 0) return;
+  int const w = th / 32, g = (th % 32) / 4, q4 = th % 4;
+  constexpr int kBatch = kVec < 16 ? kVec : 16;
 #pragma unroll
   for (int i0 = 0; i0 < kVec; i0 += kBatch) {
     float4 sum[kBatch];
+    {
+      float4 const* const src = slot_of(0);
 #pragma unroll
-    for (int i = 0; i < kBatch; ++i)
-      if (i0 + i < kVec)
-        sum[i] = part == 0 ? make_float4(acc[4 * (i0 + i)], acc[4 * (i0 + i) + 1], acc[4 * (i0 + i) + 2],
-                                         acc[4 * (i0 + i) + 3])
-                           : __ldcg(slot_of(0) + (i0 + i) * 128 + th);
+      for (int i = 0; i < kBatch; ++i) sum[i] = __ldcg(src + (i0 + i) * 128 + th);
+    }
     for (int q = 1; q < parts; ++q) {
       float4 const* const src = slot_of(q);
+      float4 v[kBatch];
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) v[i] = __ldcg(src + (i0 + i) * 128 + th);
 #pragma unroll
       for (int i = 0; i < kBatch; ++i) {
-        if (i0 + i >= kVec) continue;
-        float4 const v = q == part ? make_float4(acc[4 * (i0 + i)], acc[4 * (i0 + i) + 1], acc[4 * (i0 + i) + 2],
-                                                 acc[4 * (i0 + i) + 3])
-                                   : __ldcg(src + (i0 + i) * 128 + th);
-        sum[i].x += v.x;
-        sum[i].y += v.y;
-        sum[i].z += v.z;
-        sum[i].w += v.w;
+        sum[i].x += v[i].x;
+        sum[i].y += v[i].y;
+        sum[i].z += v[i].z;
+        sum[i].w += v[i].w;
       }
     }
+    int const row = row0 + 16 * w + g;
 #pragma unroll
     for (int i = 0; i < kBatch; ++i) {
-      if (i0 + i >= kVec) continue;
-      acc[4 * (i0 + i)] = sum[i].x;
-      acc[4 * (i0 + i) + 1] = sum[i].y;
-      acc[4 * (i0 + i) + 2] = sum[i].z;
-      acc[4 * (i0 + i) + 3] = sum[i].w;
+      int const col = col0 + 8 * (i0 + i) + 2 * q4;
+      if (row < p.m) ws_store_result_pair<TOut>(p, row, col, sum[i].x, sum[i].y);
+      if (row + 8 < p.m) ws_store_result_pair<TOut>(p, row + 8, col, sum[i].z, sum[i].w);
     }
   }
-  return true;
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -865,18 +875,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        // A part of a balanced-tail tile: only the last one to finish goes
-        // on to the epilogue, with the whole sum.
         if (p.bt_from >= 0 && unit.tile >= p.bt_from) {
+          // A part of a balanced-tail tile: the last one writes D.
           int const t = unit.tile - p.bt_from;
           int const rb = (row0 - tm * Cfg::kBlockM) / 64;
-          if (!ws_bt_gather<Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, t, ws_bt_part(t, unit0, unit_step, tiles, p, unit),
-                                                        ws_bt_parts(t, unit_step, tiles, p),
-                                                        unit.tile * (Cfg::kBlockM / 64) + rb, rb, uint32_t(1 + cw),
-                                                        last_flag + cw))
-            continue;
-        }
-        if (p.splits > 1 && unit.tile >= p.split_from) {
+          ws_bt_finish<TOut, Cfg::kBlockM, Cfg::kBlockN>(
+              acc[hf], p, t, ws_bt_part(t, unit0, unit_step, tiles, p, unit), ws_bt_parts(t, unit_step, tiles, p),
+              unit.tile * (Cfg::kBlockM / 64) + rb, rb, row0, tn * Cfg::kBlockN, uint32_t(1 + cw), last_flag + cw);
+        } else if (p.splits > 1 && unit.tile >= p.split_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
           float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
