@@ -2,7 +2,7 @@
 # Part of Tessera.
 #
 # Sourced (not run) by the timing drivers that link the runtime library
-# (seed_f16acc.sh, tiled.sh, host_overhead.sh). Expects OUT (the log folder)
+# (seed_f16acc.sh, tiled.sh, host_overhead.sh, layouts.sh, waves.sh). Expects OUT (the log folder)
 # to be set; goes to the repository root, sets ROOT and BUILD (default
 # build-gpu), CMake-builds tessera_runtime for sm_90a there (logs
 # $OUT/configure.log, $OUT/build.log) and exits the caller on failure.

@@ -2,11 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Part of Tessera.
 #
-# Same-run comparison of the Hopper GEMM's default launch against the same
-# variant changed by VARIANT: `balance_tail` (default: the last wave's tiles
-# cut into heads on its CTAs and tails on the CTAs it leaves idle, instead
-# of whole tiles or a split tail) or `balance` (`balance_waves`: ceil(units
-# / waves) CTAs, every wave full), with cuBLAS beside both. bf16 TN, D row-major (as
+# Same-run comparison of the Hopper GEMM's default launch (one persistent CTA
+# per SM) against the same variant with `balance_waves` (ceil(units / waves)
+# CTAs, every wave full), with cuBLAS beside both. bf16 TN, D row-major (as
 # `tessera bench`), 16-byte aligned; the three are timed interleaved (one run
 # of each per repetition, L2 flushed before every run), median of REPS (30).
 # Prints one line per shape: TFLOP/s, ratio to cuBLAS, the CTA counts and the
@@ -14,14 +12,14 @@
 # Logs under $OUT (default /tmp/tessera-waves).
 # SHAPE=MxNxK keeps one shape; ONCE=1 runs each kernel once (for ncu: the
 # correctness launches only, no timing).
-# Usage: [VARIANT=balance_tail|balance] [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
+# Usage: [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
 set -u
 OUT=${OUT:-/tmp/tessera-waves}
 start=$(date +%s)
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 
 cat > "$OUT/waves.cu" <<'CU'
-// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + balance_tail or balance_waves.
+// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + balance_waves.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -36,11 +34,9 @@ cat > "$OUT/waves.cu" <<'CU'
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "driver_util.cuh"
-#include "gemm/split_k.hpp"
 
 int main() {
   int const reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;
-  bool const balance = std::getenv("VARIANT") && std::strcmp(std::getenv("VARIANT"), "balance") == 0;
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   int const sms = prop.multiProcessorCount;
   std::printf("device: %s, %d SMs; bf16 TN, D row-major, interleaved, median of %d, L2 flushed\n", prop.name, sms, reps);
@@ -50,8 +46,7 @@ int main() {
       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
       {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
   cudaEvent_t ev0, ev1; cudaEventCreate(&ev0); cudaEventCreate(&ev1);
-  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", balance ? "balanced" : "bal.tail", "ctas",
-              balance ? "bal" : "head", "rel.diff");
+  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
   for (const Case& c : cases) {
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
     if (std::getenv("SHAPE") && std::strcmp(std::getenv("SHAPE"), name) != 0) continue;
@@ -68,13 +63,7 @@ int main() {
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     tessera::detail::Sm90WsVariant const def = tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms);
     tessera::detail::Sm90WsVariant bal = def;
-    if (balance) {
-      bal.balance_waves = true;
-    } else {
-      bal.splits = 1;
-      bal.split_tail = false;
-      bal.balance_tail = true;
-    }
+    bal.balance_waves = true;
     float one = 1.0f, zero = 0.0f;
     auto run = [&](int which) {
       if (which == 0) {
@@ -110,8 +99,7 @@ int main() {
     long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
     long long const grid = std::min<long long>(units, sms);
     long long const waves = (units + sms - 1) / sms;
-    long long const bgrid = !balance ? tessera::detail::balance_tail_head(units, (c.k + 63) / 64, sms)
-                            : def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
+    long long const bgrid = def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
     std::printf("%-18s %9.1f %8.1f (%.3f) %8.1f (%.3f) %5lld %5lld %.1e/%.1e %s%s\n", name, tf[0], tf[1], tf[1] / tf[0],
                 tf[2], tf[2] / tf[0], grid, bgrid, rel[1], rel[2], def.pingpong ? "pp" : "coop",
                 def.splits > 1 ? " split-tail" : "");

@@ -67,16 +67,6 @@ int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms) {
   return per_sm >= 2 && s > per_sm ? int(per_sm) : s;
 }
 
-int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas) {
-  if (ctas < 2 || k_blocks < 2 || tiles < 1) return 0;
-  std::int64_t const r = tiles % ctas;
-  if (r == 0 || r * k_blocks * ctas >= (std::int64_t(1) << 31)) return 0;
-  std::int64_t h = (2 * r * k_blocks + ctas) / (2 * ctas);
-  if (h < 1) h = 1;
-  if (h > k_blocks - 1) h = k_blocks - 1;
-  return int(h);
-}
-
 // NOTE: the split-K workspace is cached per (device, stream) and only grows:
 // a cudaMallocAsync/cudaFreeAsync pair per call would hand the memory back to
 // the default pool, which (release threshold 0) returns it to the driver at
@@ -102,15 +92,13 @@ static bool alloc_zeroed(void** p, std::size_t bytes, cudaStream_t s) {
   return false;
 }
 
-SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream, std::size_t scratch_bytes) {
+SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream) {
   struct Entry {
     int dev;
     gemm_stream_t stream;
     float* ptr;
     std::size_t bytes;
     int* counters;
-    float* scratch;
-    std::size_t scratch_bytes;
   };
   static std::mutex mu;
   static std::vector<Entry> cache;
@@ -122,30 +110,21 @@ SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream, std::s
   for (Entry& x : cache)
     if (x.dev == dev && x.stream == stream) e = &x;
   if (e == nullptr) {
-    cache.push_back({dev, stream, nullptr, 0, nullptr, nullptr, 0});
+    cache.push_back({dev, stream, nullptr, 0, nullptr});
     e = &cache.back();
   }
   if (e->counters == nullptr &&
       !alloc_zeroed(reinterpret_cast<void**>(&e->counters), std::size_t(kCounterSlots) * sizeof(int), s))
     return {};
-  if (scratch_bytes > e->scratch_bytes) {
-    if (e->scratch != nullptr) cudaFreeAsync(e->scratch, s);
-    e->scratch = nullptr;
-    e->scratch_bytes = 0;
-    // Zeroed like the rest, though nothing relies on it.
-    if (!alloc_zeroed(reinterpret_cast<void**>(&e->scratch), scratch_bytes, s)) return {};
-    e->scratch_bytes = scratch_bytes;
-  }
-  if (e->ptr == nullptr || e->bytes < bytes) {
-    if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
-    e->ptr = nullptr;
-    e->bytes = 0;
-    // The accumulation buffers are zero between launches (every launch
-    // zeroes what it used): zero the whole new buffer once.
-    if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes > 0 ? bytes : 16, s)) return {};
-    e->bytes = bytes > 0 ? bytes : 16;
-  }
-  return {e->ptr, e->counters, scratch_bytes > 0 ? e->scratch : nullptr};
+  if (e->ptr != nullptr && e->bytes >= bytes) return {e->ptr, e->counters};
+  if (e->ptr != nullptr) cudaFreeAsync(e->ptr, s);
+  e->ptr = nullptr;
+  e->bytes = 0;
+  // The accumulation buffers are zero between launches (every launch zeroes
+  // what it used): zero the whole new buffer once.
+  if (!alloc_zeroed(reinterpret_cast<void**>(&e->ptr), bytes, s)) return {};
+  e->bytes = bytes;
+  return {e->ptr, e->counters};
 }
 
 }  // namespace tessera::detail

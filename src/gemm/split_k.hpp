@@ -44,29 +44,14 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // otherwise min(s, sms / tail) when sms / tail >= 2, else s; never above s.
 [[nodiscard]] int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms);
 
-// Balanced tail: for `tiles` tiles of `k_blocks` K-blocks on a persistent
-// grid of `ctas` CTAs whose last wave holds r = tiles % ctas tiles, the head
-// length h. Each of the r tiles is cut into a head, K-blocks [0, h), on one
-// of r CTAs, and a tail, [h, k_blocks), the r tails shared by the other
-// ctas - r CTAs; equal work per CTA when h = r (k_blocks - h) / (ctas - r),
-// i.e. h = r k_blocks / ctas, rounded to the nearest. 0: no balanced tail.
-// Laws: 0 when ctas < 2, k_blocks < 2, r == 0 or r x k_blocks x ctas >=
-// 2^31 (the kernel's unit map computes in 32 bits); otherwise 1 <= h <=
-// k_blocks - 1, and |h ctas - r k_blocks| <= ctas / 2 unless h is clamped
-// to that range.
-[[nodiscard]] int balance_tail_head(std::int64_t tiles, std::int64_t k_blocks, std::int64_t ctas);
-
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches
-// (every launch zeroes what it used), and, when scratch_bytes > 0, f32
-// scratch slots whose contents are undefined between launches (the
-// balanced tail's partial sums: stored, read, never accumulated into).
-// Null pointers when allocation failed; the caller then runs unsplit.
+// (every launch zeroes what it used). Null pointers when allocation failed;
+// the caller then runs unsplit.
 struct SplitkWorkspace {
   float* partial = nullptr;
   int* counters = nullptr;
-  float* scratch = nullptr;
 };
-[[nodiscard]] SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream, std::size_t scratch_bytes = 0);
+[[nodiscard]] SplitkWorkspace splitk_workspace(std::size_t bytes, gemm_stream_t stream);
 
 }  // namespace tessera::detail

@@ -12,9 +12,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -25,7 +23,6 @@
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "device_test.cuh"
-#include "gemm/split_k.hpp"
 
 namespace {
 
@@ -92,7 +89,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m
                                   << (variant.tma_store ? " tma-store epilogue" : "") << " splits " << variant.splits
-                                  << (variant.transpose ? " transposed" : "") << (variant.balance_tail ? " balanced tail" : "") << " A "
+                                  << (variant.transpose ? " transposed" : "") << " A "
                                   << (a_order == MatrixOrder::row_major ? "row" : "col") << "-major B "
                                   << (b_order == MatrixOrder::row_major ? "row" : "col") << "-major");
   // TMA: leading dimensions a multiple of 16 bytes; padding NaN.
@@ -201,10 +198,10 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                        : kOut == DataType::f32 ? 1e-5
                        : kOut == DataType::f16 ? 2e-3
                                                : 1e-2;
-  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d%s] %lldx%lldx%lld x%lld %s->%s A %s B %s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s A %s B %s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : " cooperative", variant.tile_n, variant.transpose ? " transposed" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
-              variant.group_m, variant.splits, variant.balance_tail ? " balanced-tail" : "", (long long)s.m, (long long)s.n, (long long)s.k,
+              variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               a_row ? "row" : "col", b_col ? "col" : "row", drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
@@ -765,145 +762,6 @@ TEST(HopperGemm, MnMajorVariants) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({20, 1000, 700}, R, 1.0f, 0.0f, 1, v, C, R);
   v.transpose = true;
   run_gemm<__nv_bfloat16, float>({20, 1000, 700}, C, 1.0f, 0.0f, 1, v, C, C);
-}
-
-// Balanced tail, host side (no GPU needed): the head length rule
-// (balance_tail_head) and the kernel's CTA -> unit map (ws_cta_unit,
-// ws_bt_parts) over a corpus of tile counts, grids and K-block counts.
-// Every (tile, K-block) is computed once; every CTA runs the same number of
-// whole tiles; CTA j < r runs one head, K-blocks [0, h) of tile from + j;
-// the other CTAs run tail pieces only (K-blocks from h on), within one
-// K-block of an equal share; ws_bt_parts counts each tile's parts exactly
-// and ws_bt_part numbers them 0 .. parts - 1 (the tile's scratch slots).
-TEST(HopperGemm, BalancedTailUnitsCoverEveryTileAndKBlockOnce) {
-  using kernels::sm90::WsGemmParams;
-  using kernels::sm90::WsUnit;
-  int checked = 0;
-  for (int ctas : {1, 2, 7, 66, 132})
-    for (int tiles : {1, 2, 3, 8, 100, 131, 133, 200, 263, 264, 289, 512, 1000, 2048})
-      for (int k_blocks : {1, 2, 3, 8, 64, 65, 128, 224}) {
-        int const h = detail::balance_tail_head(tiles, k_blocks, ctas);
-        int const r = tiles % ctas;
-        if (ctas < 2 || k_blocks < 2 || r == 0) {
-          ASSERT_EQ(h, 0) << tiles << " tiles on " << ctas;
-          continue;
-        }
-        ASSERT_GE(h, 1);
-        ASSERT_LE(h, k_blocks - 1);
-        if (h > 1 && h < k_blocks - 1) ASSERT_LE(std::llabs(std::int64_t(h) * ctas - std::int64_t(r) * k_blocks), ctas / 2);
-        WsGemmParams p;
-        p.k_blocks = k_blocks;
-        p.bt_from = tiles - r;
-        p.bt_head = h;
-        std::vector<int> seen(std::size_t(tiles) * std::size_t(k_blocks), 0);
-        std::vector<int> parts(std::size_t(tiles), 0);
-        std::vector<int> part_seen(std::size_t(tiles) * (k_blocks + 1), 0);  // (tile, part number) pairs met
-        std::int64_t const share = std::int64_t(r) * (k_blocks - h) / (ctas - r);  // a tail CTA's K-blocks, rounded down
-        for (int c = 0; c < ctas; ++c) {
-          WsUnit u;
-          int whole = 0, part_blocks = 0, n = 0;
-          for (int i = 0; kernels::sm90::ws_cta_unit(i, c, ctas, tiles, 0, p, u); ++i, ++n) {
-            ASSERT_LT(n, tiles + 2) << "runaway unit sequence";
-            ASSERT_GE(u.tile, 0);
-            ASSERT_LT(u.tile, tiles);
-            ASSERT_GT(u.kbs, 0);
-            ASSERT_GE(u.kb0, 0);
-            ASSERT_LE(u.kb0 + u.kbs, k_blocks);
-            for (int kb = u.kb0; kb < u.kb0 + u.kbs; ++kb) ++seen[std::size_t(u.tile) * k_blocks + std::size_t(kb)];
-            if (u.tile < p.bt_from) {
-              ASSERT_EQ(u.kbs, k_blocks) << "a tile before the last wave is split";
-              ASSERT_EQ(part_blocks, 0) << "a whole tile after a part";
-              ++whole;
-              continue;
-            }
-            ++parts[std::size_t(u.tile)];
-            part_blocks += u.kbs;
-            int const part = kernels::sm90::ws_bt_part(u.tile - p.bt_from, c, ctas, tiles, p, u);
-            ASSERT_GE(part, 0);
-            ASSERT_LE(part, k_blocks);  // a tile has at most 1 + (k_blocks - h) parts
-            ASSERT_EQ(part_seen[std::size_t(u.tile) * (k_blocks + 1) + std::size_t(part)]++, 0) << "two units with part " << part;
-            if (c < r) {
-              ASSERT_EQ(u.tile, p.bt_from + c);
-              ASSERT_EQ(u.kb0, 0);
-              ASSERT_EQ(u.kbs, h);
-            } else {
-              ASSERT_GE(u.kb0, h) << "a tail CTA computes part of a head";
-            }
-          }
-          ASSERT_EQ(whole, p.bt_from / ctas);
-          if (c < r) ASSERT_EQ(part_blocks, h);
-          else ASSERT_TRUE(part_blocks == share || part_blocks == share + 1) << part_blocks << " against " << share;
-        }
-        for (int x : seen) ASSERT_EQ(x, 1) << tiles << " tiles on " << ctas << ", " << k_blocks << " K-blocks";
-        for (int t = p.bt_from; t < tiles; ++t) {
-          int const n = kernels::sm90::ws_bt_parts(t - p.bt_from, ctas, tiles, p);
-          ASSERT_EQ(n, parts[std::size_t(t)]) << "tile " << t;
-          // Part numbers 0 .. n - 1, each once (the scratch slots of the tile).
-          for (int q = 0; q < n; ++q) ASSERT_EQ(part_seen[std::size_t(t) * (k_blocks + 1) + std::size_t(q)], 1) << "tile " << t;
-        }
-        ++checked;
-      }
-  EXPECT_EQ(checked, 315);  // the corpus cases that have a balanced tail
-}
-
-// The balanced tail through each configuration: problems whose last wave is
-// partly filled (on 132 SMs, 128x256 tiles: 143, 192, 289 and 512 tiles;
-// 128x128: 384; 64x128: 144; 128x64: 1504), and fewer tiles than SMs (all
-// tiles in the last wave; 300x500: 4 tiles, heads on 4 CTAs and tails on
-// 128), K from 2 to 16 K-blocks (a partial last K-block), alpha/beta with C,
-// column-major D (the swapped orientation), f32/bf16/f16 out, MN-major
-// operands, batches (workspace and counters reused in stream order).
-TEST(HopperGemm, BalancedTail) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  struct Kind {
-    bool pingpong;
-    int tile_n, tile_m;
-    bool tma_store;
-  };
-  for (Kind kind : {Kind{false, 256, 128, true}, Kind{false, 256, 128, false}, Kind{true, 128, 128, true},
-                    Kind{true, 128, 64, true}, Kind{true, 256, 128, false}, Kind{false, 64, 128, false}}) {
-    detail::Sm90WsVariant v;
-    v.pingpong = kind.pingpong;
-    v.tile_n = kind.tile_n;
-    v.tile_m = kind.tile_m;
-    v.tma_store = kind.tma_store;
-    v.balance_tail = true;
-    v.group_m = 8;
-    run_gemm<__nv_bfloat16, float>({1300, 3100, 100}, R, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 3000, 777}, R, 1.0f, 0.0f, 1, v);
-    run_gemm<__half, __half>({2100, 4100, 500}, C, 1.5f, -0.5f, 1, v);
-    run_gemm<__nv_bfloat16, float>({1000, 1100, 200}, R, 1.0f, 0.5f, 2, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 3000, 1000}, R, 1.0f, 0.0f, 1, v, C, R);
-    run_gemm<__half, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v);
-  }
-  detail::Sm90WsVariant v;
-  v.balance_tail = true;
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 1000}, R, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, float>({4096, 4096, 1000}, R, -1.0f, 2.0f, 1, v, R, R);
-  // Not with split-K, not with clusters.
-  GemmArgs args;
-  v.splits = 2;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, v).code, StatusCode::cannot_implement);
-  v.splits = 1;
-  v.cluster = 2;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, v).code, StatusCode::cannot_implement);
-}
-
-// Small balanced-tail cases for memcheck: 128x256 tiles, both epilogues
-// (143 tiles, 2 K-blocks), and ping-pong 64x128 (144 tiles, 4 K-blocks).
-TEST(HopperGemm, BalancedTailSmall) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  for (int kind = 0; kind < 3; ++kind) {
-    detail::Sm90WsVariant v;
-    v.balance_tail = true;
-    v.tma_store = kind != 1;
-    v.pingpong = kind == 2;
-    v.tile_n = kind == 2 ? 128 : 256;
-    v.tile_m = kind == 2 ? 64 : 128;
-    if (kind == 2) run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1100, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 1, v);
-    else run_gemm<__nv_bfloat16, float>({1300, 3100, 100}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  }
 }
 
 // Small MN-major cases for memcheck (hopper.sh): one tile, one K-block.

@@ -56,16 +56,6 @@
 // the epilogue (alpha, beta, D) and zeroes the block and the counter for the
 // next launch. No second kernel, and no unit ever waits for another.
 //
-// Balanced tail (`bt_from` >= 0, no clusters): when the last wave holds r
-// tiles on a grid of P CTAs (0 < r < P), each of those tiles is cut along K
-// into a head (K-blocks [0, h), h ~ r K / P), computed by one of the r CTAs,
-// and a tail, the tails' K-blocks shared evenly among the P - r CTAs the
-// wave would leave idle. The heads run in step (every head CTA starts at K
-// 0 at the same time, as whole tiles do, so A and B are read once from DRAM
-// for the CTAs that share them). Each part stores its sum to a scratch slot
-// and counts in; the tile's last part adds the slots up in a fixed order and
-// writes D. Plain stores: red.global.add ran at ~10 GB/s per SM on an H100.
-//
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
 // row and one wgmma K step is 32 bytes, so the stage layout is the same.
@@ -117,20 +107,6 @@ struct WsGemmParams {
   int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
-  // Balanced tail (bt_from >= 0; splits == 1, no clusters): tiles [0,
-  // bt_from) run whole, bt_from / gridDim of them per CTA (bt_from is a
-  // multiple of the grid); r = tiles - bt_from (0 < r < gridDim) tiles
-  // remain. CTA j < r computes K-blocks [0, bt_head) of tile bt_from + j;
-  // the other gridDim - r CTAs share the tails, K-blocks [bt_head,
-  // k_blocks) of each of the r tiles, counted tile by tile, in equal
-  // contiguous ranges (ws_cta_unit). Every part stores its sum to its own
-  // scratch slot and counts in on the tile's counter (as in split-K); the
-  // last of the tile's parts (ws_bt_parts) adds them all up in part order
-  // and writes D (ws_bt_finish).
-  int bt_from = -1;
-  int bt_head = 0;
-  float* scratch = nullptr;  // bt_parts_max slots of kBlockM x kBlockN floats per tile of the last wave
-  int bt_parts_max = 0;      // the most parts of one tile (ws_bt_parts)
   // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
   // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
   // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
@@ -513,162 +489,13 @@ struct WsUnit {
   int tile, kb0, kbs;
 };
 
-__host__ __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
+__device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
   if (p.splits == 1 || u < p.split_from) return {u, 0, p.k_blocks};
   int const v = u - p.split_from;
   int const q = v / p.splits;
   int const kb0 = (v - q * p.splits) * p.split_k_blocks;
   int const left = p.k_blocks - kb0;
   return {p.split_from + q, kb0, left < p.split_k_blocks ? left : p.split_k_blocks};
-}
-
-// Balanced tail: the tails' share of tail CTA q of `ctas` CTAs, as a
-// range [s, e) of the r tails' K-blocks counted tile by tile (each tile
-// k_blocks - bt_head long).
-// 32-bit arithmetic: the launcher keeps r x k_blocks x ctas below 2^31
-// (balance_tail_head), so no product below overflows (64-bit divisions
-// would be calls, whose saved registers spilled the accumulators).
-struct WsBtRange {
-  int s, e, len;
-};
-__host__ __device__ __forceinline__ WsBtRange ws_bt_range(int q, int ctas, int tiles, const WsGemmParams& p) {
-  int const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
-  return {total * q / tail_ctas, total * (q + 1) / tail_ctas, len};
-}
-
-// The i-th work unit of CTA `cta` (of `ctas` in the persistent grid) of
-// `tiles` tiles, `units` work units without a balanced tail, or false past
-// the CTA's last. Without a balanced tail: unit cta + i * ctas (ws_unit).
-// With one: the CTA's whole tiles, then its head or its tail pieces in tile
-// order (see WsGemmParams::bt_from).
-__host__ __device__ __forceinline__ bool ws_cta_unit(int i, int cta, int ctas, int tiles, int units,
-                                                     const WsGemmParams& p, WsUnit& u) {
-  if (p.bt_from < 0) {
-    int const x = cta + i * ctas;
-    if (x >= units) return false;
-    u = ws_unit(x, p);
-    return true;
-  }
-  int const whole = p.bt_from / ctas;
-  if (i < whole) {
-    u = {cta + i * ctas, 0, p.k_blocks};
-    return true;
-  }
-  int const r = tiles - p.bt_from;
-  if (cta < r) {
-    if (i > whole) return false;
-    u = {p.bt_from + cta, 0, p.bt_head};
-    return true;
-  }
-  WsBtRange const q = ws_bt_range(cta - r, ctas, tiles, p);
-  int const t = q.s / q.len + (i - whole);
-  if (q.e <= q.s || t * q.len >= q.e) return false;
-  int const k0 = (q.s > t * q.len ? q.s : t * q.len) - t * q.len;
-  int const k1 = (q.e < (t + 1) * q.len ? q.e : (t + 1) * q.len) - t * q.len;
-  u = {p.bt_from + t, p.bt_head + k0, k1 - k0};
-  return true;
-}
-
-// Balanced tail: how many work units compute part of tile bt_from + t (its
-// head and the tail CTAs whose ranges meet its tail).
-__host__ __device__ __forceinline__ int ws_bt_parts(int t, int ctas, int tiles, const WsGemmParams& p) {
-  int const r = tiles - p.bt_from, len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
-  // Fewer tail K-blocks than tail CTAs: every range holds one K-block or
-  // none, so each K-block of the tail is a part.
-  if (total < tail_ctas) return 1 + len;
-  // Otherwise no range is empty; the tail CTA whose range holds linear
-  // K-block x is the largest q with total * q / tail_ctas <= x.
-  auto owner = [&](int x) { return ((x + 1) * tail_ctas - 1) / total; };
-  return 1 + owner((t + 1) * len - 1) - owner(t * len) + 1;
-}
-
-// Balanced tail: which part of tile bt_from + t the unit `u` of CTA `cta` is:
-// 0 for the head, 1 + i for the tail piece of the i-th tail CTA whose range
-// meets the tile's tail.
-__host__ __device__ __forceinline__ int ws_bt_part(int t, int cta, int ctas, int tiles, const WsGemmParams& p,
-                                                   const WsUnit& u) {
-  if (u.kb0 == 0) return 0;
-  int const r = tiles - p.bt_from;
-  int const len = p.k_blocks - p.bt_head, total = r * len, tail_ctas = ctas - r;
-  if (total < tail_ctas) return 1 + (u.kb0 - p.bt_head);  // one K-block per piece
-  int const first = ((t * len + 1) * tail_ctas - 1) / total;  // see ws_bt_parts
-  return 1 + (cta - r) - first;
-}
-
-// Balanced tail, one consumer warpgroup's 64 x kN block of part `part` of
-// tile bt_from + t (`parts` parts; row block rb, at (row0, col0) of D'):
-// store the unscaled sums to the part's scratch slot (thread th's float4
-// number i at i * 128 + th: each store instruction writes 2 KiB
-// contiguously), count in on counter `slot` (acq_rel, as in
-// ws_epilogue_splitk). The last part to arrive resets the counter, adds the
-// slots up in part order (its own included, so the result does not depend
-// on which part came last) and writes D: thread th takes float4s i of
-// every slot, which hold its own fragment positions (acc[4i .. 4i + 3]:
-// rows 16w + g and + 8, columns 8i + 2q and + 1). No part waits for
-// another. The accumulators are zeroed once stored, so the sums take their
-// registers (a gather into acc itself spilled it at the 168 registers
-// ptxas allots).
-template <class TOut, int kBM, int kN>
-__device__ __forceinline__ void ws_bt_finish(float (&acc)[kN / 2], const WsGemmParams& p, int t, int part,
-                                             int parts, int slot, int rb, int row0, int col0, uint32_t bar_id,
-                                             volatile int* last_flag) {
-  int const th = threadIdx.x % 128;
-  std::int64_t const slot_floats = std::int64_t(kBM) * kN;
-  auto slot_of = [&](int q) {
-    return reinterpret_cast<float4*>(p.scratch + (std::int64_t(t) * p.bt_parts_max + q) * slot_floats + rb * 64 * kN);
-  };
-  constexpr int kVec = kN / 8;
-  {
-    float4* const mine = slot_of(part);
-#pragma unroll
-    for (int i = 0; i < kVec; ++i)
-      __stcg(mine + i * 128 + th, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-    // The next unit's first wgmma overwrites acc (scale-d 0) but reads it as
-    // an operand, which keeps it live through the epilogue; constant zeros
-    // free its registers for the sums below.
-#pragma unroll
-    for (int i = 0; i < kN / 2; ++i) acc[i] = 0.0f;
-  }
-  arch::named_barrier_sync(bar_id, 128);
-  if (th == 0) {
-    int const before = arch::atomic_add_acq_rel_gpu(p.counters + slot, 1);
-    bool const last = before == parts - 1;
-    if (last) arch::store_relaxed_gpu(p.counters + slot, 0);
-    *last_flag = last ? 1 : 0;
-  }
-  arch::named_barrier_sync(bar_id, 128);
-  if (*last_flag == 0) return;
-  int const w = th / 32, g = (th % 32) / 4, q4 = th % 4;
-  constexpr int kBatch = kVec < 16 ? kVec : 16;
-#pragma unroll
-  for (int i0 = 0; i0 < kVec; i0 += kBatch) {
-    float4 sum[kBatch];
-    {
-      float4 const* const src = slot_of(0);
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i) sum[i] = __ldcg(src + (i0 + i) * 128 + th);
-    }
-    for (int q = 1; q < parts; ++q) {
-      float4 const* const src = slot_of(q);
-      float4 v[kBatch];
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i) v[i] = __ldcg(src + (i0 + i) * 128 + th);
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i) {
-        sum[i].x += v[i].x;
-        sum[i].y += v[i].y;
-        sum[i].z += v[i].z;
-        sum[i].w += v[i].w;
-      }
-    }
-    int const row = row0 + 16 * w + g;
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
-      int const col = col0 + 8 * (i0 + i) + 2 * q4;
-      if (row < p.m) ws_store_result_pair<TOut>(p, row, col, sum[i].x, sum[i].y);
-      if (row + 8 < p.m) ws_store_result_pair<TOut>(p, row + 8, col, sum[i].z, sum[i].w);
-    }
-  }
 }
 
 // A consumer warp gives a ring stage back: to its own CTA's producer and,
@@ -740,9 +567,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_b);
       int stage = 0;
       uint32_t phase = 0;
-      WsUnit unit;
-      for (int i = 0; ws_cta_unit(i, unit0, unit_step, tiles, num_tiles, p, unit); ++i) {
+      for (int tile = unit0; tile < num_tiles; tile += unit_step) {
         int tm, tn;
+        WsUnit const unit = ws_unit(tile, p);
         ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
         for (int kb = unit.kb0; kb < unit.kb0 + unit.kbs; ++kb) {
@@ -789,15 +616,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
     // units 2i + cw and it skips the other's K-blocks after each unit.
     // Cooperative: every tile, rows 64 * cw .. 64 * cw + 63.
-    // The CTA's units (ws_cta_unit) 0, 1, 2, ... or, ping-pong, cw, cw + 2, ...
-    int const i_step = Cfg::kPingPong ? 2 : 1;
+    int const tile_step = Cfg::kPingPong ? 2 * unit_step : unit_step;
+    int const first = Cfg::kPingPong ? unit0 + cw * unit_step : unit0;
     uint32_t seq = 0;  // ring sequence number
-    WsUnit unit;
-    if (Cfg::kPingPong && cw == 1 && ws_cta_unit(0, unit0, unit_step, tiles, num_tiles, p, unit)) seq = uint32_t(unit.kbs);
+    if (Cfg::kPingPong && cw == 1 && unit0 < num_tiles) seq = uint32_t(ws_unit(unit0, p).kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
-    for (int i = Cfg::kPingPong ? cw : 0; ws_cta_unit(i, unit0, unit_step, tiles, num_tiles, p, unit); i += i_step, ++my_tiles) {
+    for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
+      WsUnit const unit = ws_unit(tile, p);
       ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
       if constexpr (Cfg::kPingPong) {
@@ -864,10 +691,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // waited for are complete, which is all the other consumer needs.
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
       // Ping-pong: the other consumer's next unit streams through the ring next.
-      if constexpr (Cfg::kPingPong) {
-        WsUnit next;
-        if (ws_cta_unit(i + 1, unit0, unit_step, tiles, num_tiles, p, next)) seq += uint32_t(next.kbs);
-      }
+      if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
@@ -875,14 +699,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (p.bt_from >= 0 && unit.tile >= p.bt_from) {
-          // A part of a balanced-tail tile: the last one writes D.
-          int const t = unit.tile - p.bt_from;
-          int const rb = (row0 - tm * Cfg::kBlockM) / 64;
-          ws_bt_finish<TOut, Cfg::kBlockM, Cfg::kBlockN>(
-              acc[hf], p, t, ws_bt_part(t, unit0, unit_step, tiles, p, unit), ws_bt_parts(t, unit_step, tiles, p),
-              unit.tile * (Cfg::kBlockM / 64) + rb, rb, row0, tn * Cfg::kBlockN, uint32_t(1 + cw), last_flag + cw);
-        } else if (p.splits > 1 && unit.tile >= p.split_from) {
+        if (p.splits > 1 && unit.tile >= p.split_from) {
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
           float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
@@ -960,9 +777,6 @@ struct Sm90WsVariant {
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial
-  bool balance_tail = false;  // unsplit, no clusters: a last wave of r tiles on P CTAs (0 < r < P) is cut into
-                              // heads on r CTAs and tails shared by the other P - r (balance_tail_plan); an
-                              // r x tile-area f32 workspace (none: no balanced tail)
   bool balance_waves = false;  // unsplit launches: ceil(units / waves) persistent CTAs instead of one per
                                // SM, so that every wave is full (512 tiles: 4 waves of 128 CTAs rather
                                // than 3 of 132 and one of 116); the same number of waves either way

@@ -9,7 +9,6 @@
 // the TMA tensor maps and launches min(work units, SMs) persistent CTAs.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -192,7 +191,7 @@ void kernel_strides(const MatrixDesc& x, bool swap, std::int64_t* row, std::int6
 }
 
 // Launches configuration Cfg with the run-time choices of `v` (group_m,
-// splits, split_tail, transpose, balance_tail, balance_waves: see Sm90WsVariant; the
+// splits, split_tail, transpose, balance_waves: see Sm90WsVariant; the
 // configuration fields were consumed by with_config).
 template <class Cfg>
 Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm90WsVariant& v) {
@@ -310,38 +309,14 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
     cudaGetLastError();
   }
   if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
-  // Balanced tail: heads and tails of the last wave's tiles, each part's sum
-  // in a scratch slot of its own (bt_parts_max per tile of that wave), the
-  // tile counters of the split-K workspace. Without them: unsplit.
-  if (v.balance_tail && units > 0) {
-    int const head = detail::balance_tail_head(units, p.k_blocks, slots);
-    if (head > 0 && std::int64_t(units) * (Cfg::kBlockM / 64) <= kCounterSlots) {
-      WsGemmParams q = p;
-      q.bt_from = int(units - units % slots);
-      q.bt_head = head;
-      int const r = int(units - q.bt_from);
-      for (int t = 0; t < r; ++t)
-        q.bt_parts_max = std::max(q.bt_parts_max, kernels::sm90::ws_bt_parts(t, int(slots), int(units), q));
-      std::size_t const bytes =
-          std::size_t(r) * std::size_t(q.bt_parts_max) * std::size_t(Cfg::kBlockM * Cfg::kBlockN) * sizeof(float);
-      SplitkWorkspace const ws = splitk_workspace(0, stream, bytes);
-      if (ws.scratch != nullptr) {
-        p = q;
-        p.scratch = ws.scratch;
-        p.counters = ws.counters;
-      }
-    }
-  }
-  if (v.balance_waves && p.splits == 1 && p.bt_from < 0 && units > slots) {
+  if (v.balance_waves && p.splits == 1 && units > slots) {
     // As many waves as before, each of them full: CTA i runs units i, i +
     // grid, ... and every CTA runs `waves` of them (the last CTAs one fewer
     // when units is not a multiple of waves).
     std::int64_t const waves = (units + slots - 1) / slots;
     slots = (units + waves - 1) / waves;
   }
-  // A balanced tail needs every slot: the tails run on the CTAs the last
-  // wave leaves idle.
-  unsigned const grid = unsigned((units < slots && p.bt_from < 0 ? units : slots) * Cfg::kCluster);
+  unsigned const grid = unsigned((units < slots ? units : slots) * Cfg::kCluster);
 
   tma::TiledDesc ta;
   ta.type = args.input == DataType::bf16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -582,10 +557,6 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
                    "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
-  if (variant.balance_tail && variant.cluster != 1)
-    return ws_fail(StatusCode::cannot_implement, "the balanced tail is not implemented for clusters");
-  if (variant.balance_tail && variant.splits != 1)
-    return ws_fail(StatusCode::cannot_implement, "balance_tail and split-K (splits > 1) cannot be combined");
   if (variant.transpose && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
