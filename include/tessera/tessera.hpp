@@ -22,6 +22,7 @@
 #include <tessera/tma/tensor_map.hpp>
 #endif
 #include <tessera/gemm/api.hpp>
+#include <tessera/gemm/launch_attributes.hpp>
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_tensorop.hpp>
 

@@ -75,7 +75,7 @@ void run(const char* label, DataType in, DataType acc, int M, int N, int K, int 
   bool const acc16 = acc == DataType::f16;
   __half one_h = __float2half(1.0f), zero_h = __float2half(0.0f);
   float one_f = 1.0f, zero_f = 0.0f;
-  cudaDataType_t const ct = in == DataType::f16 ? CUDA_R_16F : CUDA_R_16BF;
+  cudaDataType_t const ct = in == DataType::f32 ? CUDA_R_32F : in == DataType::f16 ? CUDA_R_16F : CUDA_R_16BF;
   auto tess = [&] { Status s = gemm(args); if (!s.ok()) { std::printf("gemm: %s\n", s.message.c_str()); std::exit(1); } };
   auto cubl = [&] {
     if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, acc16 ? (void*)&one_h : (void*)&one_f, B, ct, K, A, ct, K,
@@ -103,11 +103,23 @@ void run(const char* label, DataType in, DataType acc, int M, int N, int K, int 
 int main(int argc, char** argv) {
   int const rounds = argc > 1 ? std::atoi(argv[1]) : 50;
   cublasHandle_t h; cublasCreate(&h);
+  {
+    // What one shared-memory opt-in costs the host: the call the SIMT path
+    // made on every launch until it went through set_smem_attributes_once.
+    auto const t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 1000; ++i)
+      CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&fill<float>), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 64 * 1024));
+    double const us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 1000;
+    std::printf("cudaFuncSetAttribute (max dynamic shared memory): %.2f us per call\n", us);
+  }
   run<__nv_bfloat16>("bf16 TN 4096^3", DataType::bf16, DataType::f32, 4096, 4096, 4096, rounds, h);
   run<__nv_bfloat16>("bf16 TN 1000^3", DataType::bf16, DataType::f32, 1000, 1000, 1000, rounds, h);
   run<__nv_bfloat16>("bf16 TN 1024^3", DataType::bf16, DataType::f32, 1024, 1024, 1024, rounds, h);
   run<__nv_bfloat16>("bf16 TN 128x8192x8192", DataType::bf16, DataType::f32, 128, 8192, 8192, rounds, h);
   run<__half>("f16 TN 5120^2x4096 f16acc", DataType::f16, DataType::f16, 5120, 5120, 4096, rounds, h);
+  run<float>("f32 TN 256^3 (SIMT)", DataType::f32, DataType::f32, 256, 256, 256, rounds, h);
+  run<float>("f32 TN 1024^3 (SIMT)", DataType::f32, DataType::f32, 1024, 1024, 1024, rounds, h);
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU

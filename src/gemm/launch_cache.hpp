@@ -9,14 +9,9 @@
 #pragma once
 
 #include "tessera/gemm/api.hpp"
+#include "tessera/gemm/launch_attributes.hpp"  // set_smem_attributes_once
 
 namespace tessera::detail {
-
-// Lets `fn` use `bytes` of dynamic shared memory (and prefer the largest
-// shared-memory carve-out) on the current device. The first call for
-// (fn, device, bytes) sets the attributes; later ones return its result
-// (a cudaError_t as an int, 0 on success) without a runtime call.
-[[nodiscard]] int set_smem_attributes_once(const void* fn, int bytes);
 
 // `shape` with its function's shared-memory attributes set on the current
 // device (set_smem_attributes_once), as GemmKernel::launch_shape promises,

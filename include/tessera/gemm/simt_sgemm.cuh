@@ -52,6 +52,7 @@
 
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/gemm/api.hpp>
+#include <tessera/gemm/launch_attributes.hpp>
 #include <tessera/layout.hpp>
 
 namespace tessera::kernels::simt {
@@ -871,6 +872,8 @@ namespace detail {
 // plan the kernel orientation and operand modes (vec16_k only if
 // `vec16k`), count tiles, opt in to the shared memory, launch
 // `pick(mode_a, mode_b)` on a (tiles, batches) grid. Errors name `kernel`.
+// The shared-memory opt-in is asked of the runtime once per kernel and
+// device (set_smem_attributes_once).
 template <class Cfg, class Pick>
 Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const char* kernel, bool vec16k, Pick pick) {
   auto fail = [kernel](StatusCode code, std::string msg) {
@@ -888,7 +891,7 @@ Status launch_planned_sgemm(const GemmArgs& args, gemm_stream_t stream, const ch
   r.p.tiles_n = static_cast<int>(tiles_n);
   const void* fn = pick(r.mode_a, r.mode_b);
   if constexpr (Cfg::kSmemBytes > 48 * 1024) {
-    cudaError_t const e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+    auto const e = static_cast<cudaError_t>(::tessera::detail::set_smem_attributes_once(fn, Cfg::kSmemBytes));
     if (e != cudaSuccess)
       return fail(StatusCode::cannot_implement, std::to_string(Cfg::kSmemBytes) +
                                                     " bytes of shared memory per block: " + cudaGetErrorString(e));
