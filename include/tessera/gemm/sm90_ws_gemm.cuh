@@ -51,10 +51,12 @@
 //
 // Split-K (`splits` > 1, any configuration without clusters): the work units
 // are (tile, K slice) pairs. Every unit adds its f32 sum into the tile's
-// buffer in L2 (red.global.add), then counts itself in on a per-(tile,
-// 64-row block) counter; the unit that arrives last reads the block, runs
-// the epilogue (alpha, beta, D) and zeroes the block and the counter for the
-// next launch. No second kernel, and no unit ever waits for another.
+// buffer in L2 (red.global.add.v4, in the accumulator fragment's order),
+// then counts itself in on a per-(tile, 64-row block) counter; the unit that
+// arrives last loads the block into its accumulators, zeroes the block and
+// the counter for the next launch and runs the configuration's epilogue
+// (alpha, beta, D; the TMA store where the configuration has it). No second
+// kernel, and no unit ever waits for another.
 //
 // Element types: bf16 or f16 (K-block = 64 elements), or tf32 (f32 storage,
 // K-block = 32 elements); either way one K-block row is one 128-byte swizzle
@@ -100,8 +102,9 @@ struct WsGemmParams {
   // accumulation buffer (partial + (tile - split_from) * tile area, zero
   // between launches) with red.global.add and counts itself in on
   // counters[tile * (kBlockM / 64) + row block]; the last one to arrive
-  // finishes the block (ws_epilogue_splitk) and zeroes it again. The
-  // counters must be 0 at launch and are 0 again when the kernel ends.
+  // takes the block's sum (ws_splitk_gather), zeroes it again and runs the
+  // epilogue. The counters must be 0 at launch and are 0 again when the
+  // kernel ends.
   int splits = 1;
   int split_from = 0;
   int split_k_blocks = 0;
@@ -410,38 +413,41 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 }
 
 // Split-K, one consumer warpgroup's 64 x kN block (rows r0.. of the split
-// tile whose f32 accumulation buffer is `ws`: kBM x kN, row-major, all zero
-// between launches; the block is at (row0, col0) of D'): add the unscaled
-// sum into `ws` with red.global.add (in L2, from every unit of the tile),
-// count in on counter `slot`, and if this unit is the last of the `splits`
-// units of the block, read the block once, write D (alpha, beta) and zero
-// the block again for the next launch.
+// tile whose f32 accumulation buffer is `ws`: kBM x kN floats, all zero
+// between launches; the block's 64 x kN floats start at ws + r0 * kN, in
+// fragment order: thread t's acc[4i .. 4i + 3] at float4 i * 128 + t): add
+// the unscaled sum into the block with red.global.add.v4 (in L2, from every
+// unit of the tile), count in on counter `slot`; if this unit is the last
+// of the `splits` units of the block, load the whole sum into `acc`, zero
+// the block again for the next launch and return true: the caller then
+// runs its ordinary epilogue (alpha, beta, D) on acc. Otherwise false.
 // NOTE: run 15 (H100): with one slice per unit and the last unit summing all
 // of them, the finishing read was splits x 64 x kN x 4 bytes through one SM
 // (2 MB for 16 slices of 128x256: ~20 us); the in-L2 reduction leaves one
 // block read per tile whatever the split count. The order of the float
 // additions in L2 is not fixed, so split-K results may differ in the last
 // bits from run to run.
+// NOTE: run 88 (H100, scripts/gpu/fixup_bw.sh): handing a 128x256 f32 tile
+// to L2 took 4.18 us from one SM (8.76 us with 132 SMs at once) as
+// red.add.v2 in the fragment's row pattern (8 rows x 32 bytes per warp
+// instruction), 2.62 us (5.31) as red.add.v4 in fragment order (512
+// contiguous bytes per instruction); plain st.global.cg.v4 2.10 (4.42),
+// bulk reduce from shared memory 3.26 (5.54).
 // Ordering: the warpgroup's reductions, a warpgroup barrier, then thread 0's
 // acq_rel increment of the counter (release: this unit's additions are
 // performed before its count; acquire: the last unit sees every other
 // unit's), then a barrier before the reads (L1 bypassed: other SMs added the
 // data). No unit waits for another, so any schedule of the units terminates.
-template <class TOut, int kBM, int kN>
-__device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], const WsGemmParams& p, float* ws,
-                                                   int r0, int row0, int col0, int slot, uint32_t bar_id,
-                                                   volatile int* last_flag) {
+template <int kN>
+__device__ __forceinline__ bool ws_splitk_gather(float (&acc)[kN / 2], const WsGemmParams& p, float* ws, int r0,
+                                                 int slot, uint32_t bar_id, volatile int* last_flag) {
   int const t = threadIdx.x % 128;
-  {
-    int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  float4* const block = reinterpret_cast<float4*>(ws + std::int64_t(r0) * kN);
+  constexpr int kVec = kN / 8;  // float4s per thread
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float* const wrow = ws + std::int64_t(r0 + 16 * w + g + 8 * h) * kN;
-#pragma unroll
-      for (int j = 0; j < kN / 8; ++j)
-        arch::red_add_v2_f32(wrow + 8 * j + 2 * q, acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
-    }
-  }
+  for (int i = 0; i < kVec; ++i)
+    arch::red_add_quad_f32(reinterpret_cast<float*>(block + i * 128 + t), acc[4 * i], acc[4 * i + 1], acc[4 * i + 2],
+                           acc[4 * i + 3]);
   arch::named_barrier_sync(bar_id, 128);
   if (t == 0) {
     // acq_rel (arch/gpu_atomic.cuh): publishes this warpgroup's additions
@@ -454,33 +460,18 @@ __device__ __forceinline__ void ws_epilogue_splitk(const float (&acc)[kN / 2], c
     *last_flag = last ? 1 : 0;
   }
   arch::named_barrier_sync(bar_id, 128);
-  if (*last_flag == 0) return;
-  // The whole 64 x kN block in chunks of 4 columns (16-byte aligned: kN is a
-  // multiple of 8), kBatch chunks per thread loaded before any store.
-  constexpr int kPerRow = kN / 4, kChunks = 64 * kPerRow;
-  constexpr int kBatch = 4;
-  for (int c0 = t; c0 < kChunks; c0 += 128 * kBatch) {
-    float4 v[kBatch];
+  if (*last_flag == 0) return false;
 #pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
-      int const c = c0 + 128 * i;
-      if (c < kChunks) {
-        float4* const src = reinterpret_cast<float4*>(ws + std::int64_t(r0 + c / kPerRow) * kN + 4 * (c % kPerRow));
-        v[i] = __ldcg(src);
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
-      int const c = c0 + 128 * i;
-      if (c >= kChunks) continue;
-      int const rl = c / kPerRow, cl = 4 * (c % kPerRow);
-      *reinterpret_cast<float4*>(ws + std::int64_t(r0 + rl) * kN + cl) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      int const row = row0 + rl;
-      if (row >= p.m) continue;
-      ws_store_result_pair<TOut>(p, row, col0 + cl, v[i].x, v[i].y);
-      ws_store_result_pair<TOut>(p, row, col0 + cl + 2, v[i].z, v[i].w);
-    }
+  for (int i = 0; i < kVec; ++i) {
+    float4 const v = __ldcg(block + i * 128 + t);
+    acc[4 * i] = v.x;
+    acc[4 * i + 1] = v.y;
+    acc[4 * i + 2] = v.z;
+    acc[4 * i + 3] = v.w;
   }
+#pragma unroll
+  for (int i = 0; i < kVec; ++i) __stcg(block + i * 128 + t, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+  return true;
 }
 
 // A work unit: a whole tile, or one K-slice of a split tile (tiles from
@@ -700,12 +691,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
         if (p.splits > 1 && unit.tile >= p.split_from) {
+          // A K-slice of a split tile: only the tile's last slice goes on to
+          // the epilogue, with the whole sum in acc.
           int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
           float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
           int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
-          ws_epilogue_splitk<TOut, Cfg::kBlockM, Cfg::kBlockN>(acc[hf], p, ws, r0, row0, tn * Cfg::kBlockN, slot,
-                                                               uint32_t(1 + cw), last_flag + cw);
-        } else if constexpr (Cfg::kTmaStore) {
+          if (!ws_splitk_gather<Cfg::kBlockN>(acc[hf], p, ws, r0, slot, uint32_t(1 + cw), last_flag + cw)) continue;
+        }
+        if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
           ws_epilogue_tma<TOut, Cfg::kBlockN>(acc[hf], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
