@@ -52,16 +52,6 @@ __device__ __forceinline__ void red_add_f32(float* address, float v) {
 #endif
 }
 
-// red.global.add.v2.f32 (relaxed, gpu scope): adds (v0, v1) to the two
-// floats at `address` (8-byte aligned) in L2; sm_90.
-__device__ __forceinline__ void red_add_v2_f32(float* address, float v0, float v1) {
-#if TESSERA_SM90_ENABLED
-  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(address), "f"(v0), "f"(v1) : "memory");
-#else
-  tessera_error_requires_sm90_or_newer();
-#endif
-}
-
 // Adds (v0, v1, v2, v3) to the four floats at `address` (16-byte
 // aligned): one red.global.add.v4.f32 on sm_90, four scalar reductions on
 // sm_80.
