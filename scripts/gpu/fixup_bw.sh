@@ -30,7 +30,7 @@ constexpr int kTileFloats = 128 * 256;  // one partial tile
 constexpr int kThreads = 256;
 constexpr int kVec = kTileFloats / 4 / kThreads;  // float4 per thread: 32
 
-enum Mode { kRedV2Rows, kRedV4Frag, kStV4Frag, kBulkRed, kBulkSt, kModes };
+enum Mode { kRedV2Rows, kRedV4Frag, kStV4Frag, kBulkRed, kBulkSt };
 const char* const kNames[] = {"red.add.v2, fragment rows", "red.add.v4, fragment order",
                               "st.global.cg.v4, fragment order", "smem + cp.reduce.async.bulk.add.f32",
                               "smem + cp.async.bulk (store)"};
@@ -40,7 +40,7 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
 }
 
 template <int kMode>
-__global__ void __launch_bounds__(kThreads) exchange(float* ws, int reps, float* sink) {
+__global__ void __launch_bounds__(kThreads) exchange(float* ws, int reps) {
   extern __shared__ __align__(128) float4 stage[];  // kTileFloats floats
   int const t = threadIdx.x % 128, wg = threadIdx.x / 128;
   int const w = t / 32, g = (t % 32) / 4, q = t % 4;
@@ -90,17 +90,16 @@ __global__ void __launch_bounds__(kThreads) exchange(float* ws, int reps, float*
       asm volatile("bar.sync %0, 128;" ::"r"(1 + wg) : "memory");
     }
   }
-  (void)sink;
 }
 
 template <int kMode>
-float time_mode(float* ws, int grid, int reps, float* sink) {
+float time_mode(float* ws, int grid, int reps) {
   int const smem = kMode >= kBulkRed ? kTileFloats * 4 : 0;
   CHECK(cudaFuncSetAttribute(exchange<kMode>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTileFloats * 4));
   CHECK(cudaMemset(ws, 0, std::size_t(grid) * kTileFloats * 4));
   cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
   CHECK(cudaEventRecord(e0));
-  exchange<kMode><<<grid, kThreads, smem>>>(ws, reps, sink);
+  exchange<kMode><<<grid, kThreads, smem>>>(ws, reps);
   CHECK(cudaEventRecord(e1));
   CHECK(cudaEventSynchronize(e1));
   CHECK(cudaGetLastError());
@@ -116,11 +115,11 @@ float time_mode(float* ws, int grid, int reps, float* sink) {
 }
 
 template <int kMode>
-void row(float* ws, int reps, float* sink) {
+void row(float* ws, int reps) {
   std::printf("%-44s", kNames[kMode]);
-  time_mode<kMode>(ws, 1, 2, sink);  // warm-up
+  time_mode<kMode>(ws, 1, 2);  // warm-up
   for (int grid : {1, 16, 132}) {
-    float const ms = time_mode<kMode>(ws, grid, reps, sink);
+    float const ms = time_mode<kMode>(ws, grid, reps);
     double const us = ms * 1e3 / reps;  // per exchange, each CTA
     double const gbs = double(grid) * reps * kTileFloats * 4 / (ms * 1e-3) / 1e9;
     std::printf(" | %4d CTAs: %6.2f us/tile %7.1f GB/s", grid, us, gbs);
@@ -132,14 +131,13 @@ int main() {
   int const reps = 200;
   cudaDeviceProp prop{}; CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s; one 128x256 f32 tile (128 KiB) per exchange, %d exchanges per CTA\n", prop.name, reps);
-  float *ws, *sink;
+  float* ws;
   CHECK(cudaMalloc(&ws, std::size_t(132) * kTileFloats * 4));
-  CHECK(cudaMalloc(&sink, 16));
-  row<kRedV2Rows>(ws, reps, sink);
-  row<kRedV4Frag>(ws, reps, sink);
-  row<kStV4Frag>(ws, reps, sink);
-  row<kBulkRed>(ws, reps, sink);
-  row<kBulkSt>(ws, reps, sink);
+  row<kRedV2Rows>(ws, reps);
+  row<kRedV4Frag>(ws, reps);
+  row<kStV4Frag>(ws, reps);
+  row<kBulkRed>(ws, reps);
+  row<kBulkSt>(ws, reps);
   return 0;
 }
 CU

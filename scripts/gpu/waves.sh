@@ -45,7 +45,6 @@ int main() {
   struct Case { int m, n, k; } const cases[] = {
       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
       {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
-  cudaEvent_t ev0, ev1; cudaEventCreate(&ev0); cudaEventCreate(&ev1);
   std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
   for (const Case& c : cases) {
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
