@@ -2,24 +2,28 @@
 # SPDX-License-Identifier: Apache-2.0
 # Part of Tessera.
 #
-# Same-run comparison of the Hopper GEMM's default launch (one persistent CTA
-# per SM) against the same variant with `balance_waves` (ceil(units / waves)
-# CTAs, every wave full), with cuBLAS beside both. bf16 TN, D row-major (as
-# `tessera bench`), 16-byte aligned; the three are timed interleaved (one run
-# of each per repetition, L2 flushed before every run), median of REPS (30).
-# Prints one line per shape: TFLOP/s, ratio to cuBLAS, the CTA counts and the
-# relative difference of each result to cuBLAS's.
+# Same-run comparison of the Hopper GEMM's default launch against alterations
+# of it, with cuBLAS beside them. bf16 TN, D row-major (as `tessera bench`),
+# 16-byte aligned; all are timed interleaved (one run of each per repetition,
+# L2 flushed before every run), median of REPS (30).
+#   ALT=balance (the default): the default variant with `balance_waves`
+#     (ceil(units / waves) CTAs, every wave full); prints the CTA counts.
+#   ALT=cluster2: cooperative 128x256 with the TMA-store epilogue unsplit,
+#     and the same in clusters of 2 CTAs (B multicast).
+# Prints one line per shape: TFLOP/s, ratio to cuBLAS, and the relative
+# difference of each result to cuBLAS's.
 # Logs under $OUT (default /tmp/tessera-waves).
 # SHAPE=MxNxK keeps one shape; ONCE=1 runs each kernel once (for ncu: the
-# correctness launches only, no timing).
-# Usage: [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
+# correctness launches only, no timing); WARM_MS: warm-up before the timed
+# rounds (default 0: 32 runs).
+# Usage: [ALT=balance|cluster2] [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
 set -u
 OUT=${OUT:-/tmp/tessera-waves}
 start=$(date +%s)
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 
 cat > "$OUT/waves.cu" <<'CU'
-// Interleaved timing: cuBLAS, sm90_ws_gemm default, default + balance_waves.
+// Interleaved timing: cuBLAS, sm90_ws_gemm default, and the alterations ALT picks.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -45,7 +49,10 @@ int main() {
   struct Case { int m, n, k; } const cases[] = {
       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
       {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
-  std::printf("%-18s %9s %16s %16s %5s %5s %9s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
+  bool const cluster = std::getenv("ALT") && std::strcmp(std::getenv("ALT"), "cluster2") == 0;
+  float const warm_ms = std::getenv("WARM_MS") ? float(std::atof(std::getenv("WARM_MS"))) : 0.0f;
+  if (cluster) std::printf("%-18s %9s %16s %16s %16s %s\n", "shape", "cuBLAS", "default", "coop", "cluster2", "rel.diff");
+  else std::printf("%-18s %9s %16s %16s %5s %5s %s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
   for (const Case& c : cases) {
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
     if (std::getenv("SHAPE") && std::strcmp(std::getenv("SHAPE"), name) != 0) continue;
@@ -60,9 +67,21 @@ int main() {
     args.a = {A, tessera::MatrixOrder::row_major, c.k, 0};
     args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
-    tessera::detail::Sm90WsVariant const def = tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms);
-    tessera::detail::Sm90WsVariant bal = def;
-    bal.balance_waves = true;
+    // Kernel columns after cuBLAS: the default, then the alterations.
+    std::vector<tessera::detail::Sm90WsVariant> kv(1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms));
+    tessera::detail::Sm90WsVariant const def = kv[0];
+    if (cluster) {
+      tessera::detail::Sm90WsVariant coop;  // cooperative 128x256, default raster group, unsplit
+      coop.tma_store = true;
+      kv.push_back(coop);
+      coop.cluster = 2;
+      kv.push_back(coop);
+    } else {
+      tessera::detail::Sm90WsVariant bal = def;
+      bal.balance_waves = true;
+      kv.push_back(bal);
+    }
+    int const nk = int(kv.size());
     float one = 1.0f, zero = 0.0f;
     auto run = [&](int which) {
       if (which == 0) {
@@ -71,37 +90,45 @@ int main() {
           std::printf("cublas error\n");
         return;
       }
-      tessera::Status s = tessera::detail::launch_sm90_ws_gemm(args, nullptr, which == 1 ? def : bal);
+      tessera::Status s = tessera::detail::launch_sm90_ws_gemm(args, nullptr, kv[size_t(which - 1)]);
       if (!s.ok()) { std::printf("launch failed: %s\n", s.message.c_str()); std::exit(1); }
     };
-    double rel[3] = {0, 0, 0};
+    std::vector<double> rel(size_t(nk + 1), 0.0);
     run(0);
-    for (int which = 1; which <= 2; ++which) {
+    for (int which = 1; which <= nk; ++which) {
       CHECK(cudaMemset(D, 0xff, nd * 2));
       run(which);
       CHECK(cudaDeviceSynchronize());
       CHECK(cudaMemset(acc, 0, 16));
       diff<<<512, 256>>>(D, Dc, nd, acc);
       double hacc[2]; CHECK(cudaMemcpy(hacc, acc, 16, cudaMemcpyDeviceToHost));
-      rel[which] = std::sqrt(hacc[0] / hacc[1]);
+      rel[size_t(which)] = std::sqrt(hacc[0] / hacc[1]);
     }
+    char rels[96] = "";
+    for (int which = 1; which <= nk; ++which)
+      std::snprintf(rels + std::strlen(rels), sizeof rels - std::strlen(rels), "%s%.1e", which > 1 ? "/" : "",
+                    rel[size_t(which)]);
     if (std::getenv("ONCE")) {
-      std::printf("%-18s rel.diff %.1e / %.1e (one launch each)\n", name, rel[1], rel[2]);
+      std::printf("%-18s rel.diff %s (one launch each)\n", name, rels);
       cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
       continue;
     }
-    // The shortest warm-up (32 runs in turn), then `reps` interleaved rounds.
-    std::vector<double> const tf = interleaved_tflops(run, 3, reps, 0.0f, flush, flush_bytes, 2.0 * c.m * double(c.n) * c.k);
+    std::vector<double> const tf =
+        interleaved_tflops(run, nk + 1, reps, warm_ms, flush, flush_bytes, 2.0 * c.m * double(c.n) * c.k);
     CHECK(cudaGetLastError());
-    // CTA counts, as the launcher computes them for an unsplit launch.
-    long long const bm = def.pingpong ? def.tile_m : 128, bn = def.tile_n;
-    long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
-    long long const grid = std::min<long long>(units, sms);
-    long long const waves = (units + sms - 1) / sms;
-    long long const bgrid = def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
-    std::printf("%-18s %9.1f %8.1f (%.3f) %8.1f (%.3f) %5lld %5lld %.1e/%.1e %s%s\n", name, tf[0], tf[1], tf[1] / tf[0],
-                tf[2], tf[2] / tf[0], grid, bgrid, rel[1], rel[2], def.pingpong ? "pp" : "coop",
-                def.splits > 1 ? " split-tail" : "");
+    std::printf("%-18s %9.1f", name, tf[0]);
+    for (int which = 1; which <= nk; ++which)
+      std::printf(" %8.1f (%.3f)", tf[size_t(which)], tf[size_t(which)] / tf[0]);
+    if (!cluster) {
+      // CTA counts, as the launcher computes them for an unsplit launch.
+      long long const bm = def.pingpong ? def.tile_m : 128, bn = def.tile_n;
+      long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
+      long long const grid = std::min<long long>(units, sms);
+      long long const waves = (units + sms - 1) / sms;
+      long long const bgrid = def.splits > 1 || units <= sms ? grid : (units + waves - 1) / waves;
+      std::printf(" %5lld %5lld", grid, bgrid);
+    }
+    std::printf(" %s %s%s\n", rels, def.pingpong ? "pp" : "coop", def.splits > 1 ? " split-tail" : "");
     std::fflush(stdout);
     cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
   }

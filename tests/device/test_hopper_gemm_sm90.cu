@@ -394,22 +394,28 @@ TEST(HopperGemm, PingPong128Variant) {
   run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, pp);  // 2048 tiles
 }
 
-// Clusters of 2 CTAs (vertically adjacent 128x256 tiles, B multicast):
-// tile-row counts odd and even (the pair's second tile past M), one K-block,
-// batches, col-major D, many units per cluster.
+// Clusters of 2 CTAs (vertically adjacent 128x256 tiles, B multicast), with
+// the direct and the TMA-store epilogue: tile-row counts odd and even (the
+// pair's second tile past M: its TMA stores are clipped), one K-block,
+// batches, col-major D, beta, many units per cluster.
 TEST(HopperGemm, Cluster2Variant) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  detail::Sm90WsVariant v;
-  v.cluster = 2;
-  run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, float>({300, 500, 40}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__half, __half>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
-  run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  for (bool const tma_store : {false, true}) {
+    SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
+    detail::Sm90WsVariant v;
+    v.cluster = 2;
+    v.tma_store = tma_store;
+    run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({300, 500, 40}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({300, 512, 128}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+    run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+  }
 }
 
 // Per-shape selection of the default launch (host only, no GPU): the

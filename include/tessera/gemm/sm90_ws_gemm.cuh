@@ -172,7 +172,6 @@ struct WsGemmConfigT {
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
   static_assert(kStageBytes % 1024 == 0, "WsGemmConfig: stages (and the epilogue buffers after them) must stay 1024-byte aligned");
-  static_assert(!kTmaStore || kCluster == 1, "WsGemmConfig: the TMA-store epilogue is implemented without clusters only");
   static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
                 "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
   static_assert(kHalves * kBlockN / 2 <= 128,
@@ -221,6 +220,9 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // ring keeps its 4 stages (230,480 bytes in all, under 232,448), the 128x128
 // ping-pong ring drops from 7 to 6 stages.
 using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true>;
+// Clusters of 2 with the TMA-store epilogue: the same ring and buffers (each
+// CTA stores its own tile; only the B loads are shared).
+using WsGemmCluster2TmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 2, true>;
 using WsGemmPingPong128TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 1, true>;
 // Ping-pong 64x128 (one m64n128 block per consumer, 9 stages of 24 KiB): for
 // problems with fewer 128x128 tiles than SMs, twice the CTAs of 128x128.
@@ -758,9 +760,10 @@ struct Sm90WsVariant {
                           // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
                           // cooperative: 256 (128x256, WsGemmConfig) or
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
-  int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config)
-  bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256 and
-                          // ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
+  int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config,
+                          // WsGemmCluster2TmaStoreConfig with tma_store)
+  bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
+                          // and ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
                           // base, ld or batch stride is not 16-byte aligned, or with `transpose`
   int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
                           // kernel by the last unit of each tile; partial sums in an f32 workspace

@@ -28,6 +28,7 @@ using detail::kCounterSlots;
 using detail::splitk_workspace;
 using detail::SplitkWorkspace;
 using kernels::sm90::WsGemmCluster2Config;
+using kernels::sm90::WsGemmCluster2TmaStoreConfig;
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
@@ -91,7 +92,8 @@ const void* function_for(const GemmArgs& args) {
 // epilogue when `tma_store`), or returns the rule the variant breaks.
 template <class F>
 Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
-  if (v.cluster == 2) return f.template operator()<WsGemmCluster2Config>();
+  if (v.cluster == 2)
+    return tma_store ? f.template operator()<WsGemmCluster2TmaStoreConfig>() : f.template operator()<WsGemmCluster2Config>();
   if (!v.pingpong) {
     switch (v.tile_n) {
       case 256:
@@ -552,9 +554,10 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
-  if (variant.tma_store && (variant.cluster != 1 || (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256)))
+  if (variant.tma_store && (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement,
-                   "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
+                   "the TMA-store epilogue exists for cooperative 128x256 (also in clusters) and ping-pong 128x128 / "
+                   "64x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   if (variant.transpose && variant.cluster != 1)
