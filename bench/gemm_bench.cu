@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "queue_hold.hpp"
 #include "reference/check.hpp"
 
 namespace tessera::bench {
@@ -84,7 +85,20 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
   std::vector<cudaEvent_t> pevents(partner != nullptr ? 2 * static_cast<size_t>(runs) : 0);
   for (auto& e : events) cudaEventCreate(&e);
   for (auto& e : pevents) cudaEventCreate(&e);
+  // NOTE: the runs go in batches behind a queue gate (queue_hold.hpp), so
+  // that each event pair brackets GPU work only, also where the host issues
+  // a call more slowly than the GPU runs it (cuBLAS at 1024^3: ~20 us of
+  // host time per ~9 us kernel on an H100). Timed without it, cuBLAS's
+  // 1024^3 rate read 126-158 TFLOP/s in some rows and 211-235 in others of
+  // the same process (runs 30-32, 87): its host time inside the interval.
+  constexpr int kRunsPerGate = 32;
+  QueueHold gate;
   for (int i = 0; i < runs && s.ok(); ++i) {
+    if (config.queue_gate && i % kRunsPerGate == 0) {
+      if (i > 0) gate.release();
+      s = gate.hold(stream);
+      if (!s.ok()) break;
+    }
     if (partner != nullptr) {
       cudaEventRecord(pevents[2 * i], stream);
       s = (*partner)(config.warmup_runs + i);
@@ -95,7 +109,10 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
     s = run(config.warmup_runs + i);
     cudaEventRecord(events[2 * i + 1], stream);
   }
+  gate.release();
   if (s.ok()) s = cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  if (s.ok() && gate.timed_out())
+    m->note = (m->note.empty() ? "" : m->note + "; ") + "queue gate timed out: some intervals may include host time";
   if (s.ok()) s = cuda_check(cudaGetLastError(), "timed runs");
   // Milliseconds between the event pairs (2i, 2i + 1).
   auto elapsed = [runs](const std::vector<cudaEvent_t>& ev) {

@@ -59,6 +59,9 @@ struct Config {
   std::int64_t check_rows = 64;      // sampled rows of D for the fp64 check
   bool verbose = true;               // progress lines on stderr
   std::vector<std::string> skip_kernels;  // registered kernels not to run
+  // Queue each batch of timed runs behind a gate kernel (queue_hold.hpp) so
+  // that the intervals hold GPU time only; false: time runs as issued.
+  bool queue_gate = true;
 };
 
 struct Measurement {

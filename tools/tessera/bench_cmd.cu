@@ -18,17 +18,19 @@ namespace {
 constexpr const char* kUsage =
     "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick] [--shapes MxNxK,...]\n"
     "                     [--types bf16,f16,f16acc,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
-    "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE]\n"
+    "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE] [--no-gate]\n"
     "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n"
     "  --shapes: these problems instead of a suite, e.g. --shapes 4096x4096x4096,8192x8192x8192.\n"
     "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
     "  the Hopper kernel accumulates in f32 only, so the mma.sync kernel runs).\n"
-    "  Files are rewritten after every problem, so an interrupted run keeps its results.\n";
+    "  Files are rewritten after every problem, so an interrupted run keeps its results.\n"
+    "  --no-gate: time each run as it is issued, without first queueing the runs behind a gate\n"
+    "  kernel; small problems then include host time where the call is slower to issue than to run.\n";
 
 int run_bench(int argc, char** argv) {
   using namespace tessera;
   bench::Options opts({"suite", "shapes", "types", "layouts", "kernel", "skip-kernels", "csv", "json", "svg"},
-                      {"quick", "help"});
+                      {"quick", "help", "no-gate"});
   if (!opts.parse(argc, argv) || opts.has("help")) {
     if (!opts.has("help")) std::fprintf(stderr, "tessera bench: %s\n", opts.error().c_str());
     std::fprintf(stderr, "%s", kUsage);
@@ -98,6 +100,7 @@ int run_bench(int argc, char** argv) {
   auto const t0 = std::chrono::steady_clock::now();
   bench::Config config;
   config.skip_kernels = bench::split_list(opts.get("skip-kernels"));
+  config.queue_gate = !opts.has("no-gate");
   std::vector<bench::ProblemResult> results;
   int failures = 0;
   size_t const total = shapes.size() * types.size() * layouts.size();

@@ -64,7 +64,7 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
 // NOTE: the .release.cluster form compiles to a memory barrier in front of
 // every arrive. In the clustered GEMM's consumer loop that stalled warps for
 // 13.3 cycles per issued instruction and ran at 0.68x the unclustered kernel
-// (ncu, run 90, H100, 8192^3).
+// (ncu, run 91, H100, 8192^3).
 __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
 #if TESSERA_SM90_ENABLED
   uint32_t remote;

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// The benchmark's queue gate (bench/queue_hold.hpp): work enqueued behind a
+// gate does not start before release(); a gate that is never released opens
+// by its timeout and says so; and intervals timed behind a gate hold the
+// GPU work only, where timing each call as it is issued also counts the
+// host time after the first event.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "device_test.cuh"
+#include "queue_hold.hpp"
+
+namespace {
+
+__global__ void mark(volatile std::uint32_t* flag, std::uint32_t value) { *flag = value; }
+
+__global__ void spin_ns(std::uint64_t ns) {
+  std::uint64_t t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+
+struct MappedFlag {
+  std::uint32_t* host = nullptr;
+  std::uint32_t* device = nullptr;
+  MappedFlag() {
+    if (cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(std::uint32_t), cudaHostAllocMapped) == cudaSuccess)
+      cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0);
+    if (host != nullptr) *host = 0;
+  }
+  ~MappedFlag() {
+    if (host != nullptr) cudaFreeHost(host);
+  }
+  std::uint32_t read() const { return *static_cast<volatile std::uint32_t*>(host); }
+};
+
+}  // namespace
+
+TEST(QueueHold, WorkBehindTheGateWaitsForRelease) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  MappedFlag flag;
+  ASSERT_NE(flag.device, nullptr);
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  // Loaded before the gate (queue_hold.hpp: lazy loading).
+  mark<<<1, 1, 0, stream>>>(flag.device, 1u);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(flag.read(), 1u);
+  *flag.host = 0;
+  tessera::bench::QueueHold gate;
+  ASSERT_TRUE(gate.hold(stream).ok());
+  mark<<<1, 1, 0, stream>>>(flag.device, 7u);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(flag.read(), 0u) << "the kernel behind the gate ran before release()";
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady);
+  gate.release();
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(flag.read(), 7u);
+  EXPECT_FALSE(gate.timed_out());
+  // A second gate on the same object: a new ticket, released again.
+  ASSERT_TRUE(gate.hold(stream).ok());
+  mark<<<1, 1, 0, stream>>>(flag.device, 9u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(flag.read(), 7u);
+  gate.release();
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(flag.read(), 9u);
+  EXPECT_FALSE(gate.timed_out());
+  cudaStreamDestroy(stream);
+}
+
+TEST(QueueHold, UnreleasedGateOpensByItsTimeout) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  MappedFlag flag;
+  ASSERT_NE(flag.device, nullptr);
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  mark<<<1, 1, 0, stream>>>(flag.device, 1u);  // loaded before the gate
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  tessera::bench::QueueHold gate;
+  auto const t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(gate.hold(stream, 30.0).ok());
+  mark<<<1, 1, 0, stream>>>(flag.device, 5u);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  double const waited_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(flag.read(), 5u);
+  EXPECT_TRUE(gate.timed_out());
+  EXPECT_GE(waited_ms, 25.0) << "the gate opened before its 30 ms timeout";
+  cudaStreamDestroy(stream);
+}
+
+// A call with 200 us of host work before a 20 us kernel: timed as issued, the
+// interval holds the host work; behind the gate, only the kernel.
+TEST(QueueHold, GatedIntervalsHoldGpuTimeOnly) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  constexpr int kRuns = 16;
+  std::vector<cudaEvent_t> ev(2 * kRuns);
+  for (auto& e : ev) ASSERT_EQ(cudaEventCreate(&e), cudaSuccess);
+  auto slow_call = [&] {
+    auto const until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    spin_ns<<<1, 1, 0, stream>>>(20000);
+  };
+  auto median_us = [&](bool gated) {
+    tessera::bench::QueueHold gate;
+    if (gated) EXPECT_TRUE(gate.hold(stream).ok());
+    for (int i = 0; i < kRuns; ++i) {
+      cudaEventRecord(ev[2 * i], stream);
+      slow_call();
+      cudaEventRecord(ev[2 * i + 1], stream);
+    }
+    gate.release();
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    EXPECT_FALSE(gate.timed_out());
+    std::vector<float> t(kRuns);
+    for (int i = 0; i < kRuns; ++i) cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]);
+    std::sort(t.begin(), t.end());
+    return 1000.0 * t[kRuns / 2];
+  };
+  spin_ns<<<1, 1, 0, stream>>>(1000);  // loaded before any gate (queue_hold.hpp)
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  double const as_issued = median_us(false), gated = median_us(true);
+  EXPECT_GE(as_issued, 150.0) << "timed as issued, the interval should include the 200 us of host work";
+  EXPECT_LT(gated, 100.0) << "behind the gate the interval should be the ~20 us kernel";
+  EXPECT_GE(gated, 15.0);
+  for (auto& e : ev) cudaEventDestroy(e);
+  cudaStreamDestroy(stream);
+}
