@@ -10,13 +10,15 @@
 #     (ceil(units / waves) CTAs, every wave full); prints the CTA counts.
 #   ALT=cluster2: cooperative 128x256 with the TMA-store epilogue unsplit,
 #     and the same in clusters of 2 CTAs (B multicast).
+#   ALT=splits: the default variant split along K into 2, 3 and 4 units per
+#     tile (every tile; the last unit of a tile runs the epilogue).
 # Prints one line per shape: TFLOP/s, ratio to cuBLAS, and the relative
 # difference of each result to cuBLAS's.
 # Logs under $OUT (default /tmp/tessera-waves).
 # SHAPE=MxNxK keeps one shape; ONCE=1 runs each kernel once (for ncu: the
 # correctness launches only, no timing); WARM_MS: warm-up before the timed
 # rounds (default 0: 32 runs).
-# Usage: [ALT=balance|cluster2] [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
+# Usage: [ALT=balance|cluster2|splits] [REPS=30] [SHAPE=MxNxK] [ONCE=1] scripts/gpu/waves.sh
 set -u
 OUT=${OUT:-/tmp/tessera-waves}
 start=$(date +%s)
@@ -48,10 +50,15 @@ int main() {
   size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
   struct Case { int m, n, k; } const cases[] = {
       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 16384, 16384}, {4096, 6144, 4096},
-      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}};
+      {4096, 28672, 4096}, {4096, 4096, 14336}, {16384, 8192, 1024}, {5120, 5120, 4096}, {1024, 1024, 1024},
+      {1000, 1000, 1000}};
   bool const cluster = std::getenv("ALT") && std::strcmp(std::getenv("ALT"), "cluster2") == 0;
+  bool const splits = std::getenv("ALT") && std::strcmp(std::getenv("ALT"), "splits") == 0;
   float const warm_ms = std::getenv("WARM_MS") ? float(std::atof(std::getenv("WARM_MS"))) : 0.0f;
   if (cluster) std::printf("%-18s %9s %16s %16s %16s %s\n", "shape", "cuBLAS", "default", "coop", "cluster2", "rel.diff");
+  else if (splits)
+    std::printf("%-18s %9s %16s %16s %16s %16s %s\n", "shape", "cuBLAS", "default", "split 2", "split 3", "split 4",
+                "rel.diff");
   else std::printf("%-18s %9s %16s %16s %5s %5s %s\n", "shape", "cuBLAS", "default", "balanced", "ctas", "bal", "rel.diff");
   for (const Case& c : cases) {
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
@@ -68,7 +75,9 @@ int main() {
     args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     // Kernel columns after cuBLAS: the default, then the alterations.
-    std::vector<tessera::detail::Sm90WsVariant> kv(1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms));
+    // As tessera::gemm picks it: rows of A and B (ld = K) 128-byte aligned or not.
+    std::vector<tessera::detail::Sm90WsVariant> kv(
+        1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms, 2, (c.k * 2) % 128 == 0));
     tessera::detail::Sm90WsVariant const def = kv[0];
     if (cluster) {
       tessera::detail::Sm90WsVariant coop;  // cooperative 128x256, default raster group, unsplit
@@ -76,6 +85,13 @@ int main() {
       kv.push_back(coop);
       coop.cluster = 2;
       kv.push_back(coop);
+    } else if (splits) {
+      for (int sp = 2; sp <= 4; ++sp) {
+        tessera::detail::Sm90WsVariant v = def;
+        v.splits = sp;
+        v.split_tail = false;
+        kv.push_back(v);
+      }
     } else {
       tessera::detail::Sm90WsVariant bal = def;
       bal.balance_waves = true;
@@ -119,7 +135,7 @@ int main() {
     std::printf("%-18s %9.1f", name, tf[0]);
     for (int which = 1; which <= nk; ++which)
       std::printf(" %8.1f (%.3f)", tf[size_t(which)], tf[size_t(which)] / tf[0]);
-    if (!cluster) {
+    if (!cluster && !splits) {
       // CTA counts, as the launcher computes them for an unsplit launch.
       long long const bm = def.pingpong ? def.tile_m : 128, bn = def.tile_n;
       long long const units = ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn);
