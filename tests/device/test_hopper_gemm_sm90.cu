@@ -593,6 +593,9 @@ TEST(HopperGemm, SplitK) {
 // D's ld and base are 16-byte aligned in every case below except the ones
 // marked "fallback" (direct epilogue); edge tiles (M and N not multiples of
 // the tile) rely on the TMA store clipping. Beta != 0 reads C per element.
+// Cooperative with 16-bit outputs: the epilogue borrows the last K-block's
+// ring stage and does not wait for its stores (WsGemmConfigT::kHoldStage);
+// with f32 outputs it rolls through its two buffers.
 detail::Sm90WsVariant tma_store_variant(bool pp) {
   detail::Sm90WsVariant v;
   v.pingpong = pp;
@@ -626,6 +629,15 @@ TEST(HopperGemm, TmaStoreEpilogue) {
     run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // many tiles per CTA
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // fallback
   }
+  // The cooperative epilogue that does not wait for its stores (16-bit
+  // outputs) as the finisher of split-K and tail-split tiles: a unit that
+  // does not finish gives its held ring stage back at once.
+  detail::Sm90WsVariant split = tma_store_variant(false);
+  split.splits = 3;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, split);
+  split.splits = 4;
+  split.split_tail = true;
+  run_gemm<__half, __half>({5120, 5120, 512}, MatrixOrder::row_major, 1.0f, -0.5f, 1, split);
   detail::Sm90WsVariant bad;
   bad.pingpong = true;
   bad.tile_n = 256;

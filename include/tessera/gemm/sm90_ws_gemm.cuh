@@ -129,10 +129,14 @@ struct WsGemmParams {
 //
 // kTmaStore = true: the epilogue goes through shared memory and TMA stores
 // (two 8 KiB sub-tile buffers per consumer warpgroup after the ring).
-template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1, bool kTmaStore_ = false>
+template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1, bool kTmaStore_ = false,
+          bool kHoldStage_ = false>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
   static constexpr bool kTmaStore = kTmaStore_;
+  // The TMA-store epilogue of 16-bit outputs borrows the last K-block's ring
+  // stage and does not wait for its stores (ws_epilogue_tma_held).
+  static constexpr bool kHoldStage = kHoldStage_;
   static constexpr int kCluster = kCluster_;
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_;
   // A K-block is one 128-byte swizzle row of each operand: 64 16-bit or 32
@@ -172,6 +176,9 @@ struct WsGemmConfigT {
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
   static_assert(kStageBytes % 1024 == 0, "WsGemmConfig: stages (and the epilogue buffers after them) must stay 1024-byte aligned");
+  static_assert(!kHoldStage || (kTmaStore && !kPingPong && kCluster == 1 && kBlockN == 256 && kStages >= 4),
+                "WsGemmConfig: kHoldStage needs the unclustered cooperative 128x256 TMA-store kernel and at least 4 "
+                "stages (the next tile's first K-blocks load into the others)");
   static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
                 "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
   static_assert(kHalves * kBlockN / 2 <= 128,
@@ -219,7 +226,12 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // NOTE: the TMA-store epilogue takes 32 KiB of shared memory: the cooperative
 // ring keeps its 4 stages (230,480 bytes in all, under 232,448), the 128x128
 // ping-pong ring drops from 7 to 6 stages.
-using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true>;
+// NOTE: its epilogue does not wait for its TMA stores (kHoldStage, 16-bit
+// outputs). Session 10 (H100, waves.sh, median of 100, two passes, ratio to
+// cuBLAS, waiting -> not waiting): 2048^3 0.906 -> 0.927 and 0.904 -> 0.924,
+// 8192^3 1.019 -> 1.023 / 1.022, 4096x4096x14336 0.995 -> 0.997 and 0.988 ->
+// 0.991, 4096^3 and 4096x6144x4096 unchanged within 0.5%.
+using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true, true>;
 // Clusters of 2 with the TMA-store epilogue: the same ring and buffers (each
 // CTA stores its own tile; only the B loads are shared).
 using WsGemmCluster2TmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 2, true>;
@@ -345,72 +357,124 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
   }
 }
 
+// Writes sub-tile `sub` (64 rows x kW columns, kW x sizeof(TOut) = 128
+// bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
+// beta * C, into `tile` (8 KiB, 1024-byte aligned) as the TMA store of D'
+// (n, m) with box (kW, 64) and 128B swizzle expects it: the shared image of
+// row r keeps its 16-byte chunk c at chunk c ^ (r % 8) -- which also makes
+// the fragment writes bank-conflict free (the 8 rows g of one instruction
+// land on 8 different chunks).
+template <class TOut, int kN>
+__device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN / 2], const WsGemmParams& p,
+                                                          uint8_t* tile, int sub, int row0, int col0) {
+  constexpr int kOutBytes = int(sizeof(TOut));
+  constexpr int kW = 128 / kOutBytes;
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  bool const read_c = p.beta != 0.0f;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    int const r = 16 * w + g + 8 * h;  // row in the 64-row block
+    int const grow = row0 + r;
+#pragma unroll
+    for (int jb = 0; jb < kW / 8; ++jb) {
+      int const j = sub * (kW / 8) + jb;  // 8-column block of the accumulator
+      int const lc = 8 * jb + 2 * q;      // column in the sub-tile
+      float v0 = p.alpha * acc[4 * j + 2 * h];
+      float v1 = p.alpha * acc[4 * j + 2 * h + 1];
+      if (read_c && grow < p.m) {
+        int const gcol = col0 + sub * kW + lc;
+        std::int64_t const coff = std::int64_t(grow) * p.c_row + std::int64_t(gcol) * p.c_col;
+        if (gcol < p.n) v0 += p.beta * ws_load<TOut>(p.c, coff);
+        if (gcol + 1 < p.n) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+      }
+      int const byte = lc * kOutBytes;
+      int const chunk = (byte / 16) ^ (r % 8);
+      uint8_t* const dst = tile + r * 128 + chunk * 16 + byte % 16;
+      if constexpr (kOutBytes == 4) {
+        *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
+      } else if constexpr (std::is_same_v<TOut, __half>) {
+        *reinterpret_cast<__half2*>(dst) = __floats2half2_rn(v0, v1);
+      } else {
+        *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
+      }
+    }
+  }
+}
+
+// Thread 0's TMA store of sub-tile `sub` from `tile`; a sub-tile wholly
+// outside D is not stored.
+template <class TOut>
+__device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const void* tmap_d, uint8_t* tile, int sub,
+                                                 int row0, int col0) {
+  constexpr int kW = 128 / int(sizeof(TOut));
+  if (row0 < p.m && col0 + sub * kW < p.n) arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
+}
+
 // One m64nN f32 accumulator of a consumer warpgroup -> shared memory ->
-// TMA store, in sub-tiles of 64 rows x kW columns (kW x sizeof(TOut) = 128
-// bytes). `buf` holds two kEpiTileBytes buffers (1024-byte aligned); the
-// tensor map `tmap_d` describes D' (n, m) with box (kW, 64) and 128B
-// swizzle, so the shared image of row r keeps its 16-byte chunk c at chunk
-// c ^ (r % 8) -- which also makes the fragment writes bank-conflict free
-// (the 8 rows g of one instruction land on 8 different chunks).
-// Buffer reuse: thread 0 of the warpgroup issues every store of this
-// warpgroup; before a buffer is rewritten it waits until at most one bulk
-// group (the other buffer's) is still reading, then the warpgroup meets at
-// named barrier `bar_id`. Each call stores an even number of sub-tiles, so
-// the buffer parity carries over between calls.
+// TMA store, in sub-tiles of 64 rows x kW columns (ws_epilogue_write_subtile).
+// `buf` holds two kEpiTileBytes buffers. Buffer reuse: thread 0 of the
+// warpgroup issues every store of this warpgroup; before a buffer is
+// rewritten it waits until at most one bulk group (the other buffer's) is
+// still reading, then the warpgroup meets at named barrier `bar_id`. Each
+// call stores an even number of sub-tiles, so the buffer parity carries
+// over between calls.
 template <class TOut, int kN>
 __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0) {
-  constexpr int kOutBytes = int(sizeof(TOut));
-  constexpr int kW = 128 / kOutBytes;  // columns per sub-tile
+  constexpr int kW = 128 / int(sizeof(TOut));  // columns per sub-tile
   constexpr int kSub = kN / kW;
   static_assert(kN % kW == 0 && kSub % 2 == 0,
                 "ws_epilogue_tma: a 64xN block must split into an even number of 128-byte-wide sub-tiles");
   int const t = threadIdx.x % 128;
-  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  bool const read_c = p.beta != 0.0f;
 #pragma unroll
   for (int sub = 0; sub < kSub; ++sub) {
     uint8_t* const tile = buf + (sub % 2) * 8192;
     if (t == 0) arch::tma_store_wait_read<1>();
     arch::named_barrier_sync(bar_id, 128);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      int const r = 16 * w + g + 8 * h;  // row in the 64-row block
-      int const grow = row0 + r;
-#pragma unroll
-      for (int jb = 0; jb < kW / 8; ++jb) {
-        int const j = sub * (kW / 8) + jb;  // 8-column block of the accumulator
-        int const lc = 8 * jb + 2 * q;      // column in the sub-tile
-        float v0 = p.alpha * acc[4 * j + 2 * h];
-        float v1 = p.alpha * acc[4 * j + 2 * h + 1];
-        if (read_c && grow < p.m) {
-          int const gcol = col0 + sub * kW + lc;
-          std::int64_t const coff = std::int64_t(grow) * p.c_row + std::int64_t(gcol) * p.c_col;
-          if (gcol < p.n) v0 += p.beta * ws_load<TOut>(p.c, coff);
-          if (gcol + 1 < p.n) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
-        }
-        int const byte = lc * kOutBytes;
-        int const chunk = (byte / 16) ^ (r % 8);
-        uint8_t* const dst = tile + r * 128 + chunk * 16 + byte % 16;
-        if constexpr (kOutBytes == 4) {
-          *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
-        } else if constexpr (std::is_same_v<TOut, __half>) {
-          *reinterpret_cast<__half2*>(dst) = __floats2half2_rn(v0, v1);
-        } else {
-          *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
-        }
-      }
-    }
+    ws_epilogue_write_subtile<TOut, kN>(acc, p, tile, sub, row0, col0);
     // Generic-proxy writes -> visible to the async proxy (the TMA store),
     // then every thread's part is in before thread 0 issues the store.
     arch::fence_proxy_async_shared_cta();
     arch::named_barrier_sync(bar_id, 128);
     if (t == 0) {
-      // A sub-tile wholly outside D is not stored (an empty bulk group keeps
-      // the one-group-per-buffer count of the wait above).
-      if (row0 < p.m && col0 + sub * kW < p.n) arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
+      // An empty bulk group (sub-tile outside D) keeps the
+      // one-group-per-buffer count of the wait above.
+      ws_store_subtile<TOut>(p, tmap_d, tile, sub, row0, col0);
       arch::tma_store_commit_group();
     }
+  }
+}
+
+// The epilogue that does not wait for its stores (WsGemmConfigT::kHoldStage,
+// 16-bit outputs: four sub-tiles per 64x256 block). Sub-tiles 0 and 1 go to
+// `held` (16 KiB of the ring stage of the tile's last K-block, which the
+// caller keeps from the producer) as one bulk group, sub-tiles 2 and 3 to
+// `buf` (the consumer's two 8 KiB buffers) as a second group. Thread 0 only
+// waits, before the writes, for the previous call's groups to finish
+// reading; the caller gives `held` back once the first group has read it
+// (tma_store_wait_read<1>), one K-block into the next tile.
+template <class TOut, int kN>
+__device__ __forceinline__ void ws_epilogue_tma_held(const float (&acc)[kN / 2], const WsGemmParams& p,
+                                                     const void* tmap_d, uint8_t* buf, uint8_t* held, uint32_t bar_id,
+                                                     int row0, int col0) {
+  static_assert(kN / (128 / int(sizeof(TOut))) == 4,
+                "ws_epilogue_tma_held: the block must be four 128-byte-wide sub-tiles (64x256 of 16-bit outputs)");
+  int const t = threadIdx.x % 128;
+  if (t == 0) arch::tma_store_wait_read<0>();
+  arch::named_barrier_sync(bar_id, 128);
+#pragma unroll
+  for (int sub = 0; sub < 4; ++sub)
+    ws_epilogue_write_subtile<TOut, kN>(acc, p, sub < 2 ? held + sub * 8192 : buf + (sub - 2) * 8192, sub, row0, col0);
+  arch::fence_proxy_async_shared_cta();
+  arch::named_barrier_sync(bar_id, 128);
+  if (t == 0) {
+    ws_store_subtile<TOut>(p, tmap_d, held, 0, row0, col0);
+    ws_store_subtile<TOut>(p, tmap_d, held + 8192, 1, row0, col0);
+    arch::tma_store_commit_group();
+    ws_store_subtile<TOut>(p, tmap_d, buf, 2, row0, col0);
+    ws_store_subtile<TOut>(p, tmap_d, buf + 8192, 3, row0, col0);
+    arch::tma_store_commit_group();
   }
 }
 
@@ -615,6 +679,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (Cfg::kPingPong && cw == 1 && unit0 < num_tiles) seq = uint32_t(ws_unit(unit0, p).kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
     uint32_t my_tiles = 0;  // tiles this consumer has started
+    // kHoldStage (16-bit outputs): the ring stage whose first 16 KiB per
+    // consumer still feed the previous tile's first TMA store group, -1 when
+    // none. Given back at the end of the next tile's first K-block: the
+    // next tile's K-blocks 1 and 2 (and 0) sit in the other stages, the third
+    // needs this one, so it cannot wait longer.
+    constexpr bool kHold = Cfg::kHoldStage && sizeof(TOut) == 2;
+    int held = -1;
+    auto give_back_held = [&]() {
+      if (threadIdx.x % 128 == 0) {
+        arch::tma_store_wait_read<1>();
+        arch::mbarrier_arrive_count(&empty[held], 4);  // for the warpgroup's 4 warps
+      }
+      held = -1;
+    };
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
       WsUnit const unit = ws_unit(tile, p);
@@ -670,6 +748,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           arch::wgmma_wait_group<1>();
           if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
           prev_stage = stage;
+          if constexpr (kHold) {
+            if (kb == 0 && held >= 0) give_back_held();
+          }
         }
       };
       if constexpr (sizeof(TIn) == 2) {
@@ -688,6 +769,31 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+      if constexpr (kHold) {
+        // Both consumers have finished reading the last K-block's stage
+        // (named barrier 3, the two consumer warpgroups): consumer cw stages
+        // sub-tiles 0-1 in bytes [16 KiB cw, 16 KiB (cw + 1)) of its B part.
+        // Every unit has at least one K-block, so the previous tile's stage
+        // went back in this tile's first K-block.
+        arch::named_barrier_sync(3, 256);
+        int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
+        bool store = true;
+        if (p.splits > 1 && unit.tile >= p.split_from) {
+          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
+          int const r0 = row0 - tm * Cfg::kBlockM;
+          store = ws_splitk_gather<Cfg::kBlockN>(acc[0], p, ws, r0, unit.tile * (Cfg::kBlockM / 64) + r0 / 64,
+                                                 uint32_t(1 + cw), last_flag + cw);
+        }
+        if (store) {
+          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(acc[0], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+                                                   sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
+                                                   tn * Cfg::kBlockN);
+          held = prev_stage;
+        } else if (lane == 0) {
+          arch::mbarrier_arrive(&empty[prev_stage]);
+        }
+        continue;
+      }
       if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {

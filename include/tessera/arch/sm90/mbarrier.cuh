@@ -77,6 +77,18 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
 #endif
 }
 
+// `count` arrivals at once (one thread standing for several):
+// mbarrier.arrive.shared::cta.b64 _, [bar], count; sm_90.
+__device__ __forceinline__ void mbarrier_arrive_count(uint64_t* bar, uint32_t count) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+#else
+  (void)bar;
+  (void)count;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
 // Arrive and add `tx_bytes` to the expected transaction count:
 // mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], tx; sm_90.
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t tx_bytes) {
