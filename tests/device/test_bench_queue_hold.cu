@@ -44,19 +44,29 @@ struct MappedFlag {
   std::uint32_t read() const { return *static_cast<volatile std::uint32_t*>(host); }
 };
 
+// A GPU, a non-blocking stream, a mapped flag, and the marking kernel
+// launched once (loaded before any gate: queue_hold.hpp, lazy loading).
+class QueueHoldTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+    ASSERT_NE(flag.device, nullptr);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    mark<<<1, 1, 0, stream>>>(flag.device, 1u);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    ASSERT_EQ(flag.read(), 1u);
+    *flag.host = 0;
+  }
+  void TearDown() override {
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+  MappedFlag flag;
+  cudaStream_t stream = nullptr;
+};
+
 }  // namespace
 
-TEST(QueueHold, WorkBehindTheGateWaitsForRelease) {
-  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  MappedFlag flag;
-  ASSERT_NE(flag.device, nullptr);
-  cudaStream_t stream;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  // Loaded before the gate (queue_hold.hpp: lazy loading).
-  mark<<<1, 1, 0, stream>>>(flag.device, 1u);
-  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-  ASSERT_EQ(flag.read(), 1u);
-  *flag.host = 0;
+TEST_F(QueueHoldTest, WorkBehindTheGateWaitsForRelease) {
   tessera::bench::QueueHold gate;
   ASSERT_TRUE(gate.hold(stream).ok());
   mark<<<1, 1, 0, stream>>>(flag.device, 7u);
@@ -77,17 +87,9 @@ TEST(QueueHold, WorkBehindTheGateWaitsForRelease) {
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(flag.read(), 9u);
   EXPECT_FALSE(gate.timed_out());
-  cudaStreamDestroy(stream);
 }
 
-TEST(QueueHold, UnreleasedGateOpensByItsTimeout) {
-  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  MappedFlag flag;
-  ASSERT_NE(flag.device, nullptr);
-  cudaStream_t stream;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  mark<<<1, 1, 0, stream>>>(flag.device, 1u);  // loaded before the gate
-  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+TEST_F(QueueHoldTest, UnreleasedGateOpensByItsTimeout) {
   tessera::bench::QueueHold gate;
   auto const t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(gate.hold(stream, 30.0).ok());
@@ -97,15 +99,11 @@ TEST(QueueHold, UnreleasedGateOpensByItsTimeout) {
   EXPECT_EQ(flag.read(), 5u);
   EXPECT_TRUE(gate.timed_out());
   EXPECT_GE(waited_ms, 25.0) << "the gate opened before its 30 ms timeout";
-  cudaStreamDestroy(stream);
 }
 
 // A call with 200 us of host work before a 20 us kernel: timed as issued, the
 // interval holds the host work; behind the gate, only the kernel.
-TEST(QueueHold, GatedIntervalsHoldGpuTimeOnly) {
-  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  cudaStream_t stream;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+TEST_F(QueueHoldTest, GatedIntervalsHoldGpuTimeOnly) {
   constexpr int kRuns = 16;
   std::vector<cudaEvent_t> ev(2 * kRuns);
   for (auto& e : ev) ASSERT_EQ(cudaEventCreate(&e), cudaSuccess);
@@ -138,5 +136,4 @@ TEST(QueueHold, GatedIntervalsHoldGpuTimeOnly) {
   EXPECT_LT(gated, 100.0) << "behind the gate the interval should be the ~20 us kernel";
   EXPECT_GE(gated, 15.0);
   for (auto& e : ev) cudaEventDestroy(e);
-  cudaStreamDestroy(stream);
 }
