@@ -681,9 +681,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     uint32_t my_tiles = 0;  // tiles this consumer has started
     // kHoldStage (16-bit outputs): the ring stage whose first 16 KiB per
     // consumer still feed the previous tile's first TMA store group, -1 when
-    // none. Given back at the end of the next tile's first K-block: the
-    // next tile's K-blocks 1 and 2 (and 0) sit in the other stages, the third
-    // needs this one, so it cannot wait longer.
+    // none. Given back at the end of the next tile's first K-block: that
+    // tile's K-blocks 0-2 sit in the other three stages and K-block 3 needs
+    // this one, so it cannot wait longer.
     constexpr bool kHold = Cfg::kHoldStage && sizeof(TOut) == 2;
     int held = -1;
     auto give_back_held = [&]() {
@@ -696,6 +696,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
       WsUnit const unit = ws_unit(tile, p);
+      // Whether this consumer goes on to the epilogue for the 64-row block
+      // at D' row row0: always for a whole tile; for a K-slice of a split
+      // tile only as the block's last unit, with the whole sum then in `a`.
+      auto finishes_block = [&](float (&a)[Mma::kRegsD], int row0) {
+        if (p.splits == 1 || unit.tile < p.split_from) return true;
+        int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
+        float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
+        int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
+        return ws_splitk_gather<Cfg::kBlockN>(a, p, ws, r0, slot, uint32_t(1 + cw), last_flag + cw);
+      };
       ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
       if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
       if constexpr (Cfg::kPingPong) {
@@ -777,20 +787,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // went back in this tile's first K-block.
         arch::named_barrier_sync(3, 256);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
-        bool store = true;
-        if (p.splits > 1 && unit.tile >= p.split_from) {
-          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
-          int const r0 = row0 - tm * Cfg::kBlockM;
-          store = ws_splitk_gather<Cfg::kBlockN>(acc[0], p, ws, r0, unit.tile * (Cfg::kBlockM / 64) + r0 / 64,
-                                                 uint32_t(1 + cw), last_flag + cw);
-        }
-        if (store) {
+        if (finishes_block(acc[0], row0)) {
           ws_epilogue_tma_held<TOut, Cfg::kBlockN>(acc[0], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                    sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
                                                    tn * Cfg::kBlockN);
           held = prev_stage;
         } else if (lane == 0) {
-          arch::mbarrier_arrive(&empty[prev_stage]);
+          ws_release<Cfg>(&empty[prev_stage], rank);
         }
         continue;
       }
@@ -798,14 +801,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (p.splits > 1 && unit.tile >= p.split_from) {
-          // A K-slice of a split tile: only the tile's last slice goes on to
-          // the epilogue, with the whole sum in acc.
-          int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
-          float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
-          int const slot = unit.tile * (Cfg::kBlockM / 64) + r0 / 64;
-          if (!ws_splitk_gather<Cfg::kBlockN>(acc[hf], p, ws, r0, slot, uint32_t(1 + cw), last_flag + cw)) continue;
-        }
+        if (!finishes_block(acc[hf], row0)) continue;
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
