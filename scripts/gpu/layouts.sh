@@ -14,6 +14,11 @@
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G
+# GATE=1 (default): each round behind the benchmark's queue gate, every
+# Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
+# (scripts/gpu/driver_gate.cuh says why); GATE=0: the earlier method (each
+# run issued and synchronised alone, after whatever ran before it);
+# GATE=both: both, one after the other.
 # Builds the runtime with CMake (sm_90a), then the driver with nvcc.
 # Usage: scripts/gpu/layouts.sh [ROUNDS [MxNxK:LAYOUTS:VARIANTS ...]]
 #   e.g. scripts/gpu/layouts.sh 200 1000x1000x1000:tn:default,n128
@@ -33,6 +38,7 @@ cat > "$OUT/layouts.cu" <<'CU'
 #include <vector>
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 using namespace tessera;
+#include "driver_gate.cuh"
 #include "driver_util.cuh"
 
 struct Entry { std::string label; bool is_default; detail::Sm90WsVariant v; bool failed = false; };
@@ -100,10 +106,21 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     double const rd = std::sqrt(hh[0] / hh[1]);
     if (!(rd < 1e-2)) std::printf("  WRONG RESULT %s rel.diff %.2e\n", es[i - 1].label.c_str(), rd);
   }
-  std::vector<double> const tf = interleaved_tflops(run, nv, rounds, 1000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
-  std::printf("  %-14s %7.1f\n", "cuBLAS", tf[0]);
-  for (int i = 1; i < nv; ++i)
-    if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
+  // GATE=1 (default): every round queued behind the benchmark's queue gate,
+  // each Tessera run preceded by an untimed cuBLAS run (driver_gate.cuh);
+  // GATE=0: each run issued and synchronised on its own (the method before
+  // session 11); GATE=both: one after the other.
+  std::string const gate = std::getenv("GATE") ? std::getenv("GATE") : "1";
+  double const flop = 2.0 * M * N * double(K);
+  for (int pass = 0; pass < 2; ++pass) {
+    bool const gated = pass == 0 ? gate != "0" : false;
+    if (pass == 1 && gate != "both") break;
+    std::vector<double> const tf = gated ? gated_interleaved_tflops(run, nv, rounds, 1000.0f, flush, flush_bytes, flop, 0)
+                                         : interleaved_tflops(run, nv, rounds, 1000.0f, flush, flush_bytes, flop);
+    std::printf("  %-14s %7.1f  (%s)\n", "cuBLAS", tf[0], gated ? "gated" : "not gated");
+    for (int i = 1; i < nv; ++i)
+      if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
+  }
   cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
 }
 

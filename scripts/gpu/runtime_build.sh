@@ -19,6 +19,6 @@ cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log"
   || { echo "build failed"; grep error "$OUT/build.log" | head; exit 1; }
 
 build_driver() {
-  nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -arch=sm_90a "$1" \
+  nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -I"$ROOT/bench" -arch=sm_90a "$1" \
     "$BUILD/src/libtessera_runtime.a" -lcublas -o "$2" || { echo "driver build failed"; exit 1; }
 }

@@ -5,7 +5,9 @@
 # Same-run comparison of the Hopper GEMM's default launch against alterations
 # of it, with cuBLAS beside them. bf16 TN, D row-major (as `tessera bench`),
 # 16-byte aligned; all are timed interleaved (one run of each per repetition,
-# L2 flushed before every run), median of REPS (30).
+# L2 flushed before every run, each round behind the benchmark's queue gate,
+# every timed run after itself and a cuBLAS run: scripts/gpu/driver_gate.cuh),
+# median of REPS (30).
 #   ALT=balance (the default): the default variant with `balance_waves`
 #     (ceil(units / waves) CTAs, every wave full); prints the CTA counts.
 #   ALT=cluster2: cooperative 128x256 with the TMA-store epilogue unsplit,
@@ -39,6 +41,7 @@ cat > "$OUT/waves.cu" <<'CU'
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
+#include "driver_gate.cuh"
 #include "driver_util.cuh"
 
 int main() {
@@ -75,9 +78,9 @@ int main() {
     args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     // Kernel columns after cuBLAS: the default, then the alterations.
-    // As tessera::gemm picks it: rows of A and B (ld = K) 128-byte aligned or not.
+    // As tessera::gemm picks it, from the alignment of the rows of A and B (ld = K).
     std::vector<tessera::detail::Sm90WsVariant> kv(
-        1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms, 2, (c.k * 2) % 128 == 0));
+        1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms, 2, (c.k * 2) % 128 == 0 ? 128 : (c.k * 2) % 64 == 0 ? 64 : (c.k * 2) % 32 == 0 ? 32 : 16));
     tessera::detail::Sm90WsVariant const def = kv[0];
     if (cluster) {
       tessera::detail::Sm90WsVariant coop;  // cooperative 128x256, default raster group, unsplit
@@ -130,7 +133,7 @@ int main() {
       continue;
     }
     std::vector<double> const tf =
-        interleaved_tflops(run, nk + 1, reps, warm_ms, flush, flush_bytes, 2.0 * c.m * double(c.n) * c.k);
+        gated_interleaved_tflops(run, nk + 1, reps, warm_ms, flush, flush_bytes, 2.0 * c.m * double(c.n) * c.k, 0);
     CHECK(cudaGetLastError());
     std::printf("%-18s %9.1f", name, tf[0]);
     for (int which = 1; which <= nk; ++which)
