@@ -424,12 +424,19 @@ TEST(HopperGemm, DefaultVariantSelection) {
   auto pick = [](int64_t m, int64_t n, int64_t k) { return detail::select_sm90_ws_variant(m, n, k, 132); };
   // Cooperative 128x256 with the TMA-store epilogue; a last wave at most half
   // full is split along K (tail x splits <= 132, at most 16).
+  // Unsplit launches of 2-4 waves, the last one partly filled, run every
+  // wave full (balance_waves).
   struct Coop {
     Shape s;
     int tail_splits;  // 1: no split
+    bool balanced = false;
   };
-  for (Coop c : {Coop{{4096, 4096, 4096}, 1}, Coop{{8192, 8192, 8192}, 1}, Coop{{4096, 4096, 14336}, 1},
-                 Coop{{4096, 6144, 4096}, 1}, Coop{{2048, 2048, 2048}, 1},
+  for (Coop c : {Coop{{4096, 4096, 4096}, 1, true},    // 512 tiles: 4 waves of 128
+                 Coop{{8192, 8192, 8192}, 1},          // 16 waves
+                 Coop{{4096, 4096, 14336}, 1, true},
+                 Coop{{4096, 6144, 4096}, 1},          // 6 waves
+                 Coop{{2048, 2048, 2048}, 1},          // 128 tiles: one wave
+                 Coop{{3072, 4096, 4096}, 1, true},    // 384 tiles: 3 waves of 128
                  Coop{{16384, 16384, 16384}, 16},   // 8192 tiles = 62 waves + 8
                  Coop{{4096, 28672, 4096}, 6},      // 3584 = 27 waves + 20
                  Coop{{28672, 4096, 4096}, 6},
@@ -442,24 +449,47 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, c.tail_splits);
     EXPECT_EQ(v.split_tail, c.tail_splits > 1);
+    EXPECT_EQ(v.balance_waves, c.balanced);
     EXPECT_FALSE(v.transpose);
   }
-  // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles.
-  for (Shape s : {Shape{16384, 8192, 1024}, Shape{4095, 4097, 4093}, Shape{2048, 2048, 1024}, Shape{1024, 1024, 1024},
-                  Shape{1000, 1000, 1000}, Shape{1536, 1536, 1536}}) {
+  // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles:
+  // ping-pong 128x128, or 64x128 where 128x128 tiles would leave one
+  // consumer of most CTAs idle (K < 2048, fewer than 1.5 tiles per SM) or
+  // quantise badly (64x128 efficiency above 128x128's by > 0.12, K < 2048;
+  // > 0.2 otherwise). Session 11, runs 114-115.
+  struct PingPong {
+    Shape s;
+    int tile_m;
+  };
+  for (PingPong c : {PingPong{{16384, 8192, 1024}, 128}, PingPong{{4095, 4097, 4093}, 128},
+                     PingPong{{2048, 2048, 1024}, 128},   // 256 tiles, 1.94 per SM
+                     PingPong{{2048, 2048, 512}, 128}, PingPong{{3072, 3072, 512}, 128},
+                     PingPong{{4096, 2048, 512}, 128},
+                     PingPong{{2560, 2560, 512}, 128},    // efficiency +0.108
+                     PingPong{{2048, 1024, 4096}, 128},   // K >= 2048: 128 tiles, the same efficiency
+                     PingPong{{1024, 1024, 1024}, 64},    // 64 tiles
+                     PingPong{{1000, 1000, 1000}, 64}, PingPong{{1536, 1536, 1536}, 64},  // 144 tiles
+                     PingPong{{2048, 1024, 512}, 64},     // 128 tiles
+                     PingPong{{2304, 2304, 1024}, 64},    // 324 tiles, efficiency +0.16
+                     PingPong{{1536, 3072, 512}, 64}}) {  // 288 tiles, efficiency +0.146
+    Shape const s = c.s;
     detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
-    // 128x128 tiles that fill less than half the SMs: 64x128 (1024^2: 64
-    // tiles -> 128).
-    int const tile_m = s.m * s.n <= 1024 * 1024 ? 64 : 128;
-    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == tile_m) << "ping-pong " << tile_m << "x128 expected";
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == c.tile_m) << "ping-pong " << c.tile_m << "x128 expected";
     EXPECT_EQ(v.group_m, 8);
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
     EXPECT_FALSE(v.transpose);
-    // Rows not 128-byte aligned (1000^3 with ld = 1000): 128x128 tiles.
-    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, false).tile_m, 128);
+    // Rows only 16-byte aligned (1000^3 with ld = 1000): 128x128 tiles.
+    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16).tile_m, 128);
   }
+  // Rows 32-byte but not 128-byte aligned: 64x128 on the efficiency gain
+  // only (1000x1000x2000, 4000-byte rows: +0.46), not on the tile count
+  // (1200x1200x1040, 2080-byte rows, 100 tiles: run 116 measured 128x128
+  // faster).
+  EXPECT_EQ(detail::select_sm90_ws_variant(1000, 1000, 2000, 132, 2, 32).tile_m, 64);
+  EXPECT_EQ(detail::select_sm90_ws_variant(1200, 1200, 1040, 132, 2, 32).tile_m, 128);
+  EXPECT_EQ(detail::select_sm90_ws_variant(1200, 1200, 1040, 132, 2, 128).tile_m, 64);
   // One dimension in (64, 128]: ping-pong 64x128 in the problem's own
   // orientation, with the TMA-store epilogue (run 33: 1.01x against 0.98x
   // transposed with the direct epilogue at 128x8192x8192).
@@ -493,7 +523,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
   // 64x256 with the small dimension on M (transposed when it is n), when
   // the 64x256 tiles cover at least half the SMs; otherwise as above.
   auto pick_major = [](int64_t m, int64_t n, bool a_km, bool b_km) {
-    return detail::select_sm90_ws_variant(m, n, 4096, 132, 2, true, a_km, b_km);
+    return detail::select_sm90_ws_variant(m, n, 4096, 132, 2, 128, a_km, b_km);
   };
   struct Major {
     Shape s;
@@ -534,6 +564,8 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({100, 3000, 500}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);     // the same, M residue
   run_gemm<__nv_bfloat16, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);         // ping-pong, small
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1024, 1024, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);    // 64x128 + TMA store
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 2000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);   // 64x128, 4000-byte rows
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 1024, 512}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);  // 64x128, 128 tiles
   run_gemm<__half, float>({128, 8192, 2048}, MatrixOrder::col_major, 1.0f, 0.5f, 1, def);                   // 64x128 + TMA store
   run_gemm<__nv_bfloat16, __nv_bfloat16>({5120, 5120, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);   // ping-pong (short K)
   run_gemm<__half, __half>({300, 500, 2000}, MatrixOrder::col_major, 1.0f, 0.5f, 3, def);                  // ping-pong, batch

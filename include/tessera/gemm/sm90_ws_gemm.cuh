@@ -882,12 +882,13 @@ struct Sm90WsVariant {
 
 // The variant the default launch runs for a problem of kernel orientation
 // m x n x k (D' row-major; a column-major D swaps m and n) with inputs of
-// `elem_bytes` bytes on `sms` multiprocessors; `rows_aligned_128`: both
-// operands' rows (every leading-dimension step) start 128-byte aligned;
+// `elem_bytes` bytes on `sms` multiprocessors; `row_align`: the largest of
+// 128, 64, 32 and 16 bytes that every row of both operands starts at (base
+// pointer, leading dimension and batch stride);
 // `a_k_major` / `b_k_major`: A' (m x k) / B' (k x n) of that orientation
 // K-contiguous. See the NOTE in src/gemm/kernels/sm90_ws_gemm.cu.
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2,
-                                     bool rows_aligned_128 = true, bool a_k_major = true, bool b_k_major = true);
+                                     int row_align = 128, bool a_k_major = true, bool b_k_major = true);
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail

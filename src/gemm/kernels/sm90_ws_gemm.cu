@@ -142,12 +142,15 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
   std::int64_t const e = size_of(args.input);
-  bool const rows_128 = detail::operand_aligned(args.a, e, args.batch_count, 128) &&
-                        detail::operand_aligned(args.b, e, args.batch_count, 128);
+  // The largest of 128, 64, 32 and 16 bytes that every row of A and B starts at.
+  int row_align = 128;
+  while (row_align > 16 && !(detail::operand_aligned(args.a, e, args.batch_count, row_align) &&
+                             detail::operand_aligned(args.b, e, args.batch_count, row_align)))
+    row_align /= 2;
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
   return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms, int(e),
-                                        rows_128, a_km, b_km);
+                                        row_align, a_km, b_km);
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -447,20 +450,44 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reaso
 // and with the TMA-store epilogue (session 10, run 93, H100): 0-2% under
 // the unclustered cooperative kernel on every suite shape (8192^3 1.017x
 // cuBLAS against 1.020x).
-// Small problems whose 128x128 tiles leave SMs idle (64x128 efficiency more
-// than 0.2 above 128x128's): ping-pong 64x128 with the TMA-store epilogue,
-// if every row of A and B starts 128-byte aligned. Run 28 (H100, D
-// col-major, bf16): 1024^3 64x128 + TMA store 0.93 (direct epilogue 0.82)
-// against 0.73 for 128x128 + TMA store; at 1000^3 (rows of 2000 bytes: a
-// 128-byte box row straddles two L2 lines) every 64x128 variant lost, 0.68-
-// 0.72 against 0.81: the smaller tile loads 1.5x the rows per flop, which
-// the misaligned rows make expensive. For a dimension in (64, 128], the
-// untransposed 64x128 kernel also takes the TMA-store epilogue (run 28,
-// 8192x128x8192 in kernel orientation: 1.01 against 0.99 direct).
+// Ping-pong 64x128 instead of 128x128, with the TMA-store epilogue, when
+// every row of A and B starts 32-byte aligned (a 128-byte box row then
+// covers exactly four L2 sectors) and either
+//   - K < 2048, rows 128-byte aligned, and fewer than 1.5 128x128 tiles per
+//     SM: most CTAs would get one tile, which one consumer warpgroup runs
+//     while the other idles; 64x128 tiles give both consumers a tile; or
+//   - the 64x128 efficiency beats the 128x128 one by more than 0.12 (K <
+//     2048) or 0.2 (longer K, where the smaller tile's 1.5x operand reads per
+//     flop cost more).
+// NOTE: session 11, runs 114-116 (H200, bf16 TN, D row-major, layouts.sh
+// with every Tessera run timed after a cuBLAS run as in `tessera bench`,
+// median of 100), ratio to cuBLAS, 128x128 -> 64x128: 1536^2 x 512 / 768 /
+// 1024 / 1536 0.771 -> 0.826, 0.727 -> 0.816, 0.719 -> 0.824, 0.672 ->
+// 0.780; 2048x1024x512 0.896 -> 0.950; 2304^2 x 1024 0.880 -> 0.948;
+// 1536x3072x512 / 1024 0.863 -> 0.892, 0.812 -> 0.854; 1000x1000x2000
+// (rows of 4000 bytes, 32-byte aligned) 0.760 -> 0.895. Where the rule keeps
+// 128x128: 2048^2 x 512 0.945 vs 0.898, 3072^2 x 512 0.967 vs 0.934,
+// 4096x2048x512 1.010 vs 0.919, 2560^2 x 512 0.879 vs 0.870 (efficiency
+// +0.108), 2048x1024x4096 0.937 vs 0.873 (K >= 2048: 128 tiles, the same
+// efficiency), 1200^2 x 1040 0.878 vs 0.787 (run 116: 100 tiles, the same
+// efficiency, rows of 2080 bytes: 32- but not 128-byte aligned, so the
+// tile-count clause needs 128-byte rows). Rows only 16-byte aligned: 1000^3
+// (2000-byte rows) 0.784 vs 0.745, 2000x1000x1000 0.735 vs 0.563,
+// 1000x1000x3000 0.719 vs 0.644: the smaller tile reads five sectors per
+// 128-byte box row there. Such rows stay
+// on 128x128 (768^2 x 1000, 36 tiles, was the one exception measured: 0.787
+// vs 0.660 for 64x128). Before session 11 the rule was "128-byte aligned
+// rows and an efficiency gain above 0.2", from comparisons (run 28) that
+// timed each variant after whichever kernel ran before it; a kernel runs up
+// to 2.5 us longer after another large kernel than after itself
+// (scripts/gpu/driver_gate.cuh), which had penalised the 64x128 rows there.
+// For a dimension in (64, 128], the untransposed 64x128 kernel also takes
+// the TMA-store epilogue (run 28, 8192x128x8192 in kernel orientation: 1.01
+// against 0.99 direct).
 constexpr bool kDefaultTmaStore = true;
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
-                                     bool rows_aligned_128, bool a_k_major, bool b_k_major) {
+                                     int row_align, bool a_k_major, bool b_k_major) {
   if (sms <= 0) sms = 1;
   if (elem_bytes <= 0) elem_bytes = 2;
   std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
@@ -530,15 +557,33 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
-    // Too few 128x128 tiles to fill the SMs (1024^3: 64 tiles on 132 SMs):
-    // 64x128 tiles, twice the CTAs -- when the operand rows are 128-byte
-    // aligned (see the NOTE above).
-    if (rows_aligned_128 && efficiency(64, 128, 1) > pp + 0.2) v.tile_m = 64;
+    // 64x128 tiles where 128x128 ones would leave a consumer of most CTAs
+    // idle or quantise badly, if rows are sector-aligned (see the NOTE above).
+    if (row_align >= 32) {
+      std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
+      bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
+      double const gain = efficiency(64, 128, 1) - pp;
+      if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
+    }
   } else {
     v.group_m = 16;
     if (tail > 1) {
       v.splits = tail;
       v.split_tail = true;
+    } else {
+      // Two to four waves, the last one partly filled: as many waves, each
+      // of them full (`balance_waves`: 512 tiles run as 4 waves of 128 CTAs
+      // instead of 3 of 132 and one of 116).
+      // NOTE: 4096^3 measured +0.9% (run 42, H100), +1.2%, +0.5%, +1.1%
+      // (runs 117-118, H200, waves.sh with the fair timing of
+      // driver_gate.cuh; `tessera bench` 0.998 in run 119, 0.992 in run 103
+      // before it on an H100); 4096x4096x14336 (also 4 waves) -0.1%, +0.1%, 0,
+      // +0.1%. Longer runs gained nothing (8192^3, 16 waves: 0, -0.3%, -0.1%,
+      // 0; 4096x6144x4096, 6 waves: -2.4% in run 42, +0.5%, +0.1%, +0.1%), so
+      // they keep one CTA per SM. Cause not established: the CTAs' work is
+      // the same four tiles either way.
+      std::int64_t const waves = (coop_tiles + sms - 1) / sms;
+      v.balance_waves = waves >= 2 && waves <= 4 && coop_tiles % sms != 0;
     }
   }
   return v;
