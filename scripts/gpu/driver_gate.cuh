@@ -30,11 +30,11 @@
 // runs. NOTE: a GEMM kernel's time depends on what ran before it (session
 // 11, runs 112-114, H200): our default at 2048x1024x512 took 10.3 us after
 // itself, 11.6 after cuBLAS and 12.9 after another of our kernels, where a
-// tiny kernel or one with another shared-memory carveout before it cost
-// nothing -- the code that ran last is what the SM's instruction caches
-// hold, and the flush has evicted the rest from L2. Without `before`, each
+// tiny kernel, one with another shared-memory carveout or one with 160 KB
+// of code before it cost nothing (runs 112, 122); prefetching D's tensor
+// map did not remove it (run 123). Cause not found. Without `before`, each
 // run follows whatever the rotation put before it, which favours a variant
-// listed right after an identical one by up to 20% on a ~10 us kernel.
+// listed right after an identical one by up to 25% on a ~10 us kernel.
 template <class Run>
 std::vector<double> gated_interleaved_tflops(Run&& run, int n, int rounds, float warm_ms, void* flush,
                                              size_t flush_bytes, double flop, int before = -1) {
