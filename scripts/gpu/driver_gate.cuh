@@ -39,19 +39,7 @@ template <class Run>
 std::vector<double> gated_interleaved_tflops(Run&& run, int n, int rounds, float warm_ms, void* flush,
                                              size_t flush_bytes, double flop, int before = -1) {
   cudaEvent_t w0, w1;
-  CHECK(cudaEventCreate(&w0));
-  CHECK(cudaEventCreate(&w1));
-  CHECK(cudaEventRecord(w0));
-  for (int w = 0;; ++w) {
-    run(w % n);
-    if (w % 32 == 31) {
-      CHECK(cudaEventRecord(w1));
-      CHECK(cudaEventSynchronize(w1));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, w0, w1));
-      if (ms > warm_ms) break;
-    }
-  }
+  warm_up(run, n, warm_ms, &w0, &w1);
   CHECK(cudaEventDestroy(w0));
   CHECK(cudaEventDestroy(w1));
   std::vector<cudaEvent_t> ev(2 * size_t(n));

@@ -50,23 +50,31 @@ __global__ void diff(const T* a, const T* b, long long n, double* out) {
 // rotating order (round r starts at r mod n), with the L2 flushed (flush
 // bytes overwritten) before each timed run. Returns flop / median time of
 // each, in TFLOP/s.
+// The warm-up of the timing helpers: run(0) .. run(n - 1) in turn, in
+// batches of 32 runs, until more than warm_ms have passed (one batch at
+// least). Creates and leaves `e0`, `e1` for the caller.
+template <class Run>
+void warm_up(Run&& run, int n, float warm_ms, cudaEvent_t* e0, cudaEvent_t* e1) {
+  CHECK(cudaEventCreate(e0));
+  CHECK(cudaEventCreate(e1));
+  CHECK(cudaEventRecord(*e0));
+  for (int w = 0;; ++w) {
+    run(w % n);
+    if (w % 32 == 31) {
+      CHECK(cudaEventRecord(*e1));
+      CHECK(cudaEventSynchronize(*e1));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, *e0, *e1));
+      if (ms > warm_ms) break;
+    }
+  }
+}
+
 template <class Run>
 std::vector<double> interleaved_tflops(Run&& run, int n, int rounds, float warm_ms, void* flush, size_t flush_bytes,
                                        double flop) {
   cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  CHECK(cudaEventRecord(e0));
-  for (int w = 0;; ++w) {
-    run(w % n);
-    if (w % 32 == 31) {
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      if (ms > warm_ms) break;
-    }
-  }
+  warm_up(run, n, warm_ms, &e0, &e1);
   std::vector<std::vector<float>> t(n);
   for (int r = 0; r < rounds; ++r)
     for (int j = 0; j < n; ++j) {
