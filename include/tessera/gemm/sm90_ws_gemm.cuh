@@ -889,6 +889,16 @@ struct Sm90WsVariant {
 // K-contiguous. See the NOTE in src/gemm/kernels/sm90_ws_gemm.cu.
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2,
                                      int row_align = 128, bool a_k_major = true, bool b_k_major = true);
+// `row_align` is a byte count since session 11 (it was a bool "rows 128-byte
+// aligned"): a bool there is a compile error, not a silent 1 or 0.
+template <class Bool>
+  requires std::is_same_v<Bool, bool>
+Sm90WsVariant select_sm90_ws_variant(std::int64_t, std::int64_t, std::int64_t, int, int, Bool, bool = true,
+                                     bool = true) {
+  static_assert(!std::is_same_v<Bool, bool>,
+                "select_sm90_ws_variant: row_align is the rows' alignment in bytes (16, 32, 64 or 128), not a bool");
+  return {};
+}
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
 
 }  // namespace tessera::detail
