@@ -20,11 +20,12 @@ namespace tessera::bench {
 
 struct Shape {
   std::int64_t m = 0, n = 0, k = 0;
-  std::string group;  // square, seed, llm, skinny, odd
+  std::string group;  // square, seed, llm, skinny, odd, midsize
 };
 
-// Shapes of a suite: default (= all groups), square, seed, llm, skinny, odd,
-// all. `quick` keeps a small subset. Unknown suite: empty.
+// Shapes of a suite: default (square, seed, llm, skinny and odd: the issue's
+// suite), one of those groups alone, midsize, or all (default + midsize).
+// `quick` keeps a small subset. Unknown suite: empty.
 std::vector<Shape> suite_shapes(std::string_view suite, bool quick);
 
 // "MxNxK" -> a Shape of group "custom". False (and *out untouched) unless it

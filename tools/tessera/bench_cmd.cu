@@ -16,10 +16,11 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|all] [--quick] [--shapes MxNxK,...]\n"
+    "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|midsize|all] [--quick] [--shapes MxNxK,...]\n"
     "                     [--types bf16,f16,f16acc,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
     "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE] [--no-gate]\n"
-    "  default: every shape of the suites, bf16, tn. --quick: a subset of the shapes.\n"
+    "  default: the square, seed, llm, skinny and odd shapes, bf16, tn; all: those and the midsize ones.\n"
+    "  --quick: a subset of the shapes.\n"
     "  --shapes: these problems instead of a suite, e.g. --shapes 4096x4096x4096,8192x8192x8192.\n"
     "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
     "  the Hopper kernel accumulates in f32 only, so the mma.sync kernel runs).\n"
