@@ -13,7 +13,8 @@
 #   nN[_tr]            cooperative 128xN narrow tiles (N = 16..128)
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
-#   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G
+#   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
+#             _c2 clusters of 2 (B multicast; cooperative 128x256 only)
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
 # (scripts/gpu/driver_gate.cuh says why); GATE=0: the earlier method (each
@@ -58,6 +59,7 @@ Entry parse(const std::string& s) {
   v.transpose = s.find("_tr") != std::string::npos;
   if (auto p = s.find("_s"); p != std::string::npos) v.splits = std::atoi(s.c_str() + p + 2);
   if (auto p = s.find("_g"); p != std::string::npos) v.group_m = std::atoi(s.c_str() + p + 2);
+  if (s.find("_c2") != std::string::npos) v.cluster = 2;
   return e;
 }
 
