@@ -30,10 +30,11 @@
 // runs. NOTE: a GEMM kernel's time depends on what ran before it (session
 // 11, runs 112-114, H200): our default at 2048x1024x512 took 10.3 us after
 // itself, 11.6 after cuBLAS and 12.9 after another of our kernels, where a
-// tiny kernel, one with another shared-memory carveout or one with 160 KB
-// of code before it cost nothing (runs 112, 122), nor did the same kernel
-// on other buffers or with another K (run 125); prefetching D's tensor map
-// did not remove it (run 123). Cause not found. Without `before`, each
+// tiny kernel or one with another shared-memory carveout before it cost
+// nothing, nor did the same kernel on other buffers or with another K (runs
+// 112, 125); one with 160 KB of code cost 0-0.7 us (runs 122, 128);
+// prefetching D's tensor map did not remove it (run 123). Cause not found
+// (scripts/gpu/predecessor.sh repeats the experiment). Without `before`, each
 // run follows whatever the rotation put before it, which favours a variant
 // listed right after an identical one by up to 25% on a ~10 us kernel.
 template <class Run>

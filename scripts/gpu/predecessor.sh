@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# Does the kernel that ran just before a GEMM change the GEMM's time? For
+# each target (the Hopper kernel's default launch, cuBLAS) and each
+# predecessor, one round runs: predecessor; L2 flush (256 MiB memset); e0;
+# target; e1 -- every predecessor in turn, the whole round behind the
+# benchmark's queue gate. Prints the median of ROUNDS (100) in µs. bf16 TN,
+# D row-major. Predecessors: the target itself, cuBLAS, another of our
+# kernels (ping-pong 64x128), a tiny kernel, one with 100 KiB of shared
+# memory (another carveout), one with ~160 KB of straight-line code, our
+# kernel on other buffers (other tensor maps), and on the same buffers with
+# K/2. Session 11 (runs 112, 122, 125, 128): cuBLAS and our other kernel
+# cost the target the most (up to 2.6 µs), the big-code kernel 0-0.7 µs, the
+# others nothing; see scripts/gpu/driver_gate.cuh.
+# Logs under $OUT (default /tmp/tessera-predecessor).
+# Usage: [ROUNDS=100] scripts/gpu/predecessor.sh
+set -u
+OUT=${OUT:-/tmp/tessera-predecessor}
+. "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
+
+cat > "$OUT/predecessor.cu" <<'CU'
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include <tessera/gemm/sm90_ws_gemm.cuh>
+
+#include "driver_util.cuh"
+#include "queue_hold.hpp"
+
+using namespace tessera;
+
+__global__ void tiny_kernel(int* p) {
+  if (p != nullptr && threadIdx.x == 1000000) p[0] = 1;
+}
+
+// 100 KiB of dynamic shared memory: another L1/shared carveout than the GEMM's.
+__global__ void smem_kernel(int* p) {
+  extern __shared__ int s[];
+  s[threadIdx.x] = int(threadIdx.x);
+  __syncthreads();
+  if (p != nullptr && s[(threadIdx.x + 1) % blockDim.x] == -1) p[0] = 1;
+}
+
+// ~160 KB of straight-line code (10000 dependent FFMAs), no memory traffic.
+__global__ void bigcode_kernel(float* out, float a, float b) {
+  float x = float(threadIdx.x);
+#pragma unroll
+  for (int i = 0; i < 10000; ++i) x = fmaf(x, a, b + float(i));
+  if (out != nullptr && x == 12345.0f) out[0] = x;
+}
+
+int main() {
+  int const rounds = std::getenv("ROUNDS") ? std::atoi(std::getenv("ROUNDS")) : 100;
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s; bf16 TN, D row-major, median of %d, µs\n", prop.name, rounds);
+  cublasHandle_t h;
+  cublasCreate(&h);
+  size_t const flush_bytes = size_t(256) << 20;
+  void* flush;
+  CHECK(cudaMalloc(&flush, flush_bytes));
+  CHECK(cudaFuncSetAttribute(smem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 100 << 10));
+  struct Shape { int m, n, k; };
+  for (Shape sh : {Shape{1000, 1000, 1000}, Shape{2048, 1024, 512}, Shape{1536, 1536, 1024}, Shape{4096, 4096, 4096}}) {
+    int const M = sh.m, N = sh.n, K = sh.k;
+    __nv_bfloat16 *A, *B, *D, *Dc, *A2, *B2, *D2;
+    for (__nv_bfloat16** p : {&A, &A2}) CHECK(cudaMalloc(p, size_t(M) * K * 2));
+    for (__nv_bfloat16** p : {&B, &B2}) CHECK(cudaMalloc(p, size_t(N) * K * 2));
+    for (__nv_bfloat16** p : {&D, &Dc, &D2}) CHECK(cudaMalloc(p, size_t(M) * N * 2));
+    fill<<<1024, 256>>>(A, (long long)M * K, 1u);
+    fill<<<1024, 256>>>(B, (long long)N * K, 2u);
+    fill<<<1024, 256>>>(A2, (long long)M * K, 3u);
+    fill<<<1024, 256>>>(B2, (long long)N * K, 4u);
+    GemmArgs args;
+    args.m = M; args.n = N; args.k = K;
+    args.input = DataType::bf16; args.output = DataType::bf16; args.accumulate = DataType::f32;
+    args.a = MatrixDesc{A, MatrixOrder::row_major, K, 0};
+    args.b = MatrixDesc{B, MatrixOrder::col_major, K, 0};
+    args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
+    GemmArgs bufs = args;  // other buffers: other tensor maps, the same kernel
+    bufs.a.data = A2; bufs.b.data = B2; bufs.d.data = D2;
+    GemmArgs half_k = args;  // the same buffers and kernel, K/2
+    half_k.k = K / 2;
+    detail::Sm90WsVariant pp64;  // another kernel of ours
+    pp64.pingpong = true; pp64.tile_n = 128; pp64.tile_m = 64; pp64.tma_store = true; pp64.group_m = 8;
+    auto launch = [](const GemmArgs& a, const detail::Sm90WsVariant* v) {
+      Status const s = v ? detail::launch_sm90_ws_gemm(a, nullptr, *v) : detail::launch_sm90_ws_gemm(a, nullptr);
+      if (!s.ok()) { std::printf("launch failed: %s\n", s.message.c_str()); std::exit(1); }
+    };
+    float one = 1.0f, zero = 0.0f;
+    std::function<void()> const ours = [&] { launch(args, nullptr); };
+    std::function<void()> const cublas = [&] {
+      if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16BF, K, A, CUDA_R_16BF, K, &zero, Dc,
+                       CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+        std::printf("cublasGemmEx failed\n");
+        std::exit(1);
+      }
+    };
+    std::vector<std::pair<const char*, std::function<void()>>> const preds = {
+        {"itself", nullptr},
+        {"cuBLAS", cublas},
+        {"pp64x128", [&] { launch(args, &pp64); }},
+        {"tiny", [] { tiny_kernel<<<132, 128>>>(nullptr); }},
+        {"smem100K", [] { smem_kernel<<<132, 128, 100 << 10>>>(nullptr); }},
+        {"bigcode", [] { bigcode_kernel<<<132, 128>>>(nullptr, 0.999f, 0.5f); }},
+        {"otherbufs", [&] { launch(bufs, nullptr); }},
+        {"K/2", [&] { launch(half_k, nullptr); }}};
+    // Every kernel launched before any gate (queue_hold.hpp: lazy loading).
+    for (int w = 0; w < 20; ++w) {
+      ours();
+      for (auto& p : preds)
+        if (p.second) p.second();
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::printf("%dx%dx%d\n  %-8s", M, N, K, "target");
+    for (auto& p : preds) std::printf(" %10s", p.first);
+    std::printf("\n");
+    size_t const np = preds.size();
+    std::vector<cudaEvent_t> ev(2 * np);
+    for (cudaEvent_t& e : ev) CHECK(cudaEventCreate(&e));
+    for (auto const& t : {std::make_pair("ours", ours), std::make_pair("cuBLAS", cublas)}) {
+      std::vector<std::vector<float>> us(np);
+      bench::QueueHold gate;
+      for (int r = 0; r < rounds; ++r) {
+        if (!gate.hold(nullptr).ok()) { std::printf("queue gate failed\n"); std::exit(1); }
+        for (size_t j = 0; j < np; ++j) {
+          size_t const i = (j + size_t(r)) % np;
+          (preds[i].second ? preds[i].second : t.second)();
+          CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+          CHECK(cudaEventRecord(ev[2 * i]));
+          t.second();
+          CHECK(cudaEventRecord(ev[2 * i + 1]));
+        }
+        gate.release();
+        CHECK(cudaDeviceSynchronize());
+        for (size_t i = 0; i < np; ++i) {
+          float ms;
+          CHECK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+          us[i].push_back(ms * 1000.0f);
+        }
+      }
+      if (gate.timed_out()) std::printf("  queue gate timed out: some intervals may include host time\n");
+      std::printf("  %-8s", t.first);
+      for (auto& v : us) {
+        std::sort(v.begin(), v.end());
+        std::printf(" %10.2f", v[v.size() / 2]);
+      }
+      std::printf("\n");
+    }
+    for (cudaEvent_t& e : ev) cudaEventDestroy(e);
+    for (__nv_bfloat16* p : {A, B, D, Dc, A2, B2, D2}) cudaFree(p);
+  }
+  cublasDestroy(h);
+  std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
+  return 0;
+}
+CU
+build_driver "$OUT/predecessor.cu" "$OUT/predecessor"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
+"$OUT/predecessor" | tee "$OUT/predecessor.log"
