@@ -21,6 +21,46 @@
 #include "driver_util.cuh"
 #include "queue_hold.hpp"
 
+// `rounds` rounds behind one queue gate each; a round visits i = 0 .. n - 1
+// in a rotating order (round r starts at r mod n) and enqueues pre(i)
+// (untimed), the L2 flush (flush bytes overwritten), then timed(i) between
+// two events. Returns each i's median in milliseconds. Every kernel must
+// have been launched once before (queue_hold.hpp, lazy loading).
+template <class Pre, class Timed>
+std::vector<double> gated_medians_ms(Pre&& pre, Timed&& timed, int n, int rounds, void* flush, size_t flush_bytes) {
+  std::vector<cudaEvent_t> ev(2 * size_t(n));
+  for (cudaEvent_t& e : ev) CHECK(cudaEventCreate(&e));
+  tessera::bench::QueueHold gate;
+  std::vector<std::vector<float>> t(n);
+  for (int r = 0; r < rounds; ++r) {
+    tessera::Status const s = gate.hold(nullptr);
+    if (!s.ok()) { std::printf("queue gate: %s\n", s.message.c_str()); std::exit(1); }
+    for (int j = 0; j < n; ++j) {
+      int const i = (j + r) % n;
+      pre(i);
+      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+      CHECK(cudaEventRecord(ev[2 * i]));
+      timed(i);
+      CHECK(cudaEventRecord(ev[2 * i + 1]));
+    }
+    gate.release();
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; ++i) {
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+      t[i].push_back(ms);
+    }
+  }
+  if (gate.timed_out()) std::printf("  queue gate timed out: some intervals may include host time\n");
+  for (cudaEvent_t& e : ev) CHECK(cudaEventDestroy(e));
+  std::vector<double> med(n);
+  for (int i = 0; i < n; ++i) {
+    std::sort(t[i].begin(), t[i].end());
+    med[i] = t[i][t[i].size() / 2];
+  }
+  return med;
+}
+
 // As interleaved_tflops; every kernel must have been launched once before
 // (the warm-up does it; see queue_hold.hpp on lazy loading). Prints a line
 // when a gate opened by its timeout.
@@ -44,38 +84,13 @@ std::vector<double> gated_interleaved_tflops(Run&& run, int n, int rounds, float
   warm_up(run, n, warm_ms, &w0, &w1);
   CHECK(cudaEventDestroy(w0));
   CHECK(cudaEventDestroy(w1));
-  std::vector<cudaEvent_t> ev(2 * size_t(n));
-  for (cudaEvent_t& e : ev) CHECK(cudaEventCreate(&e));
-  tessera::bench::QueueHold gate;
-  std::vector<std::vector<float>> t(n);
-  for (int r = 0; r < rounds; ++r) {
-    tessera::Status const s = gate.hold(nullptr);
-    if (!s.ok()) { std::printf("queue gate: %s\n", s.message.c_str()); std::exit(1); }
-    for (int j = 0; j < n; ++j) {
-      int const i = (j + r) % n;
-      if (before >= 0) {
-        run(i);
-        run(i != before ? before : (before + 1) % n);
-      }
-      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-      CHECK(cudaEventRecord(ev[2 * i]));
-      run(i);
-      CHECK(cudaEventRecord(ev[2 * i + 1]));
-    }
-    gate.release();
-    CHECK(cudaDeviceSynchronize());
-    for (int i = 0; i < n; ++i) {
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-      t[i].push_back(ms);
-    }
-  }
-  if (gate.timed_out()) std::printf("  queue gate timed out: some intervals may include host time\n");
-  for (cudaEvent_t& e : ev) CHECK(cudaEventDestroy(e));
+  auto pre = [&](int i) {
+    if (before < 0) return;
+    run(i);
+    run(i != before ? before : (before + 1) % n);
+  };
+  std::vector<double> const ms = gated_medians_ms(pre, run, n, rounds, flush, flush_bytes);
   std::vector<double> tf(n);
-  for (int i = 0; i < n; ++i) {
-    std::sort(t[i].begin(), t[i].end());
-    tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12;
-  }
+  for (int i = 0; i < n; ++i) tf[i] = flop / (ms[i] * 1e-3) / 1e12;
   return tf;
 }

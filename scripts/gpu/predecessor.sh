@@ -25,7 +25,6 @@ cat > "$OUT/predecessor.cu" <<'CU'
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -34,8 +33,8 @@ cat > "$OUT/predecessor.cu" <<'CU'
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
+#include "driver_gate.cuh"
 #include "driver_util.cuh"
-#include "queue_hold.hpp"
 
 using namespace tessera;
 
@@ -125,39 +124,15 @@ int main() {
     std::printf("%dx%dx%d\n  %-8s", M, N, K, "target");
     for (auto& p : preds) std::printf(" %10s", p.first);
     std::printf("\n");
-    size_t const np = preds.size();
-    std::vector<cudaEvent_t> ev(2 * np);
-    for (cudaEvent_t& e : ev) CHECK(cudaEventCreate(&e));
+    int const np = int(preds.size());
     for (auto const& t : {std::make_pair("ours", ours), std::make_pair("cuBLAS", cublas)}) {
-      std::vector<std::vector<float>> us(np);
-      bench::QueueHold gate;
-      for (int r = 0; r < rounds; ++r) {
-        if (!gate.hold(nullptr).ok()) { std::printf("queue gate failed\n"); std::exit(1); }
-        for (size_t j = 0; j < np; ++j) {
-          size_t const i = (j + size_t(r)) % np;
-          (preds[i].second ? preds[i].second : t.second)();
-          CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-          CHECK(cudaEventRecord(ev[2 * i]));
-          t.second();
-          CHECK(cudaEventRecord(ev[2 * i + 1]));
-        }
-        gate.release();
-        CHECK(cudaDeviceSynchronize());
-        for (size_t i = 0; i < np; ++i) {
-          float ms;
-          CHECK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-          us[i].push_back(ms * 1000.0f);
-        }
-      }
-      if (gate.timed_out()) std::printf("  queue gate timed out: some intervals may include host time\n");
+      std::vector<double> const ms = gated_medians_ms(
+          [&](int i) { (preds[size_t(i)].second ? preds[size_t(i)].second : t.second)(); },
+          [&](int) { t.second(); }, np, rounds, flush, flush_bytes);
       std::printf("  %-8s", t.first);
-      for (auto& v : us) {
-        std::sort(v.begin(), v.end());
-        std::printf(" %10.2f", v[v.size() / 2]);
-      }
+      for (double x : ms) std::printf(" %10.2f", x * 1000.0);
       std::printf("\n");
     }
-    for (cudaEvent_t& e : ev) cudaEventDestroy(e);
     for (__nv_bfloat16* p : {A, B, D, Dc, A2, B2, D2}) cudaFree(p);
   }
   cublasDestroy(h);
