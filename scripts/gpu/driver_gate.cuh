@@ -3,10 +3,10 @@
 //
 // Interleaved timing behind the benchmark's queue gate
 // (bench/queue_hold.hpp), for the timing drivers that link the runtime
-// library (layouts.sh, waves.sh). Same rounds, rotation and L2 flush as
-// interleaved_tflops (driver_util.cuh); the difference is that a round's
-// runs, flushes and events are all enqueued behind a held gate before the
-// GPU reaches the first of them, as `tessera bench` times. Without it, a
+// library (layouts.sh, waves.sh, predecessor.sh). Same rounds, rotation and
+// L2 flush as interleaved_tflops (driver_util.cuh); the difference is that a
+// round's runs, flushes and events are all enqueued behind a held gate before
+// the GPU reaches the first of them, as `tessera bench` times. Without it, a
 // round synchronises after every run, the GPU idles while the host issues the
 // next one, and each interval of a ~10 us kernel can hold more than GPU time
 // (docs/performance.md, "Benchmark method", the queue gate).

@@ -79,9 +79,8 @@ int main() {
     args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     // Kernel columns after cuBLAS: the default, then the alterations.
-    // As tessera::gemm picks it, from the alignment of the rows of A and B (ld = K).
-    std::vector<tessera::detail::Sm90WsVariant> kv(
-        1, tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, sms, 2, (c.k * 2) % 128 == 0 ? 128 : (c.k * 2) % 64 == 0 ? 64 : (c.k * 2) % 32 == 0 ? 32 : 16));
+    // As tessera::gemm picks it for these operands.
+    std::vector<tessera::detail::Sm90WsVariant> kv(1, tessera::detail::default_sm90_ws_variant(args));
     tessera::detail::Sm90WsVariant const def = kv[0];
     if (cluster) {
       tessera::detail::Sm90WsVariant coop;  // cooperative 128x256, default raster group, unsplit

@@ -900,5 +900,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t, std::int64_t, std::int64_t, i
   return {};
 }
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
+// The variant launch_sm90_ws_gemm(args, stream) runs on the current device:
+// select_sm90_ws_variant with `args`' kernel orientation, row alignment and
+// operand majors (for timing drivers that alter the default).
+Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args);
 
 }  // namespace tessera::detail

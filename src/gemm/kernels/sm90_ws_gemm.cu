@@ -597,6 +597,8 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
   return launch_sm90_ws_gemm(args, stream, default_variant(args));
 }
 
+Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_variant(args); }
+
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
