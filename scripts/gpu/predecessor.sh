@@ -10,12 +10,16 @@
 # D row-major. Predecessors: the target itself, cuBLAS, another of our
 # kernels (ping-pong 64x128), a tiny kernel, one with 100 KiB of shared
 # memory (another carveout), one with ~160 KB of straight-line code, our
-# kernel on other buffers (other tensor maps), and on the same buffers with
-# K/2. Session 11 (runs 112, 122, 125, 128): cuBLAS and our other kernel
+# kernel on other buffers (other tensor maps), on the same buffers with
+# K/2, the same kernel function reading A M-major (its other mainloop copy),
+# and the sibling instantiation that writes f32. Session 11 (runs 112, 122, 125, 128): cuBLAS and our other kernel
 # cost the target the most (up to 2.6 µs), the big-code kernel 0-0.7 µs, the
 # others nothing; see scripts/gpu/driver_gate.cuh.
+# NCU=1: also runs the first shape under ncu (application replay, caches
+# left alone), our kernel after each predecessor three times: its time, its
+# warps' stalls for want of an instruction, and its instructions.
 # Logs under $OUT (default /tmp/tessera-predecessor).
-# Usage: [ROUNDS=100] scripts/gpu/predecessor.sh
+# Usage: [ROUNDS=100] [NCU=1] scripts/gpu/predecessor.sh
 set -u
 OUT=${OUT:-/tmp/tessera-predecessor}
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
@@ -28,6 +32,7 @@ cat > "$OUT/predecessor.cu" <<'CU'
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -58,7 +63,8 @@ __global__ void bigcode_kernel(float* out, float a, float b) {
   if (out != nullptr && x == 12345.0f) out[0] = x;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  bool const profile = argc > 1 && std::string(argv[1]) == "ncu";
   int const rounds = std::getenv("ROUNDS") ? std::atoi(std::getenv("ROUNDS")) : 100;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -70,9 +76,14 @@ int main() {
   CHECK(cudaMalloc(&flush, flush_bytes));
   CHECK(cudaFuncSetAttribute(smem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 100 << 10));
   struct Shape { int m, n, k; };
-  for (Shape sh : {Shape{1000, 1000, 1000}, Shape{2048, 1024, 512}, Shape{1536, 1536, 1024}, Shape{4096, 4096, 4096}}) {
+  std::vector<Shape> shapes = {Shape{1000, 1000, 1000}, Shape{2048, 1024, 512}, Shape{1536, 1536, 1024},
+                               Shape{4096, 4096, 4096}};
+  if (profile) shapes.resize(1);
+  for (Shape sh : shapes) {
     int const M = sh.m, N = sh.n, K = sh.k;
     __nv_bfloat16 *A, *B, *D, *Dc, *A2, *B2, *D2;
+    float* D32;
+    CHECK(cudaMalloc(&D32, size_t(M) * N * 4));
     for (__nv_bfloat16** p : {&A, &A2}) CHECK(cudaMalloc(p, size_t(M) * K * 2));
     for (__nv_bfloat16** p : {&B, &B2}) CHECK(cudaMalloc(p, size_t(N) * K * 2));
     for (__nv_bfloat16** p : {&D, &Dc, &D2}) CHECK(cudaMalloc(p, size_t(M) * N * 2));
@@ -90,6 +101,17 @@ int main() {
     bufs.a.data = A2; bufs.b.data = B2; bufs.d.data = D2;
     GemmArgs half_k = args;  // the same buffers and kernel, K/2
     half_k.k = K / 2;
+    // The same kernel function with A read M-major (the same buffer as
+    // (K, M):(M, 1), whose rows have the same alignment when M == K): its
+    // other mainloop copy, everything else alike.
+    GemmArgs a_mn = args;
+    a_mn.a = MatrixDesc{A, MatrixOrder::col_major, M, 0};
+    detail::Sm90WsVariant const dflt = detail::default_sm90_ws_variant(args);
+    // The default variant writing f32: a sibling instantiation (other
+    // epilogue code), the same mainloop and tensor maps for A and B.
+    GemmArgs f32out = args;
+    f32out.output = DataType::f32;
+    f32out.d = MutableMatrixDesc{D32, MatrixOrder::row_major, N, 0};
     detail::Sm90WsVariant pp64;  // another kernel of ours
     pp64.pingpong = true; pp64.tile_n = 128; pp64.tile_m = 64; pp64.tma_store = true; pp64.group_m = 8;
     auto launch = [](const GemmArgs& a, const detail::Sm90WsVariant* v) {
@@ -113,7 +135,9 @@ int main() {
         {"smem100K", [] { smem_kernel<<<132, 128, 100 << 10>>>(nullptr); }},
         {"bigcode", [] { bigcode_kernel<<<132, 128>>>(nullptr, 0.999f, 0.5f); }},
         {"otherbufs", [&] { launch(bufs, nullptr); }},
-        {"K/2", [&] { launch(half_k, nullptr); }}};
+        {"K/2", [&] { launch(half_k, nullptr); }},
+        {"A M-major", [&] { launch(a_mn, &dflt); }},
+        {"f32 out", [&] { launch(f32out, &dflt); }}};
     // Every kernel launched before any gate (queue_hold.hpp: lazy loading).
     for (int w = 0; w < 20; ++w) {
       ours();
@@ -121,6 +145,22 @@ int main() {
         if (p.second) p.second();
     }
     CHECK(cudaDeviceSynchronize());
+    if (profile) {
+      // Under ncu (application replay, no cache control): each predecessor,
+      // the flush, then our kernel, three times; the markers name them.
+      for (auto& p : preds)
+        for (int r = 0; r < 3; ++r) {
+          std::printf("=== %dx%dx%d after %s (%d)\n", M, N, K, p.first, r);
+          std::fflush(stdout);
+          (p.second ? p.second : ours)();
+          CHECK(cudaMemsetAsync(flush, r, flush_bytes));
+          ours();
+          CHECK(cudaDeviceSynchronize());
+        }
+      for (__nv_bfloat16* p : {A, B, D, Dc, A2, B2, D2}) cudaFree(p);
+      cudaFree(D32);
+      continue;
+    }
     std::printf("%dx%dx%d\n  %-8s", M, N, K, "target");
     for (auto& p : preds) std::printf(" %10s", p.first);
     std::printf("\n");
@@ -134,6 +174,7 @@ int main() {
       std::printf("\n");
     }
     for (__nv_bfloat16* p : {A, B, D, Dc, A2, B2, D2}) cudaFree(p);
+    cudaFree(D32);
   }
   cublasDestroy(h);
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
@@ -143,3 +184,9 @@ CU
 build_driver "$OUT/predecessor.cu" "$OUT/predecessor"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 "$OUT/predecessor" | tee "$OUT/predecessor.log"
+if [ "${NCU:-0}" = 1 ]; then
+  ncu --replay-mode application --cache-control none --clock-control none --kernel-name regex:ws_gemm_kernel \
+    --metrics gpu__time_duration.sum,smsp__warps_issue_stalled_no_instruction.sum,smsp__inst_executed.sum,sm__cycles_active.avg \
+    "$OUT/predecessor" ncu > "$OUT/predecessor_ncu.log" 2>&1
+  grep -E '^===|gpu__time|no_instruction|inst_executed|cycles_active' "$OUT/predecessor_ncu.log"
+fi
