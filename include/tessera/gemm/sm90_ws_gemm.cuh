@@ -38,9 +38,9 @@
 // fragments straight to global memory (each warp writes 8 rows x 8 bytes per
 // instruction: poorly coalesced), each consumer warpgroup stages its 64-row
 // block in sub-tiles of 64 rows x 128 bytes through a double-buffered,
-// 128B-swizzled shared tile and issues one TMA store per sub-tile; the TMA
-// unit clips rows and columns past the matrix, so edge tiles need no
-// predication.
+// 128B-swizzled shared tile (stmatrix for 16-bit outputs, st.shared for
+// f32) and issues one TMA store per sub-tile; the TMA unit clips rows and
+// columns past the matrix, so edge tiles need no predication.
 //
 // Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128):
 // for a GEMM with one small dimension the launcher puts that dimension on the
@@ -78,6 +78,7 @@
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/named_barrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/stmatrix.cuh>
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/gemm/api.hpp>
@@ -361,42 +362,74 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
 // bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
 // beta * C, into `tile` (8 KiB, 1024-byte aligned) as the TMA store of D'
 // (n, m) with box (kW, 64) and 128B swizzle expects it: the shared image of
-// row r keeps its 16-byte chunk c at chunk c ^ (r % 8) -- which also makes
-// the fragment writes bank-conflict free (the 8 rows g of one instruction
-// land on 8 different chunks).
+// row r keeps its 16-byte chunk c at chunk c ^ (r % 8).
+// 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
+// accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
+// and + 1 of the warp's 16-row strip) is exactly the register an
+// m8n8.b16 stmatrix takes from lane 4g + q, so one stmatrix.x4 stores the
+// 16x16 block of column blocks j and j + 1, each matrix row one whole
+// 16-byte chunk (lanes 8i .. 8i + 7 address matrix i's rows). f32 outputs
+// (8-byte pairs) use st.shared. Either way the 8 rows of one instruction
+// land on 8 different chunks: no bank conflicts.
+// The C term is a separate pass over the sub-tile's values, skipped as a
+// whole when beta == 0, so that the common case runs (and fetches) only
+// the scaling, the packing and the stores.
 template <class TOut, int kN>
 __device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN / 2], const WsGemmParams& p,
                                                           uint8_t* tile, int sub, int row0, int col0) {
   constexpr int kOutBytes = int(sizeof(TOut));
   constexpr int kW = 128 / kOutBytes;
+  constexpr int kBlocks = kW / 8;  // 8-column blocks of the sub-tile
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  bool const read_c = p.beta != 0.0f;
+  // v[4 jb + 2 h + e]: row 16w + g + 8h, column 8 jb + 2q + e of the sub-tile.
+  float v[4 * kBlocks];
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    int const r = 16 * w + g + 8 * h;  // row in the 64-row block
-    int const grow = row0 + r;
+  for (int i = 0; i < 4 * kBlocks; ++i) v[i] = p.alpha * acc[4 * sub * kBlocks + i];
+  if (p.beta != 0.0f) {
 #pragma unroll
-    for (int jb = 0; jb < kW / 8; ++jb) {
-      int const j = sub * (kW / 8) + jb;  // 8-column block of the accumulator
-      int const lc = 8 * jb + 2 * q;      // column in the sub-tile
-      float v0 = p.alpha * acc[4 * j + 2 * h];
-      float v1 = p.alpha * acc[4 * j + 2 * h + 1];
-      if (read_c && grow < p.m) {
-        int const gcol = col0 + sub * kW + lc;
+    for (int h = 0; h < 2; ++h) {
+      int const grow = row0 + 16 * w + g + 8 * h;
+      if (grow >= p.m) continue;
+#pragma unroll
+      for (int jb = 0; jb < kBlocks; ++jb) {
+        int const gcol = col0 + sub * kW + 8 * jb + 2 * q;
         std::int64_t const coff = std::int64_t(grow) * p.c_row + std::int64_t(gcol) * p.c_col;
-        if (gcol < p.n) v0 += p.beta * ws_load<TOut>(p.c, coff);
-        if (gcol + 1 < p.n) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+        if (gcol < p.n) v[4 * jb + 2 * h] += p.beta * ws_load<TOut>(p.c, coff);
+        if (gcol + 1 < p.n) v[4 * jb + 2 * h + 1] += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
       }
-      int const byte = lc * kOutBytes;
-      int const chunk = (byte / 16) ^ (r % 8);
-      uint8_t* const dst = tile + r * 128 + chunk * 16 + byte % 16;
-      if constexpr (kOutBytes == 4) {
-        *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
-      } else if constexpr (std::is_same_v<TOut, __half>) {
-        *reinterpret_cast<__half2*>(dst) = __floats2half2_rn(v0, v1);
-      } else {
-        *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
+    }
+  }
+  if constexpr (kOutBytes == 2) {
+    // Lane l addresses row l % 8 of matrix l / 8 = (h, jb + dj): h = (l / 8) % 2, dj = l / 16.
+    int const r8 = lane % 8, h = (lane / 8) % 2, dj = lane / 16;
+    uint8_t* const row = tile + (16 * w + 8 * h + r8) * 128;
+#pragma unroll
+    for (int jb = 0; jb < kBlocks; jb += 2) {
+      uint32_t s[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        int const k = 4 * (jb + i / 2) + 2 * (i % 2);  // matrix i = (h = i % 2, jb + i / 2)
+        if constexpr (std::is_same_v<TOut, __half>) {
+          __half2 const x = __floats2half2_rn(v[k], v[k + 1]);
+          s[i] = *reinterpret_cast<const uint32_t*>(&x);
+        } else {
+          __nv_bfloat162 const x = __floats2bfloat162_rn(v[k], v[k + 1]);
+          s[i] = *reinterpret_cast<const uint32_t*>(&x);
+        }
+      }
+      arch::stmatrix<4, false>(row + (((jb + dj) ^ r8) * 16), s);
+    }
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      int const r = 16 * w + g + 8 * h;  // row in the 64-row block
+#pragma unroll
+      for (int jb = 0; jb < kBlocks; ++jb) {
+        int const byte = (8 * jb + 2 * q) * kOutBytes;
+        int const chunk = (byte / 16) ^ (r % 8);
+        *reinterpret_cast<float2*>(tile + r * 128 + chunk * 16 + byte % 16) =
+            make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
       }
     }
   }
