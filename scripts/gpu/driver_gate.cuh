@@ -72,9 +72,12 @@ std::vector<double> gated_medians_ms(Pre&& pre, Timed&& timed, int n, int rounds
 // itself, 11.6 after cuBLAS and 12.9 after another of our kernels, where a
 // tiny kernel or one with another shared-memory carveout before it cost
 // nothing, nor did the same kernel on other buffers or with another K (runs
-// 112, 125); one with 160 KB of code cost 0-0.7 us (runs 122, 128);
-// prefetching D's tensor map did not remove it (run 123). Cause not found
-// (scripts/gpu/predecessor.sh repeats the experiment). Without `before`, each
+// 112, 125). Session 12 (run 129, H100): the same function on its other
+// mainloop copy costs nothing, its f32 sibling (other epilogue code) the
+// most, and ncu counts 3-4x the no-instruction stalls after a different
+// function: the code is fetched again (the L2 flush evicts it from L2
+// too). A smaller epilogue halved the cost (run 131;
+// scripts/gpu/predecessor.sh repeats the experiment). Without `before`, each
 // run follows whatever the rotation put before it, which favours a variant
 // listed right after an identical one by up to 25% on a ~10 us kernel.
 template <class Run>

@@ -11,13 +11,21 @@
 # kernels (ping-pong 64x128), a tiny kernel, one with 100 KiB of shared
 # memory (another carveout), one with ~160 KB of straight-line code, our
 # kernel on other buffers (other tensor maps), on the same buffers with
-# K/2, the same kernel function reading A M-major (its other mainloop copy),
-# and the sibling instantiation that writes f32. Session 11 (runs 112, 122, 125, 128): cuBLAS and our other kernel
-# cost the target the most (up to 2.6 µs), the big-code kernel 0-0.7 µs, the
-# others nothing; see scripts/gpu/driver_gate.cuh.
+# K/2, the same kernel function reading A M-major (its other mainloop
+# copy), and the sibling instantiation that writes f32. Session 11 (runs
+# 112, 122, 125, 128): cuBLAS and our other kernel cost the target the most
+# (up to 2.6 µs), the big-code kernel 0-0.7 µs, the others nothing.
+# Session 12 (run 129): the other mainloop copy nothing, the f32 sibling
+# the most: the cost is fetching the code again; after the stmatrix
+# epilogue (run 131) about half of it is left. See
+# scripts/gpu/driver_gate.cuh.
 # NCU=1: also runs the first shape under ncu (application replay, caches
 # left alone), our kernel after each predecessor three times: its time, its
-# warps' stalls for want of an instruction, and its instructions.
+# warps' stalls for want of an instruction, and its instructions. ncu
+# prints its results after the program's own lines, in launch order: the
+# warm-up's launches of our kernels first (ours, pp64x128, other buffers,
+# K/2, A M-major, f32 out; 20 times), then per predecessor and repetition
+# the predecessor (when it is one of ours) and the target.
 # Logs under $OUT (default /tmp/tessera-predecessor).
 # Usage: [ROUNDS=100] [NCU=1] scripts/gpu/predecessor.sh
 set -u
@@ -188,5 +196,6 @@ if [ "${NCU:-0}" = 1 ]; then
   ncu --replay-mode application --cache-control none --clock-control none --kernel-name regex:ws_gemm_kernel \
     --metrics gpu__time_duration.sum,smsp__warps_issue_stalled_no_instruction.sum,smsp__inst_executed.sum,sm__cycles_active.avg \
     "$OUT/predecessor" ncu > "$OUT/predecessor_ncu.log" 2>&1
-  grep -E '^===|gpu__time|no_instruction|inst_executed|cycles_active' "$OUT/predecessor_ncu.log"
+  grep -E '^===|ws_gemm_kernel<|gpu__time|no_instruction|inst_executed|cycles_active' "$OUT/predecessor_ncu.log" \
+    | grep -v '==PROF==' | sed -E 's/void tessera::kernels::sm90::ws_gemm_kernel<([^>]*WsGemmConfigT<[^>]*>).*/\1/'
 fi
