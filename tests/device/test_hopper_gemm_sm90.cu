@@ -418,6 +418,36 @@ TEST(HopperGemm, Cluster2Variant) {
   }
 }
 
+// The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
+// GPU). stmatrix.x4 semantics (PTX): lanes 8i .. 8i + 7 give the row
+// addresses of matrix i; register i of lane l holds row l / 4, elements
+// 2 (l % 4) and + 1 of matrix i. The epilogue's register i of lane l is the
+// accumulator pair of block (h = i % 2, jb + i / 2), which the wgmma
+// fragment map puts at row 16w + l / 4 + 8h, columns 8 (jb + i / 2) + 2 (l %
+// 4) + e of the sub-tile. Every such element must land at its place in the
+// TMA 128B-swizzled image (chunk c of row r at chunk c ^ (r % 8)), and the
+// four warps' eight stmatrix together must write each of the 64 x 64 2-byte
+// elements exactly once.
+TEST(HopperGemm, StmatrixEpilogueAddressing) {
+  std::vector<int> hits(64 * 64, 0);
+  for (int w = 0; w < 4; ++w)
+    for (int jb = 0; jb < 8; jb += 2)
+      for (int l = 0; l < 32; ++l)
+        for (int i = 0; i < 4; ++i)
+          for (int e = 0; e < 2; ++e) {
+            // Where stmatrix puts register i of lane l, element e.
+            int const row_lane = 8 * i + l / 4;
+            int const stored = kernels::sm90::ws_stmatrix_row_offset(w, row_lane, jb) + (2 * (l % 4) + e) * 2;
+            // Where the fragment map says that value belongs.
+            int const h = i % 2, block = jb + i / 2;
+            int const r = 16 * w + l / 4 + 8 * h, col = 8 * block + 2 * (l % 4) + e;
+            int const expected = r * 128 + ((block ^ (r % 8)) * 16) + (col % 8) * 2;
+            ASSERT_EQ(stored, expected) << "w " << w << " jb " << jb << " lane " << l << " matrix " << i << " e " << e;
+            ++hits[size_t(stored / 2)];
+          }
+  for (int x = 0; x < 64 * 64; ++x) ASSERT_EQ(hits[size_t(x)], 1) << "element " << x << " of the sub-tile";
+}
+
 // Per-shape selection of the default launch (host only, no GPU): the
 // measured winners on 132-SM H100/H200s, in kernel orientation (m x n x k).
 TEST(HopperGemm, DefaultVariantSelection) {

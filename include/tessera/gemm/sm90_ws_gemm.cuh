@@ -358,6 +358,19 @@ __device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const Ws
   }
 }
 
+// stmatrix.x4 of the 16-bit TMA-store epilogue: the byte offset, in a
+// 64-row x 128-byte sub-tile with the TMA 128B swizzle (chunk c of row r at
+// chunk c ^ (r % 8)), of the matrix row that lane `lane` of warp `w`
+// addresses when the warp stores column blocks jb and jb + 1 (jb even) of
+// its 16-row strip: lanes 8i .. 8i + 7 address the rows of matrix i = (h =
+// i % 2, block jb + i / 2), rows 16w + 8h .. 16w + 8h + 7. Each row is one
+// whole 16-byte chunk, so the swizzle applies per row address.
+// (Host-tested against the wgmma fragment map: test_hopper_gemm_sm90.)
+__host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb) {
+  int const r8 = lane % 8, h = (lane / 8) % 2, dj = lane / 16;
+  return (16 * w + 8 * h + r8) * 128 + (((jb + dj) ^ r8) * 16);
+}
+
 // Writes sub-tile `sub` (64 rows x kW columns, kW x sizeof(TOut) = 128
 // bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
 // beta * C, into `tile` (8 KiB, 1024-byte aligned) as the TMA store of D'
@@ -401,9 +414,6 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN 
     }
   }
   if constexpr (kOutBytes == 2) {
-    // Lane l addresses row l % 8 of matrix l / 8 = (h, jb + dj): h = (l / 8) % 2, dj = l / 16.
-    int const r8 = lane % 8, h = (lane / 8) % 2, dj = lane / 16;
-    uint8_t* const row = tile + (16 * w + 8 * h + r8) * 128;
 #pragma unroll
     for (int jb = 0; jb < kBlocks; jb += 2) {
       uint32_t s[4];
@@ -418,7 +428,7 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN 
           s[i] = *reinterpret_cast<const uint32_t*>(&x);
         }
       }
-      arch::stmatrix<4, false>(row + (((jb + dj) ^ r8) * 16), s);
+      arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb), s);
     }
   } else {
 #pragma unroll
