@@ -318,6 +318,15 @@ __device__ __forceinline__ void ws_store2(void* base, std::int64_t off, float v0
   }
 }
 
+// (v0, v1) += beta * (C'(row, col), C'(row, col + 1)), columns past n
+// skipped; `row` < m. Both epilogues call it only when beta != 0.
+template <class TOut>
+__device__ __forceinline__ void ws_add_c_pair(const WsGemmParams& p, int row, int col, float& v0, float& v1) {
+  std::int64_t const coff = std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col;
+  if (col < p.n) v0 += p.beta * ws_load<TOut>(p.c, coff);
+  if (col + 1 < p.n) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
+}
+
 // D'(row, col) and D'(row, col + 1) = alpha * (s0, s1) + beta * C' (columns
 // past n skipped; `row` < m). D'(i, j) is d[i * d_row + j * d_col]: one
 // 2-element store when d_pair_ok (row-major D', aligned), else single
@@ -327,11 +336,7 @@ __device__ __forceinline__ void ws_store_result_pair(const WsGemmParams& p, int 
   float v0 = p.alpha * s0;
   float v1 = p.alpha * s1;
   bool const in0 = col < p.n, in1 = col + 1 < p.n;
-  if (p.beta != 0.0f) {
-    std::int64_t const coff = std::int64_t(row) * p.c_row + std::int64_t(col) * p.c_col;
-    if (in0) v0 += p.beta * ws_load<TOut>(p.c, coff);
-    if (in1) v1 += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
-  }
+  if (p.beta != 0.0f) ws_add_c_pair<TOut>(p, row, col, v0, v1);
   std::int64_t const off = std::int64_t(row) * p.d_row + std::int64_t(col) * p.d_col;
   if (in1 && p.d_pair_ok) {
     ws_store2<TOut>(p.d, off, v0, v1);
@@ -405,12 +410,8 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN 
       int const grow = row0 + 16 * w + g + 8 * h;
       if (grow >= p.m) continue;
 #pragma unroll
-      for (int jb = 0; jb < kBlocks; ++jb) {
-        int const gcol = col0 + sub * kW + 8 * jb + 2 * q;
-        std::int64_t const coff = std::int64_t(grow) * p.c_row + std::int64_t(gcol) * p.c_col;
-        if (gcol < p.n) v[4 * jb + 2 * h] += p.beta * ws_load<TOut>(p.c, coff);
-        if (gcol + 1 < p.n) v[4 * jb + 2 * h + 1] += p.beta * ws_load<TOut>(p.c, coff + p.c_col);
-      }
+      for (int jb = 0; jb < kBlocks; ++jb)
+        ws_add_c_pair<TOut>(p, grow, col0 + sub * kW + 8 * jb + 2 * q, v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
     }
   }
   if constexpr (kOutBytes == 2) {
