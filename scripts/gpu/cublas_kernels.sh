@@ -16,15 +16,15 @@ OUT=${OUT:-/tmp/tessera-cublas-kernels}
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 
 cat > "$OUT/cublas_kernels.cu" <<'CU'
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
-#include <cuda_profiler_api.h>
-
-#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "gemm_bench.hpp"
 #include "reference/cublas_reference.hpp"
 
 #include "driver_util.cuh"
@@ -32,16 +32,10 @@ cat > "$OUT/cublas_kernels.cu" <<'CU'
 using namespace tessera;
 
 int main() {
-  struct Case { int m, n, k; DataType in, out, acc; };
+  struct Case { std::int64_t m, n, k; DataType in, out, acc; };
   std::vector<Case> cases;
-  for (auto [m, n, k] : std::vector<std::array<int, 3>>{
-           {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-           {16384, 16384, 16384}, {5120, 5120, 4096}, {4096, 6144, 4096}, {4096, 28672, 4096},
-           {4096, 4096, 14336}, {16384, 8192, 1024}, {128, 8192, 8192}, {64, 28672, 4096},
-           {16, 4096, 14336}, {4095, 4097, 4093}, {1000, 1000, 1000}, {768, 768, 768},
-           {1536, 1536, 1024}, {1536, 1536, 1536}, {2048, 1024, 512}, {2304, 2304, 1024},
-           {3072, 3072, 512}, {1000, 1000, 2000}, {1200, 1200, 1040}})
-    cases.push_back({m, n, k, DataType::bf16, DataType::bf16, DataType::f32});
+  for (const bench::Shape& s : bench::suite_shapes("all", false))  // the default and midsize suites
+    cases.push_back({s.m, s.n, s.k, DataType::bf16, DataType::bf16, DataType::f32});
   cases.push_back({5120, 5120, 4096, DataType::f16, DataType::f16, DataType::f16});
   cases.push_back({4096, 4096, 4096, DataType::f32, DataType::f32, DataType::f32});
   CublasReference ref;
@@ -65,7 +59,8 @@ int main() {
       if (!s.ok()) { std::printf("cuBLAS: %s\n", s.message.c_str()); return 1; }
     }
     CHECK(cudaDeviceSynchronize());
-    std::printf("=== %dx%dx%d %s\n", c.m, c.n, c.k, std::string(to_string(c.in)).c_str());
+    std::printf("=== %lldx%lldx%lld %s\n", (long long)c.m, (long long)c.n, (long long)c.k,
+                std::string(to_string(c.in)).c_str());
     std::fflush(stdout);
     CHECK(cudaProfilerStart());
     Status const s = ref.run(args);
