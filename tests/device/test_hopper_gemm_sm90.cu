@@ -75,7 +75,8 @@ struct Shape {
 
 constexpr int kDefaultLaunch = -1;
 
-template <class TIn, class TOut>
+// kF16Acc: f16 inputs and output with f16 accumulation (GemmArgs::accumulate).
+template <class TIn, class TOut, bool kF16Acc = false>
 void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1,
               detail::Sm90WsVariant variant = {}, MatrixOrder a_order = MatrixOrder::row_major,
               MatrixOrder b_order = MatrixOrder::col_major) {
@@ -83,8 +84,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                            : std::is_same_v<TIn, __half> ? DataType::f16
                                                          : DataType::bf16;
   constexpr DataType kOut = std::is_same_v<TOut, float> ? DataType::f32 : kIn;
+  static_assert(!kF16Acc || (kIn == DataType::f16 && kOut == DataType::f16), "run_gemm: f16 accumulation is f16 -> f16");
   SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
-                                  << to_string(kOut) << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
+                                  << to_string(kOut) << (kF16Acc ? " f16 accumulation" : "") << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
                                   << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
                                   << variant.tile_n << " group_m " << variant.group_m
@@ -135,7 +137,7 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   args.k = s.k;
   args.input = kIn;
   args.output = kOut;
-  args.accumulate = DataType::f32;
+  args.accumulate = kF16Acc ? DataType::f16 : DataType::f32;
   args.alpha = alpha;
   args.beta = beta;
   args.batch_count = batch;
@@ -167,6 +169,10 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   TESSERA_TEST_CUDA(cudaMemcpy(href.data(), dref, dn * sizeof(double), cudaMemcpyDeviceToHost));
 
   double const eps = kOut == DataType::f32 ? 1e-6 : kOut == DataType::f16 ? 1.0 / 2048 : 1.0 / 256;
+  // The relative-norm bound of an f16 accumulation (the one
+  // test_gemm_repack uses); per element, three times that of the rms.
+  double const f16acc_bound = 2.5e-3 * std::sqrt(double(s.k) / 16.0) + 2e-3;
+  double const abs_tol = kF16Acc ? 3 * f16acc_bound : kIn == DataType::tf32 ? 8e-3 : 1e-3;
   double num = 0, den = 0;
   int64_t non_finite = 0, bad = 0;
   for (size_t e = 0; e < dn; ++e) den += href[e] * href[e];
@@ -184,8 +190,10 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
         double const diff = v - r;
         num += diff * diff;
         // tf32 keeps 10 of the 23 mantissa bits of each f32 input: an error
-        // of ~2^-11 per product, ~2^-11 * rms over the sum.
-        if (std::fabs(diff) > 4 * eps * std::fabs(r) + (kIn == DataType::tf32 ? 8e-3 : 1e-3) * rms) {
+        // of ~2^-11 per product, ~2^-11 * rms over the sum. f16
+        // accumulation rounds the running sum once per k16 step: a random
+        // walk of ~sqrt(K / 16) roundings of ~2^-12 of the sum.
+        if (std::fabs(diff) > 4 * eps * std::fabs(r) + abs_tol * rms) {
           if (++bad <= 5)
             ADD_FAILURE() << "D[" << bi << "](" << i << ", " << j << ") = " << v << ", reference " << r << " (tile "
                           << i / 128 << "," << j / 256 << ", row in tile " << i % 128 << ", col in tile " << j % 256
@@ -194,15 +202,17 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
       }
   double const rel = std::sqrt(num / den);
   // Bounds of docs/performance.md ("Benchmark method"): tf32 1e-3.
-  double const bound = kIn == DataType::tf32  ? 1e-3
+  double const bound = kF16Acc                 ? f16acc_bound
+                       : kIn == DataType::tf32  ? 1e-3
                        : kOut == DataType::f32 ? 1e-5
                        : kOut == DataType::f16 ? 2e-3
                                                : 1e-2;
-  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s A %s B %s D %s: rel err %.3e (bound %.0e), non-finite %lld, off %lld\n",
+  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s%s A %s B %s D %s: rel err %.3e (bound %.1e), non-finite %lld, off %lld\n",
               variant.pingpong ? " ping-pong" : " cooperative", variant.tile_n, variant.transpose ? " transposed" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
               variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
+              kF16Acc ? " (f16 acc)" : "",
               a_row ? "row" : "col", b_col ? "col" : "row", drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
   EXPECT_EQ(non_finite, 0);
   EXPECT_EQ(bad, 0);
@@ -233,6 +243,109 @@ TEST(HopperGemm, F16OddShapes) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_gemm<__half, __half>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f);
   run_gemm<__half, float>({4095, 4097, 4093}, MatrixOrder::row_major, 1.0f, 0.0f);
+}
+
+// f16 inputs and output with f16 accumulation (wgmma .f16.f16.f16), in the
+// configurations the launcher can pick: the default launch (cooperative
+// 128x256 with the TMA store and the held stage at 2048^3, ping-pong
+// 64x128 at 1000^3, narrow 128x64 tiles with split-K for a 64-row problem,
+// MN-major operands), the direct epilogue with alpha/beta and a
+// column-major D, batches, ping-pong 128x128 (two m64 row halves per
+// consumer), a tail split and clusters of 2.
+TEST(HopperGemm, F16Accumulation) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  using H = __half;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  run_gemm<H, H, true>({2048, 2048, 2048}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<H, H, true>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<H, H, true>({64, 4096, 4096}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<H, H, true>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def, MatrixOrder::col_major,
+                       MatrixOrder::row_major);
+  run_gemm<H, H, true>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f);
+  run_gemm<H, H, true>({257, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2);
+  detail::Sm90WsVariant pp{true, 0, 128};
+  pp.tma_store = true;
+  run_gemm<H, H, true>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, pp);
+  detail::Sm90WsVariant tail;
+  tail.tma_store = true;
+  tail.splits = 4;
+  tail.split_tail = true;
+  run_gemm<H, H, true>({4096, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tail);
+  detail::Sm90WsVariant c2;
+  c2.cluster = 2;
+  c2.tma_store = true;
+  run_gemm<H, H, true>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, c2);
+}
+
+// f16 accumulation is what it says: on positive data whose running sums
+// reach ~1000 (f16 spacing 0.5-1 there), the f16-accumulated D is several
+// times further from the fp64 result than the f32-accumulated D of the same
+// inputs, whose error is only the final rounding to f16. (Were the request
+// ignored and f32 used, the two errors would be equal.)
+TEST(HopperGemm, F16AccumulationRoundsTheRunningSum) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  int64_t const m = 256, n = 256, k = 4096;
+  std::mt19937 rng(20261126u);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<__half> ha(size_t(m * k)), hb(size_t(n * k));
+  for (auto& x : ha) x = __float2half(u(rng));
+  for (auto& x : hb) x = __float2half(u(rng));
+  __half *da = nullptr, *db = nullptr, *dd = nullptr;
+  double* dref = nullptr;
+  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size() * sizeof(__half)));
+  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size() * sizeof(__half)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dd, size_t(m * n) * sizeof(__half)));
+  TESSERA_TEST_CUDA(cudaMalloc(&dref, size_t(m * n) * sizeof(double)));
+  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size() * sizeof(__half), cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size() * sizeof(__half), cudaMemcpyHostToDevice));
+  reference_kernel<__half, __half><<<dim3(unsigned(n / 16), unsigned(m / 16)), dim3(16, 16)>>>(
+      m, n, k, da, k, 1, db, 1, k, nullptr, 0, 0, 1.0, 0.0, dref);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  std::vector<double> href(size_t(m * n));
+  TESSERA_TEST_CUDA(cudaMemcpy(href.data(), dref, href.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  // Writes through `err` (not a return value) so the ASSERTs inside can bail out.
+  auto rel_error = [&](DataType accumulate, double& err) {
+    err = INFINITY;
+    GemmArgs args;
+    args.m = m;
+    args.n = n;
+    args.k = k;
+    args.input = DataType::f16;
+    args.output = DataType::f16;
+    args.accumulate = accumulate;
+    args.a = {da, MatrixOrder::row_major, k, 0};
+    args.b = {db, MatrixOrder::col_major, k, 0};
+    args.d = {dd, MatrixOrder::row_major, n, 0};
+    EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+    TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, size_t(m * n) * sizeof(__half)));
+    Status const st = detail::launch_sm90_ws_gemm(args, nullptr);
+    EXPECT_TRUE(st.ok()) << st.message;
+    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<__half> hd(size_t(m * n));
+    TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, hd.size() * sizeof(__half), cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (size_t e = 0; e < hd.size(); ++e) {
+      double const v = double(__half2float(hd[e]));
+      if (!std::isfinite(v)) return;
+      num += (v - href[e]) * (v - href[e]);
+      den += href[e] * href[e];
+    }
+    err = std::sqrt(num / den);
+  };
+  double err32 = 0, err16 = 0;
+  rel_error(DataType::f32, err32);
+  if (HasFatalFailure()) return;
+  rel_error(DataType::f16, err16);
+  if (HasFatalFailure()) return;
+  std::printf("  [sm90_ws_gemm f16 inputs, 256x256x4096 in [0, 1)] rel err: f32 accumulation %.3e, f16 accumulation %.3e\n",
+              err32, err16);
+  EXPECT_LE(err32, 4e-4) << "f32 accumulation: only the final rounding to f16";
+  EXPECT_GT(err16, 3 * err32) << "f16 accumulation should round the running sum";
+  EXPECT_LE(err16, 2.5e-3 * std::sqrt(double(k) / 16.0) + 2e-3);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dd);
+  cudaFree(dref);
 }
 
 TEST(HopperGemm, AlphaBetaAndColumnMajorD) {
@@ -292,6 +405,19 @@ TEST(HopperGemm, RejectsWhatTmaCannotDo) {
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   args.input = DataType::bf16;
   args.a.data = reinterpret_cast<const uint8_t*>(buf) + 2;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  args.a.data = buf;
+  // f16 accumulation: f16 inputs and an f16 output only.
+  args.input = DataType::f16;
+  args.output = DataType::f16;
+  args.accumulate = DataType::f16;
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  args.output = DataType::f32;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  st = detail::launch_sm90_ws_gemm(args, nullptr);
+  EXPECT_NE(st.message.find("f16 accumulation needs f16 inputs and an f16 output"), std::string::npos) << st.message;
+  args.input = DataType::bf16;
+  args.output = DataType::bf16;
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
 }
 

@@ -23,7 +23,7 @@ constexpr const char* kUsage =
     "  --quick: a subset of the shapes.\n"
     "  --shapes: these problems instead of a suite, e.g. --shapes 4096x4096x4096,8192x8192x8192.\n"
     "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
-    "  the Hopper kernel accumulates in f32 only, so the mma.sync kernel runs).\n"
+    "  on Hopper the wgmma kernel runs it, the mma.sync kernels get rows of their own).\n"
     "  Files are rewritten after every problem, so an interrupted run keeps its results.\n"
     "  --no-gate: time each run as it is issued, without first queueing the runs behind a gate\n"
     "  kernel; small problems then include host time where the call is slower to issue than to run.\n";

@@ -7,7 +7,8 @@
 // Kernel orientation (the launcher maps every supported GemmArgs onto it):
 //   D'(i, j) = alpha * sum_k A'(i, k) * B'(j, k) + beta * C'(i, j)
 // with A' (M, K) and B' (N, K), 16-bit inputs (bf16 or f16) or tf32, f32
-// accumulation, D' row-major f32/f16/bf16 (or any strides, direct epilogue).
+// accumulation (f16 inputs may ask for f16 accumulation, kF16Acc), D'
+// row-major f32/f16/bf16 (or any strides, direct epilogue).
 // A' and B' are each K-major (K contiguous) or, for 16-bit inputs,
 // MN-major: the producer then loads (64 x M'/N', 64 x K) TMA boxes whose
 // 128B-swizzled image is the wgmma MN-major canonical layout, and the
@@ -607,15 +608,31 @@ __device__ __forceinline__ void ws_release(uint64_t* empty_bar, uint32_t rank) {
   if constexpr (Cfg::kCluster == 2) arch::mbarrier_arrive_cluster(empty_bar, rank ^ 1u);
 }
 
-template <class TIn, class TOut, class Cfg = WsGemmConfig>
+// The wgmma family of the mainloop: f32 accumulation for every input type,
+// or f16 accumulation (F16F16F16) for f16 inputs when kF16Acc.
+template <class TIn, bool kF16Acc>
+using WsMmaFamily = std::conditional_t<kF16Acc, arch::F16F16F16, typename WsFamily<TIn>::type>;
+
+// kF16Acc: f16 inputs accumulate in f16 (wgmma .f16.f16.f16: one packed
+// register per two f32 fragment values, the same element map), the
+// request of GemmArgs::accumulate == f16. The epilogue (and a split-K
+// unit's hand-off) widens the finished block to f32 first, so every
+// epilogue below serves both.
+template <class TIn, class TOut, class Cfg = WsGemmConfig, bool kF16Acc = false>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                    const __grid_constant__ CUtensorMap tmap_d, const WsGemmParams p) {
 #if TESSERA_SM90A_ENABLED
-  using Mma = arch::Wgmma<typename WsFamily<TIn>::type, Cfg::kBlockN>;
+  static_assert(!kF16Acc || (std::is_same_v<TIn, __half> && std::is_same_v<TOut, __half>),
+                "ws_gemm_kernel: f16 accumulation is offered for f16 inputs and an f16 output only");
+  using Mma = arch::Wgmma<WsMmaFamily<TIn, kF16Acc>, Cfg::kBlockN>;
+  using AccReg = std::conditional_t<kF16Acc, uint32_t, float>;
+  constexpr int kAccF32 = Cfg::kBlockN / 2;  // f32 values of one m64nN block per thread
   constexpr int kBlockK = Cfg::template kBlockK<TIn>;
   static_assert(Mma::kK * int(sizeof(TIn)) == 32, "ws_gemm_kernel: one wgmma K step must be 32 bytes of the swizzle row");
-  static_assert(Mma::kRegsD * Cfg::kHalves <= 128, "ws_gemm_kernel: a consumer holds at most 128 f32 accumulators per thread");
+  static_assert(Mma::kRegsD * (kF16Acc ? 2 : 1) == kAccF32,
+                "ws_gemm_kernel: an f16 accumulator register holds two values of the f32 fragment");
+  static_assert(kAccF32 * Cfg::kHalves <= 128, "ws_gemm_kernel: a consumer holds at most 128 f32 accumulators per thread");
 
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   // The 128B swizzle pattern and the wgmma descriptor both work on absolute
@@ -711,7 +728,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // ---------------- consumer warpgroups ----------------
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     int const cw = wg - 1;
-    float acc[Cfg::kHalves][Mma::kRegsD];
+    AccReg acc[Cfg::kHalves][Mma::kRegsD];
+    // f16 accumulation: the finished block widened to f32 for the epilogue
+    // (f32_acc(hf) is acc[hf] itself otherwise).
+    [[maybe_unused]] float widened[kF16Acc ? Cfg::kHalves : 1][kF16Acc ? kAccF32 : 1];
+    auto f32_acc = [&](int hf) -> float (&)[kAccF32] {
+      if constexpr (kF16Acc) return widened[hf];
+      else return acc[hf];
+    };
     // `seq` numbers the K-blocks the producer streams through the ring (all
     // of the CTA's tiles, in order): stage seq % kStages, phase parity
     // (seq / kStages) & 1. Ping-pong: this consumer's tiles are the CTA's
@@ -743,7 +767,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // Whether this consumer goes on to the epilogue for the 64-row block
       // at D' row row0: always for a whole tile; for a K-slice of a split
       // tile only as the block's last unit, with the whole sum then in `a`.
-      auto finishes_block = [&](float (&a)[Mma::kRegsD], int row0) {
+      auto finishes_block = [&](float (&a)[kAccF32], int row0) {
         if (p.splits == 1 || unit.tile < p.split_from) return true;
         int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
         float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
@@ -823,6 +847,25 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+      if constexpr (kF16Acc) {
+#pragma unroll
+        for (int hf = 0; hf < Cfg::kHalves; ++hf)
+#pragma unroll
+          for (int r = 0; r < Mma::kRegsD; ++r) {
+            // Low half: fragment value 2r, high half: 2r + 1 (wgmma.cuh).
+            __half2 h;
+            static_assert(sizeof(h) == sizeof(uint32_t));
+            __builtin_memcpy(&h, &acc[hf][r], sizeof(h));
+            float2 const f = __half22float2(h);
+            widened[hf][2 * r] = f.x;
+            widened[hf][2 * r + 1] = f.y;
+            // The next tile's first wgmma (scale-d 0) ignores acc but names
+            // it as an in-out operand: without this, the packed registers
+            // stay live through the epilogue beside the widened ones, and
+            // ptxas spilled in three configurations.
+            acc[hf][r] = 0u;
+          }
+      }
       if constexpr (kHold) {
         // Both consumers have finished reading the last K-block's stage
         // (named barrier 3, the two consumer warpgroups): consumer cw stages
@@ -831,8 +874,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // went back in this tile's first K-block.
         arch::named_barrier_sync(3, 256);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
-        if (finishes_block(acc[0], row0)) {
-          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(acc[0], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+        if (finishes_block(f32_acc(0), row0)) {
+          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(f32_acc(0), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                    sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
                                                    tn * Cfg::kBlockN);
           held = prev_stage;
@@ -845,14 +888,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (!finishes_block(acc[hf], row0)) continue;
+        if (!finishes_block(f32_acc(hf), row0)) continue;
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
-          ws_epilogue_tma<TOut, Cfg::kBlockN>(acc[hf], p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+          ws_epilogue_tma<TOut, Cfg::kBlockN>(f32_acc(hf), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
-          ws_epilogue<TOut, Cfg::kBlockN>(acc[hf], p, row0, tn * Cfg::kBlockN);
+          ws_epilogue<TOut, Cfg::kBlockN>(f32_acc(hf), p, row0, tn * Cfg::kBlockN);
         }
       }
     }
@@ -886,7 +929,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 namespace tessera::detail {
 
 // Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
-// with f32 accumulation in any order, or tf32 inputs (f32 output) with both
+// with f32 accumulation in any order (f16 inputs and output also with f16
+// accumulation), or tf32 inputs (f32 output) with both
 // operands K-major (A row-major, B column-major); 16-byte aligned A/B base
 // pointers, leading dimensions and batch strides; k > 0. Does not query the
 // device.

@@ -48,7 +48,11 @@ std::string unsupported_reason(const GemmArgs& args) {
   if (args.input != DataType::bf16 && args.input != DataType::f16 && args.input != DataType::tf32)
     return "needs bf16, f16 or tf32 inputs";
   DataType const out = resolved_output(args);
-  if (args.accumulate != DataType::f32) return "needs f32 accumulation";
+  if (args.accumulate == DataType::f16) {
+    if (args.input != DataType::f16 || out != DataType::f16) return "f16 accumulation needs f16 inputs and an f16 output";
+  } else if (args.accumulate != DataType::f32) {
+    return "needs f32 accumulation, or f16 accumulation of f16 inputs";
+  }
   if (args.input == DataType::tf32 && out != DataType::f32) return "tf32 inputs write f32";
   if (out != args.input && out != DataType::f32) return "output must be the input type or f32";
   if (args.k <= 0) return "needs k > 0";
@@ -72,14 +76,16 @@ std::string unsupported_reason(const GemmArgs& args) {
   return {};
 }
 
-template <class TIn, class TOut, class Cfg>
+template <class TIn, class TOut, class Cfg, bool kF16Acc = false>
 const void* kernel_fn() {
-  return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut, Cfg>);
+  return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut, Cfg, kF16Acc>);
 }
 
 template <class Cfg = WsGemmConfig>
 const void* function_for(const GemmArgs& args) {
   DataType const out = resolved_output(args);
+  if (args.accumulate == DataType::f16)
+    return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
   if (args.input == DataType::bf16)
     return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
   if (args.input == DataType::f16)
@@ -627,7 +633,8 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
             "128x128, or cooperative 128xN (N = 16..128, small dimension on N) with in-kernel split-K; "
-            "bf16/f16 -> f32 acc, any order (MN-major tiles read transposed); tf32 -> f32, A row-major + B column-major; "
+            "bf16/f16 -> f32 acc, f16 -> f16 with f16 acc on request, any order (MN-major tiles read transposed); "
+            "tf32 -> f32, A row-major + B column-major; "
             "16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
