@@ -786,6 +786,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         if (cw == 1) arch::mbarrier_wait(&order[0], my_tiles & 1u);
         else if (my_tiles > 0) arch::mbarrier_wait(&order[1], (my_tiles - 1u) & 1u);
       }
+      if constexpr (kF16Acc) {
+        // The tile's first wgmma (scale-d 0) ignores acc but names it as an
+        // in-out operand, so the packed registers of the previous tile would
+        // stay live through its epilogue beside the widened ones (ptxas
+        // spilled). An empty asm that "defines" them here ends that live
+        // range without emitting an instruction. A real one (acc = 0 after
+        // widening) made ptxas serialise every wgmma of the kernel (C7515,
+        // "non wgmma instructions defining accumulator registers"): 0.53-0.65x
+        // cuBLAS in the ping-pong kernels (run 137).
+#pragma unroll
+        for (int hf = 0; hf < Cfg::kHalves; ++hf)
+#pragma unroll
+          for (int r = 0; r < Mma::kRegsD; ++r) asm volatile("" : "=r"(acc[hf][r]));
+      }
       int prev_stage = 0;
       // The K loop, per operand major-ness (the wgmma transpose immediates
       // are compile-time: one copy of the loop per case, chosen per tile).
@@ -859,11 +873,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             float2 const f = __half22float2(h);
             widened[hf][2 * r] = f.x;
             widened[hf][2 * r + 1] = f.y;
-            // The next tile's first wgmma (scale-d 0) ignores acc but names
-            // it as an in-out operand: without this, the packed registers
-            // stay live through the epilogue beside the widened ones, and
-            // ptxas spilled in three configurations.
-            acc[hf][r] = 0u;
           }
       }
       if constexpr (kHold) {
