@@ -788,13 +788,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       if constexpr (kF16Acc) {
         // The tile's first wgmma (scale-d 0) ignores acc but names it as an
-        // in-out operand, so the packed registers of the previous tile would
-        // stay live through its epilogue beside the widened ones (ptxas
-        // spilled). An empty asm that "defines" them here ends that live
-        // range without emitting an instruction. A real one (acc = 0 after
-        // widening) made ptxas serialise every wgmma of the kernel (C7515,
-        // "non wgmma instructions defining accumulator registers"): 0.53-0.65x
-        // cuBLAS in the ping-pong kernels (run 137).
+        // in-out operand, so the previous tile's packed values would be
+        // carried around the tile loop beside the widened ones (65 more
+        // virtual registers in the PTX of the test TU in tests/ptxas/). An
+        // empty asm that "defines" them here ends that live range without
+        // emitting an instruction. A real definition (acc = 0 after
+        // widening, the first version) made ptxas serialise every wgmma of
+        // the kernel (C7515, "non wgmma instructions defining accumulator
+        // registers"): 0.53-0.65x cuBLAS in the ping-pong kernels (run 137).
+        // Only wgmma may write acc; tests/ptxas/ fails on C7515.
 #pragma unroll
         for (int hf = 0; hf < Cfg::kHalves; ++hf)
 #pragma unroll
