@@ -14,8 +14,13 @@
 # cooperative 128x256 with the TMA store, the same in clusters of 2,
 # ping-pong 64x256 and ping-pong 128x128 with the TMA store.
 # Last: the relative difference of each f16-acc result to cuBLAS 16F's.
+# SKINNY=1: the skinny suite shapes in the nt layout (A M-major, B N-major,
+# where the default picks ping-pong 64x256 for M or N <= 64); the f16-acc
+# columns are then the default, the narrow cooperative tiles the heuristic
+# picks for K-major operands (split-K included), cooperative 128x256 and
+# ping-pong 64x256.
 # SHAPE=MxNxK keeps one shape. Logs under $OUT (default /tmp/tessera-f16acc).
-# Usage: [REPS=30] [SHAPE=MxNxK] scripts/gpu/f16acc.sh
+# Usage: [REPS=30] [SKINNY=1] [SHAPE=MxNxK] scripts/gpu/f16acc.sh
 set -u
 OUT=${OUT:-/tmp/tessera-f16acc}
 start=$(date +%s)
@@ -31,6 +36,7 @@ cat > "$OUT/f16acc.cu" <<'CU'
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
@@ -45,10 +51,19 @@ int main() {
               prop.multiProcessorCount, reps);
   cublasHandle_t h; cublasCreate(&h);
   size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
-  struct Case { int m, n, k; } const cases[] = {
-      {4096, 4096, 4096}, {5120, 5120, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048}, {1000, 1000, 1000}};
-  std::printf("%-16s %8s %8s %15s | %15s %15s %15s %15s %15s  %s\n", "shape", "cuB16F", "cuB32F", "ours f32acc",
-              "f16acc default", "coop tmastore", "cluster2", "pp 64x256", "pp 128x128", "rel.diff to cuBLAS 16F");
+  bool const skinny = std::getenv("SKINNY") != nullptr;
+  struct Case { int m, n, k; };
+  std::vector<Case> const cases =
+      skinny ? std::vector<Case>{{64, 28672, 4096}, {128, 8192, 8192}, {16, 4096, 14336}, {28672, 64, 4096}}
+             : std::vector<Case>{{4096, 4096, 4096}, {5120, 5120, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048},
+                                 {1000, 1000, 1000}};
+  if (skinny)
+    std::printf("%-16s %8s %8s %15s | %15s %15s %15s %15s  %s (nt: A M-major, B N-major)\n", "shape", "cuB16F",
+                "cuB32F", "ours f32acc", "f16acc default", "narrow (TN)", "coop 128x256", "pp 64x256",
+                "rel.diff to cuBLAS 16F");
+  else
+    std::printf("%-16s %8s %8s %15s | %15s %15s %15s %15s %15s  %s\n", "shape", "cuB16F", "cuB32F", "ours f32acc",
+                "f16acc default", "coop tmastore", "cluster2", "pp 64x256", "pp 128x128", "rel.diff to cuBLAS 16F");
   for (const Case& c : cases) {
     char name[40]; std::snprintf(name, sizeof name, "%dx%dx%d", c.m, c.n, c.k);
     if (std::getenv("SHAPE") && std::strcmp(std::getenv("SHAPE"), name) != 0) continue;
@@ -62,24 +77,40 @@ int main() {
     args.m = c.m; args.n = c.n; args.k = c.k;
     args.input = tessera::DataType::f16; args.output = tessera::DataType::f16;
     args.accumulate = tessera::DataType::f16;
-    args.a = {A, tessera::MatrixOrder::row_major, c.k, 0};
-    args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
+    if (skinny) {
+      args.a = {A, tessera::MatrixOrder::col_major, c.m, 0};
+      args.b = {B, tessera::MatrixOrder::row_major, c.n, 0};
+    } else {
+      args.a = {A, tessera::MatrixOrder::row_major, c.k, 0};
+      args.b = {B, tessera::MatrixOrder::col_major, c.k, 0};
+    }
     args.d = tessera::MutableMatrixDesc{D, tessera::MatrixOrder::row_major, c.n, 0};
     tessera::GemmArgs args32 = args;
     args32.accumulate = tessera::DataType::f32;
     args32.d.data = D32;
     std::vector<tessera::detail::Sm90WsVariant> kv(1, tessera::detail::default_sm90_ws_variant(args));
     tessera::detail::Sm90WsVariant v;
-    v.tma_store = true;
-    kv.push_back(v);  // cooperative 128x256, TMA store
-    v.cluster = 2;
-    kv.push_back(v);  // the same in clusters of 2
-    v = {};
-    v.pingpong = true;
-    kv.push_back(v);  // ping-pong 64x256
-    v.tile_n = 128;
-    v.tma_store = true;
-    kv.push_back(v);  // ping-pong 128x128, TMA store
+    if (skinny) {
+      // What the heuristic picks for the same problem with K-major operands
+      // (the narrow 128xN tiles, small dimension on N), read MN-major here.
+      kv.push_back(tessera::detail::select_sm90_ws_variant(c.m, c.n, c.k, prop.multiProcessorCount, 2, 128));
+      kv.push_back(v);  // cooperative 128x256, direct epilogue
+      v.pingpong = true;
+      v.transpose = c.m > c.n;
+      v.group_m = 8;
+      kv.push_back(v);  // ping-pong 64x256, the small dimension on M
+    } else {
+      v.tma_store = true;
+      kv.push_back(v);  // cooperative 128x256, TMA store
+      v.cluster = 2;
+      kv.push_back(v);  // the same in clusters of 2
+      v = {};
+      v.pingpong = true;
+      kv.push_back(v);  // ping-pong 64x256
+      v.tile_n = 128;
+      v.tma_store = true;
+      kv.push_back(v);  // ping-pong 128x128, TMA store
+    }
     int const nk = int(kv.size());
     tessera::detail::Sm90WsVariant const def32 = tessera::detail::default_sm90_ws_variant(args32);
     __half const one_h = __float2half(1.0f), zero_h = __float2half(0.0f);
@@ -87,8 +118,12 @@ int main() {
     auto run = [&](int which) {
       if (which <= 1) {
         bool const f16 = which == 0;
-        if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.n, c.m, c.k, f16 ? (const void*)&one_h : (const void*)&one, B,
-                         CUDA_R_16F, c.k, A, CUDA_R_16F, c.k, f16 ? (const void*)&zero_h : (const void*)&zero,
+        // D row-major is D^T column-major: D^T = B^T A^T. TN: B^T is B (N x K,
+        // ld k) transposed, A^T likewise; nt: B is (N x K, ld n) as stored and
+        // A (M x K, ld m) transposed.
+        if (cublasGemmEx(h, skinny ? CUBLAS_OP_N : CUBLAS_OP_T, skinny ? CUBLAS_OP_T : CUBLAS_OP_N, c.n, c.m, c.k,
+                         f16 ? (const void*)&one_h : (const void*)&one, B, CUDA_R_16F, skinny ? c.n : c.k, A,
+                         CUDA_R_16F, skinny ? c.m : c.k, f16 ? (const void*)&zero_h : (const void*)&zero,
                          f16 ? Dc : Dc32, CUDA_R_16F, c.n, f16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F,
                          CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
           std::printf("cublas error\n");
@@ -120,8 +155,16 @@ int main() {
     std::printf("  f32acc %.1e, f16acc", rel[2]);
     for (int which = 3; which < runs; ++which) std::printf(" %.1e", rel[size_t(which)]);
     tessera::detail::Sm90WsVariant const& d = kv[0];
-    std::printf("  default: %s %dx%d%s%s\n", d.pingpong ? "pp" : "coop", d.pingpong ? d.tile_m : 128, d.tile_n,
-                d.tma_store ? " tmastore" : "", d.splits > 1 ? " split" : "");
+    auto describe = [](const tessera::detail::Sm90WsVariant& x) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s %dx%d%s%s%s", x.pingpong ? "pp" : "coop",
+                    x.pingpong && x.tile_n == 128 ? x.tile_m : (x.pingpong ? 64 : 128), x.tile_n,
+                    x.tma_store ? " tmastore" : "", x.transpose ? " transposed" : "", x.splits > 1 ? " split" : "");
+      return std::string(buf);
+    };
+    std::printf("  default: %s", describe(d).c_str());
+    if (skinny) std::printf("; narrow: %s (splits %d)", describe(kv[1]).c_str(), kv[1].splits);
+    std::printf("\n");
     std::fflush(stdout);
     cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(D32); cudaFree(Dc); cudaFree(Dc32); cudaFree(acc);
   }
