@@ -6,13 +6,15 @@
 // spill. Compiled for sm_90a with -Xptxas -v at test time; no GPU needed.
 // Instantiated: the two bf16 defaults (cooperative 128x256 with the held
 // TMA-store stage for large problems, ping-pong 128x128 with the TMA store
-// for small ones), the f32-output form, and the same with f16 accumulation.
+// for small ones), the f32-output form, clusters of 2 with the TMA store,
+// and the same with f16 accumulation.
 //
 // The f16-accumulating TMA-store kernels keep one or two 32-bit values in
 // local memory (4-8 bytes stored once, reloaded at tile boundaries, outside
 // the K loop; SASS of run 138), which the f32 kernels do not:
 // allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb0ELi128ELi256ELi4ELi1ELb1ELb1EEELb1EE
 // allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb1ELi128ELi128ELi6ELi1ELb1ELb0EEELb1EE
+// allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb0ELi128ELi256ELi4ELi2ELb1ELb0EEELb1EE
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -26,9 +28,12 @@ const void* const kKernels[] = {
     reinterpret_cast<const void*>(
         &sm90::ws_gemm_kernel<__nv_bfloat16, __nv_bfloat16, sm90::WsGemmPingPong128TmaStoreConfig>),
     reinterpret_cast<const void*>(&sm90::ws_gemm_kernel<__nv_bfloat16, float, sm90::WsGemmConfig>),
+    reinterpret_cast<const void*>(
+        &sm90::ws_gemm_kernel<__nv_bfloat16, __nv_bfloat16, sm90::WsGemmCluster2TmaStoreConfig>),
     reinterpret_cast<const void*>(&sm90::ws_gemm_kernel<__half, __half, sm90::WsGemmTmaStoreConfig, true>),
     reinterpret_cast<const void*>(&sm90::ws_gemm_kernel<__half, __half, sm90::WsGemmPingPong128TmaStoreConfig, true>),
     reinterpret_cast<const void*>(&sm90::ws_gemm_kernel<__half, __half, sm90::WsGemmConfig, true>),
+    reinterpret_cast<const void*>(&sm90::ws_gemm_kernel<__half, __half, sm90::WsGemmCluster2TmaStoreConfig, true>),
 };
 
 const void* tessera_ptxas_check_kernel(int i) { return kKernels[i]; }
