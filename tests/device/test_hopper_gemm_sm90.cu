@@ -421,6 +421,39 @@ TEST(HopperGemm, RejectsWhatTmaCannotDo) {
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
 }
 
+// Which kernel the heuristic gives f16 accumulation (host only: the choice
+// depends on the SM number passed in, not on the device): the wgmma kernel
+// on sm_90, the mma.sync kernel on sm_80; and no kernel at all for an
+// f16-accumulating bf16 problem, which validate_arguments refuses first.
+TEST(HopperGemm, F16AccumulationSelection) {
+  // Never dereferenced; each the matrix's full extent, since D may not
+  // overlap A or B.
+  alignas(16) static uint16_t a[64 * 64], b[64 * 64], d[64 * 64];
+  GemmArgs args;
+  args.m = 64;
+  args.n = 64;
+  args.k = 64;
+  args.input = DataType::f16;
+  args.output = DataType::f16;
+  args.accumulate = DataType::f16;
+  args.a = {a, MatrixOrder::row_major, 64, 0};
+  args.b = {b, MatrixOrder::col_major, 64, 0};
+  args.d = {d, MatrixOrder::row_major, 64, 0};
+  Status const valid = validate_arguments(args);
+  ASSERT_TRUE(valid.ok()) << valid.message;
+  const GemmKernel* chosen = nullptr;
+  ASSERT_TRUE(select_gemm_kernel(args, 90, {}, &chosen).ok());
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(std::string(chosen->info.name), "sm90_ws_gemm");
+  ASSERT_TRUE(select_gemm_kernel(args, 80, {}, &chosen).ok());
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(std::string(chosen->info.name), "sm80_tensorop");
+  args.input = DataType::bf16;
+  args.output = DataType::bf16;
+  Status const st = validate_arguments(args);
+  EXPECT_EQ(st.code, StatusCode::unsupported_types) << st.message;
+}
+
 // The variants timed by scripts/gpu/hopper.sh, each on the odd shapes: the
 // raster group size (a remainder group: 8 tile rows in groups of 3), and the
 // ping-pong kernel (64x256 tiles, consumers alternate; K-blocks fewer than
