@@ -7,6 +7,8 @@
 #                     For .cu sources an optional line 4 "// nvcc-flags: ..."
 #                     replaces ARCH_FLAGS (e.g. to target sm_75).
 #             "pass": the source must compile.
+#             "ptxas": the source must compile with `-Xptxas -v`, and the
+#                     report must keep tessera_ptxas_report.cmake's rules.
 #   COMPILER  the compiler executable
 #   SOURCE    the translation unit
 #   OBJECT    where the object file goes
@@ -40,8 +42,10 @@ if(MODE STREQUAL "fail")
     endif()
     separate_arguments(_arch_flags UNIX_COMMAND "${_line4_flags}")
   endif()
+elseif(MODE STREQUAL "ptxas")
+  list(APPEND _flags -Xptxas -v)
 elseif(NOT MODE STREQUAL "pass")
-  message(FATAL_ERROR "tessera_compile_check: MODE must be 'fail' or 'pass', not '${MODE}'")
+  message(FATAL_ERROR "tessera_compile_check: MODE must be 'fail', 'pass' or 'ptxas', not '${MODE}'")
 endif()
 
 get_filename_component(_object_dir "${OBJECT}" DIRECTORY)
@@ -55,11 +59,15 @@ execute_process(COMMAND ${_command}
   ERROR_VARIABLE _out)
 list(JOIN _command " " _command_line)
 
-if(MODE STREQUAL "pass")
+if(MODE STREQUAL "pass" OR MODE STREQUAL "ptxas")
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "compilation failed (exit ${_rc}):\n  ${_command_line}\n${_out}")
   endif()
   message(STATUS "compiled: ${_command_line}")
+  if(MODE STREQUAL "ptxas")
+    include("${CMAKE_CURRENT_LIST_DIR}/tessera_ptxas_report.cmake")
+    tessera_check_ptxas_report("${SOURCE}" "${_out}")
+  endif()
   return()
 endif()
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 //
-// ptxas report check (cmake/tessera_ptxas_check.cmake): the f32 FFMA GEMM
+// ptxas report check (cmake/tessera_ptxas_report.cmake): the f32 FFMA GEMM
 // that tessera::gemm runs for large f32 problems (simt_tiled_sgemm with
 // SgemmDefault, both operands M/N-major in 16-byte units: the form the
 // repack copies K-contiguous operands into) must not spill in its sm_90a

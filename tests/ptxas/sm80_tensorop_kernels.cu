@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 //
-// ptxas report check (cmake/tessera_ptxas_check.cmake): the mma.sync GEMM's
+// ptxas report check (cmake/tessera_ptxas_report.cmake): the mma.sync GEMM's
 // seed tile (128x128x64, 4 warps of 64x64, 3 stages; TN, 16-byte loads),
 // which runs on Hopper as the fallback and as issue 4's Ampere path, must not
 // spill in its sm_90a build: f16 with f16 accumulation (the seed's HGEMM),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 //
-// ptxas report check (cmake/tessera_ptxas_check.cmake): the Hopper GEMM's
+// ptxas report check (cmake/tessera_ptxas_report.cmake): the Hopper GEMM's
 // default kernels must keep their wgmma pipelined (no C7515) and must not
 // spill. Compiled for sm_90a with -Xptxas -v at test time; no GPU needed.
 // Instantiated: the two bf16 defaults (cooperative 128x256 with the held
