@@ -21,6 +21,7 @@
 
 #include <tessera/config.hpp>
 #include <tessera/arch/gpu_atomic.cuh>
+#include <tessera/gemm/f16_accumulator.cuh>
 #include <tessera/gemm/sm80_config.hpp>
 #include <tessera/gemm/sm80_split.cuh>
 
@@ -48,8 +49,7 @@ __device__ __forceinline__ void fragment_values(const float (&acc)[4], float (&v
 __device__ __forceinline__ void fragment_values(const uint32_t (&acc)[2], float (&v)[4]) {
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
-    __half2 h = *reinterpret_cast<const __half2*>(&acc[i]);
-    float2 f = __half22float2(h);
+    float2 const f = widen_f16_pair(acc[i]);
     v[2 * i] = f.x;
     v[2 * i + 1] = f.y;
   }

@@ -83,6 +83,7 @@
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/gemm/api.hpp>
+#include <tessera/gemm/f16_accumulator.cuh>
 
 namespace tessera::kernels::sm90 {
 
@@ -868,11 +869,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int hf = 0; hf < Cfg::kHalves; ++hf)
 #pragma unroll
           for (int r = 0; r < Mma::kRegsD; ++r) {
-            // Low half: fragment value 2r, high half: 2r + 1 (wgmma.cuh).
-            __half2 h;
-            static_assert(sizeof(h) == sizeof(uint32_t));
-            __builtin_memcpy(&h, &acc[hf][r], sizeof(h));
-            float2 const f = __half22float2(h);
+            float2 const f = widen_f16_pair(acc[hf][r]);  // fragment values 2r, 2r + 1
             widened[hf][2 * r] = f.x;
             widened[hf][2 * r + 1] = f.y;
           }

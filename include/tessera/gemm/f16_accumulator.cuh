@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// One 32-bit register of an f16 accumulator (mma.sync ...f16.f16.f16.f16 and
+// wgmma .f16.f16.f16) holds two neighbouring values of the f32 fragment map:
+// the low half is the even column (fragment value 2i), the high half the odd
+// one (2i + 1). Both the sm80 epilogue and the Hopper kernel widen through
+// this one function.
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace tessera::kernels {
+
+// The two f32 values of packed register `r`: .x the low half, .y the high half.
+__device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
+  __half2 h;
+  static_assert(sizeof(h) == sizeof(r), "widen_f16_pair: __half2 must be one 32-bit register");
+  __builtin_memcpy(&h, &r, sizeof(h));
+  return __half22float2(h);
+}
+
+}  // namespace tessera::kernels
