@@ -796,7 +796,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // emitting an instruction. A real definition (acc = 0 after
         // widening, the first version) made ptxas serialise every wgmma of
         // the kernel (C7515, "non wgmma instructions defining accumulator
-        // registers"): 0.53-0.65x cuBLAS in the ping-pong kernels (run 137).
+        // registers"): 0.53-0.72x cuBLAS in the ping-pong kernels (run 137).
         // Only wgmma may write acc; tests/ptxas/ fails on C7515.
 #pragma unroll
         for (int hf = 0; hf < Cfg::kHalves; ++hf)
