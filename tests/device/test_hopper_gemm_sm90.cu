@@ -271,6 +271,11 @@ TEST(HopperGemm, F16Accumulation) {
   tail.splits = 4;
   tail.split_tail = true;
   run_gemm<H, H, true>({4096, 2048, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tail);
+  // Every tile split: the last unit takes the f32 sum into the packed f16
+  // accumulator (F16AccView::set4), then applies alpha and beta.
+  detail::Sm90WsVariant split;
+  split.splits = 4;
+  run_gemm<H, H, true>({256, 512, 4096}, MatrixOrder::row_major, 0.5f, 0.25f, 1, split);
   detail::Sm90WsVariant c2;
   c2.cluster = 2;
   c2.tma_store = true;

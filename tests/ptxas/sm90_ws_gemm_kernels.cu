@@ -7,14 +7,10 @@
 // Instantiated: the two bf16 defaults (cooperative 128x256 with the held
 // TMA-store stage for large problems, ping-pong 128x128 with the TMA store
 // for small ones), the f32-output form, clusters of 2 with the TMA store,
-// and the same with f16 accumulation.
-//
-// The f16-accumulating TMA-store kernels keep one or two 32-bit values in
-// local memory (4-8 bytes stored once, reloaded at tile boundaries, outside
-// the K loop; SASS of run 138), which the f32 kernels do not:
-// allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb0ELi128ELi256ELi4ELi1ELb1ELb1EEELb1EE
-// allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb1ELi128ELi128ELi6ELi1ELb1ELb0EEELb1EE
-// allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb0ELi128ELi256ELi4ELi2ELb1ELb0EEELb1EE
+// and the same with f16 accumulation. None may spill: the f16-accumulating
+// TMA-store kernels kept 4-8 bytes in local memory while the epilogue read a
+// widened f32 copy of the block (session 13); they read the packed block
+// through F16AccView now (acc_view.cuh).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

@@ -22,4 +22,14 @@ __device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
   return __half22float2(h);
 }
 
+// The inverse: x in the low half, y in the high half, each rounded to the
+// nearest f16. widen_f16_pair(narrow_f16_pair(x, y)) == (x, y) whenever x
+// and y are f16 values.
+__device__ __forceinline__ uint32_t narrow_f16_pair(float x, float y) {
+  __half2 const h = __floats2half2_rn(x, y);
+  uint32_t r;
+  __builtin_memcpy(&r, &h, sizeof(r));
+  return r;
+}
+
 }  // namespace tessera::kernels

@@ -83,7 +83,7 @@
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/gemm/api.hpp>
-#include <tessera/gemm/f16_accumulator.cuh>
+#include <tessera/gemm/acc_view.cuh>
 
 namespace tessera::kernels::sm90 {
 
@@ -348,11 +348,12 @@ __device__ __forceinline__ void ws_store_result_pair(const WsGemmParams& p, int 
   }
 }
 
-// One m64nN f32 accumulator of a consumer warpgroup -> global memory.
-// Fragment map (wgmma.cuh): acc[4j + 2h + e] is row 16w + g + 8h, column
-// 8j + 2q + e of the warpgroup's 64xN block.
-template <class TOut, int kN>
-__device__ __forceinline__ void ws_epilogue(const float (&acc)[kN / 2], const WsGemmParams& p, int row0, int col0) {
+// One m64nN accumulator of a consumer warpgroup -> global memory. `acc` is
+// the block's view as f32 fragment values (acc_view.cuh), as in every
+// epilogue below. Fragment map (wgmma.cuh): acc[4j + 2h + e] is row
+// 16w + g + 8h, column 8j + 2q + e of the warpgroup's 64xN block.
+template <class TOut, int kN, class Acc>
+__device__ __forceinline__ void ws_epilogue(const Acc& acc, const WsGemmParams& p, int row0, int col0) {
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
 #pragma unroll
@@ -394,9 +395,9 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
 // The C term is a separate pass over the sub-tile's values, skipped as a
 // whole when beta == 0, so that the common case runs (and fetches) only
 // the scaling, the packing and the stores.
-template <class TOut, int kN>
-__device__ __forceinline__ void ws_epilogue_write_subtile(const float (&acc)[kN / 2], const WsGemmParams& p,
-                                                          uint8_t* tile, int sub, int row0, int col0) {
+template <class TOut, int kN, class Acc>
+__device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const WsGemmParams& p, uint8_t* tile,
+                                                          int sub, int row0, int col0) {
   constexpr int kOutBytes = int(sizeof(TOut));
   constexpr int kW = 128 / kOutBytes;
   constexpr int kBlocks = kW / 8;  // 8-column blocks of the sub-tile
@@ -465,8 +466,8 @@ __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const vo
 // still reading, then the warpgroup meets at named barrier `bar_id`. Each
 // call stores an even number of sub-tiles, so the buffer parity carries
 // over between calls.
-template <class TOut, int kN>
-__device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], const WsGemmParams& p, const void* tmap_d,
+template <class TOut, int kN, class Acc>
+__device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0) {
   constexpr int kW = 128 / int(sizeof(TOut));  // columns per sub-tile
   constexpr int kSub = kN / kW;
@@ -500,10 +501,10 @@ __device__ __forceinline__ void ws_epilogue_tma(const float (&acc)[kN / 2], cons
 // waits, before the writes, for the previous call's groups to finish
 // reading; the caller gives `held` back once the first group has read it
 // (tma_store_wait_read<1>), one K-block into the next tile.
-template <class TOut, int kN>
-__device__ __forceinline__ void ws_epilogue_tma_held(const float (&acc)[kN / 2], const WsGemmParams& p,
-                                                     const void* tmap_d, uint8_t* buf, uint8_t* held, uint32_t bar_id,
-                                                     int row0, int col0) {
+template <class TOut, int kN, class Acc>
+__device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
+                                                     uint8_t* buf, uint8_t* held, uint32_t bar_id, int row0,
+                                                     int col0) {
   static_assert(kN / (128 / int(sizeof(TOut))) == 4,
                 "ws_epilogue_tma_held: the block must be four 128-byte-wide sub-tiles (64x256 of 16-bit outputs)");
   int const t = threadIdx.x % 128;
@@ -550,9 +551,11 @@ __device__ __forceinline__ void ws_epilogue_tma_held(const float (&acc)[kN / 2],
 // performed before its count; acquire: the last unit sees every other
 // unit's), then a barrier before the reads (L1 bypassed: other SMs added the
 // data). No unit waits for another, so any schedule of the units terminates.
-template <int kN>
-__device__ __forceinline__ bool ws_splitk_gather(float (&acc)[kN / 2], const WsGemmParams& p, float* ws, int r0,
-                                                 int slot, uint32_t bar_id, volatile int* last_flag) {
+// An f16 accumulator (F16AccView) takes the f32 sum rounded to f16, as the
+// unsplit K loop leaves it.
+template <int kN, class Acc>
+__device__ __forceinline__ bool ws_splitk_gather(const Acc& acc, const WsGemmParams& p, float* ws, int r0, int slot,
+                                                 uint32_t bar_id, volatile int* last_flag) {
   int const t = threadIdx.x % 128;
   float4* const block = reinterpret_cast<float4*>(ws + std::int64_t(r0) * kN);
   constexpr int kVec = kN / 8;  // float4s per thread
@@ -574,13 +577,7 @@ __device__ __forceinline__ bool ws_splitk_gather(float (&acc)[kN / 2], const WsG
   arch::named_barrier_sync(bar_id, 128);
   if (*last_flag == 0) return false;
 #pragma unroll
-  for (int i = 0; i < kVec; ++i) {
-    float4 const v = __ldcg(block + i * 128 + t);
-    acc[4 * i] = v.x;
-    acc[4 * i + 1] = v.y;
-    acc[4 * i + 2] = v.z;
-    acc[4 * i + 3] = v.w;
-  }
+  for (int i = 0; i < kVec; ++i) acc.set4(i, __ldcg(block + i * 128 + t));
 #pragma unroll
   for (int i = 0; i < kVec; ++i) __stcg(block + i * 128 + t, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
   return true;
@@ -730,12 +727,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     int const cw = wg - 1;
     AccReg acc[Cfg::kHalves][Mma::kRegsD];
-    // f16 accumulation: the finished block widened to f32 for the epilogue
-    // (f32_acc(hf) is acc[hf] itself otherwise).
-    [[maybe_unused]] float widened[kF16Acc ? Cfg::kHalves : 1][kF16Acc ? kAccF32 : 1];
-    auto f32_acc = [&](int hf) -> float (&)[kAccF32] {
-      if constexpr (kF16Acc) return widened[hf];
-      else return acc[hf];
+    // Row block hf as f32 fragment values (acc_view.cuh): f16 accumulators
+    // are widened where the epilogue uses each value. (Widening the whole
+    // block into an f32 copy first, the first version, held 128 more values
+    // live and spilled 4-8 bytes in three TMA-store kernels.)
+    auto acc_view = [&](int hf) {
+      if constexpr (kF16Acc) return F16AccView<kAccF32>{acc[hf]};
+      else return F32AccView<kAccF32>{acc[hf]};
     };
     // `seq` numbers the K-blocks the producer streams through the ring (all
     // of the CTA's tiles, in order): stage seq % kStages, phase parity
@@ -768,7 +766,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // Whether this consumer goes on to the epilogue for the 64-row block
       // at D' row row0: always for a whole tile; for a K-slice of a split
       // tile only as the block's last unit, with the whole sum then in `a`.
-      auto finishes_block = [&](float (&a)[kAccF32], int row0) {
+      auto finishes_block = [&](auto const& a, int row0) {
         if (p.splits == 1 || unit.tile < p.split_from) return true;
         int const r0 = row0 - tm * Cfg::kBlockM;  // row block inside the tile
         float* const ws = p.partial + std::int64_t(unit.tile - p.split_from) * (Cfg::kBlockM * Cfg::kBlockN);
@@ -789,15 +787,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       if constexpr (kF16Acc) {
         // The tile's first wgmma (scale-d 0) ignores acc but names it as an
-        // in-out operand, so the previous tile's packed values would be
-        // carried around the tile loop beside the widened ones (65 more
-        // virtual registers in the PTX of the test TU in tests/ptxas/). An
-        // empty asm that "defines" them here ends that live range without
-        // emitting an instruction. A real definition (acc = 0 after
-        // widening, the first version) made ptxas serialise every wgmma of
-        // the kernel (C7515, "non wgmma instructions defining accumulator
-        // registers"): 0.53-0.72x cuBLAS in the ping-pong kernels (run 137).
-        // Only wgmma may write acc; tests/ptxas/ fails on C7515.
+        // in-out operand, so whatever defined acc last would reach it around
+        // the tile loop: the previous tile's wgmma, or the split-K finish's
+        // f16 stores (F16AccView::set4). An empty asm that "defines" acc
+        // here ends those live ranges without emitting an instruction. A
+        // real definition (acc = 0 after the epilogue, the first version)
+        // made ptxas serialise every wgmma of the kernel (C7515, "non wgmma
+        // instructions defining accumulator registers"): 0.53-0.72x cuBLAS
+        // in the ping-pong kernels (run 137). ptxas 13.0 accepts the split-K
+        // stores even without this asm; it stays so that no non-wgmma
+        // definition can reach a wgmma. tests/ptxas/ fails on C7515.
 #pragma unroll
         for (int hf = 0; hf < Cfg::kHalves; ++hf)
 #pragma unroll
@@ -864,16 +863,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
-      if constexpr (kF16Acc) {
-#pragma unroll
-        for (int hf = 0; hf < Cfg::kHalves; ++hf)
-#pragma unroll
-          for (int r = 0; r < Mma::kRegsD; ++r) {
-            float2 const f = widen_f16_pair(acc[hf][r]);  // fragment values 2r, 2r + 1
-            widened[hf][2 * r] = f.x;
-            widened[hf][2 * r + 1] = f.y;
-          }
-      }
       if constexpr (kHold) {
         // Both consumers have finished reading the last K-block's stage
         // (named barrier 3, the two consumer warpgroups): consumer cw stages
@@ -882,8 +871,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // went back in this tile's first K-block.
         arch::named_barrier_sync(3, 256);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
-        if (finishes_block(f32_acc(0), row0)) {
-          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(f32_acc(0), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+        if (finishes_block(acc_view(0), row0)) {
+          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(acc_view(0), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                    sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
                                                    tn * Cfg::kBlockN);
           held = prev_stage;
@@ -896,14 +885,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (!finishes_block(f32_acc(hf), row0)) continue;
+        if (!finishes_block(acc_view(hf), row0)) continue;
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
-          ws_epilogue_tma<TOut, Cfg::kBlockN>(f32_acc(hf), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+          ws_epilogue_tma<TOut, Cfg::kBlockN>(acc_view(hf), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
-          ws_epilogue<TOut, Cfg::kBlockN>(f32_acc(hf), p, row0, tn * Cfg::kBlockN);
+          ws_epilogue<TOut, Cfg::kBlockN>(acc_view(hf), p, row0, tn * Cfg::kBlockN);
         }
       }
     }
