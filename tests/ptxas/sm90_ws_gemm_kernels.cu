@@ -7,10 +7,16 @@
 // Instantiated: the two bf16 defaults (cooperative 128x256 with the held
 // TMA-store stage for large problems, ping-pong 128x128 with the TMA store
 // for small ones), the f32-output form, clusters of 2 with the TMA store,
-// and the same with f16 accumulation. None may spill: the f16-accumulating
-// TMA-store kernels kept 4-8 bytes in local memory while the epilogue read a
-// widened f32 copy of the block (session 13); they read the packed block
-// through F16AccView now (acc_view.cuh).
+// and the same with f16 accumulation.
+//
+// One spill is allowed. Ping-pong 128x128 with f16 accumulation widens both
+// of a consumer's 64x128 blocks to f32 when the K loop ends and keeps 8 bytes
+// in local memory (stored once, reloaded at tile boundaries, outside the K
+// loop; SASS of run 138). Its spill-free forms were slower or no faster
+// (runs 143-144, ws_gemm_kernel's comment on acc_view). The cooperative f16
+// kernels, which spilled 4 bytes the same way, read their one block in place
+// (F16AccView, acc_view.cuh) and may not spill:
+// allow-spill: ws_gemm_kernelI6__halfS3_NS1_13WsGemmConfigTILb1ELi128ELi128ELi6ELi1ELb1ELb0EEELb1EE
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

@@ -5,9 +5,10 @@
 // A consumer's accumulator block seen as its f32 fragment values v[0..kValues),
 // whatever the registers hold: f32 (one value each) or packed f16 (two values
 // each, f16_accumulator.cuh). The Hopper kernel's epilogues and its split-K
-// hand-off read through a view, so an f16 accumulator is widened where each
-// value is used instead of into a second, f32 copy of the block (which kept
-// 128 more registers live and made three kernels spill; tests/ptxas/).
+// hand-off read through a view, so the kernel chooses per tile shape whether
+// an f16 block is read in place (F16AccView: each value widened where it is
+// used) or widened into an f32 copy first (F32AccView over the copy); see
+// ws_gemm_kernel for which and why.
 //
 // Laws: view[i] is fragment value i; after set4(i, v), view[4i + j] is v's
 // component j — exactly for F32AccView, rounded to the nearest f16 for

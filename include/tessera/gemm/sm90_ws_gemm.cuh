@@ -551,8 +551,8 @@ __device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGem
 // performed before its count; acquire: the last unit sees every other
 // unit's), then a barrier before the reads (L1 bypassed: other SMs added the
 // data). No unit waits for another, so any schedule of the units terminates.
-// An f16 accumulator (F16AccView) takes the f32 sum rounded to f16, as the
-// unsplit K loop leaves it.
+// Through an F16AccView (an f16 accumulator read in place) the f32 sum is
+// rounded to f16, as the unsplit K loop leaves it; an F32AccView keeps it.
 template <int kN, class Acc>
 __device__ __forceinline__ bool ws_splitk_gather(const Acc& acc, const WsGemmParams& p, float* ws, int r0, int slot,
                                                  uint32_t bar_id, volatile int* last_flag) {
@@ -727,12 +727,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     int const cw = wg - 1;
     AccReg acc[Cfg::kHalves][Mma::kRegsD];
-    // Row block hf as f32 fragment values (acc_view.cuh): f16 accumulators
-    // are widened where the epilogue uses each value. (Widening the whole
-    // block into an f32 copy first, the first version, held 128 more values
-    // live and spilled 4-8 bytes in three TMA-store kernels.)
+    // Row block hf as f32 fragment values (acc_view.cuh). f16 accumulators:
+    // a consumer's one block (cooperative 64x256; ping-pong 64xN) is read in
+    // place, each value widened where the epilogue uses it; the two 64x128
+    // blocks of ping-pong 128x128 are both widened into `widened` when the K
+    // loop ends. Widening in the cooperative kernels (the first version)
+    // spilled 4 bytes there; read in place they are spill-free and as fast
+    // (run 143). Ping-pong 128x128 keeps its 8-byte spill (tests/ptxas/):
+    // read in place it ran 3% slower at 1000^3 (run 143, same machine), and
+    // widening one block at a time before its epilogue, also spill-free,
+    // no faster (run 144).
+    constexpr bool kWiden = kF16Acc && Cfg::kHalves > 1;
+    [[maybe_unused]] float widened[kWiden ? Cfg::kHalves : 1][kWiden ? kAccF32 : 1];
     auto acc_view = [&](int hf) {
-      if constexpr (kF16Acc) return F16AccView<kAccF32>{acc[hf]};
+      if constexpr (kWiden) return F32AccView<kAccF32>{widened[hf]};
+      else if constexpr (kF16Acc) return F16AccView<kAccF32>{acc[hf]};
       else return F32AccView<kAccF32>{acc[hf]};
     };
     // `seq` numbers the K-blocks the producer streams through the ring (all
@@ -863,6 +872,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::wgmma_wait_group<0>();
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+      if constexpr (kWiden) {
+#pragma unroll
+        for (int hf = 0; hf < Cfg::kHalves; ++hf)
+#pragma unroll
+          for (int r = 0; r < Mma::kRegsD; ++r) {
+            float2 const f = widen_f16_pair(acc[hf][r]);  // fragment values 2r, 2r + 1
+            widened[hf][2 * r] = f.x;
+            widened[hf][2 * r + 1] = f.y;
+          }
+      }
       if constexpr (kHold) {
         // Both consumers have finished reading the last K-block's stage
         // (named barrier 3, the two consumer warpgroups): consumer cw stages
@@ -871,8 +890,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // went back in this tile's first K-block.
         arch::named_barrier_sync(3, 256);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
-        if (finishes_block(acc_view(0), row0)) {
-          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(acc_view(0), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+        auto const v0 = acc_view(0);
+        if (finishes_block(v0, row0)) {
+          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(v0, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                    sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
                                                    tn * Cfg::kBlockN);
           held = prev_stage;
@@ -885,14 +905,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        if (!finishes_block(acc_view(hf), row0)) continue;
+        auto const v = acc_view(hf);
+        if (!finishes_block(v, row0)) continue;
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
-          ws_epilogue_tma<TOut, Cfg::kBlockN>(acc_view(hf), p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+          ws_epilogue_tma<TOut, Cfg::kBlockN>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
-          ws_epilogue<TOut, Cfg::kBlockN>(acc_view(hf), p, row0, tn * Cfg::kBlockN);
+          ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);
         }
       }
     }
