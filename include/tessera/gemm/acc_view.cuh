@@ -25,8 +25,8 @@ namespace tessera::kernels {
 template <int kValues>
 struct F32AccView {
   float (&r)[kValues];
-  __device__ __forceinline__ float operator[](int i) const { return r[i]; }
-  __device__ __forceinline__ void set4(int i, float4 v) const {
+  __host__ __device__ __forceinline__ float operator[](int i) const { return r[i]; }
+  __host__ __device__ __forceinline__ void set4(int i, float4 v) const {
     r[4 * i] = v.x;
     r[4 * i + 1] = v.y;
     r[4 * i + 2] = v.z;
@@ -38,11 +38,11 @@ template <int kValues>
 struct F16AccView {
   static_assert(kValues % 2 == 0, "F16AccView: a packed f16 block holds an even number of values");
   uint32_t (&r)[kValues / 2];
-  __device__ __forceinline__ float operator[](int i) const {
+  __host__ __device__ __forceinline__ float operator[](int i) const {
     float2 const f = widen_f16_pair(r[i / 2]);
     return i % 2 == 0 ? f.x : f.y;
   }
-  __device__ __forceinline__ void set4(int i, float4 v) const {
+  __host__ __device__ __forceinline__ void set4(int i, float4 v) const {
     r[2 * i] = narrow_f16_pair(v.x, v.y);
     r[2 * i + 1] = narrow_f16_pair(v.z, v.w);
   }

@@ -15,7 +15,7 @@
 namespace tessera::kernels {
 
 // The two f32 values of packed register `r`: .x the low half, .y the high half.
-__device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
+__host__ __device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
   __half2 h;
   static_assert(sizeof(h) == sizeof(r), "widen_f16_pair: __half2 must be one 32-bit register");
   __builtin_memcpy(&h, &r, sizeof(h));
@@ -25,7 +25,7 @@ __device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
 // The inverse: x in the low half, y in the high half, each rounded to the
 // nearest f16. widen_f16_pair(narrow_f16_pair(x, y)) == (x, y) whenever x
 // and y are f16 values.
-__device__ __forceinline__ uint32_t narrow_f16_pair(float x, float y) {
+__host__ __device__ __forceinline__ uint32_t narrow_f16_pair(float x, float y) {
   __half2 const h = __floats2half2_rn(x, y);
   uint32_t r;
   __builtin_memcpy(&r, &h, sizeof(r));
