@@ -10,7 +10,9 @@
 #     costs a third of the speed or more (session 13: 0.53-0.72x cuBLAS);
 #   * no spill stores or loads (local-memory traffic), except in entry
 #     functions whose mangled name matches a "// allow-spill: <regex>" line
-#     of <source> (each such line should say why in the comment above it).
+#     of <source> (each such line should say why in the comment above it);
+#     an allow-spill line that matches no spilling function is an error too,
+#     so that a fixed spill takes its exemption with it.
 # Used by tessera_compile_check.cmake in MODE "ptxas".
 
 function(tessera_check_ptxas_report source output)
@@ -29,6 +31,7 @@ function(tessera_check_ptxas_report source output)
   set(_function "")
   set(_entries 0)
   set(_errors "")
+  set(_used "")
   foreach(_line IN LISTS _out_lines)
     if(_line MATCHES "C7515")
       string(APPEND _errors "  wgmma serialised (C7515): ${_line}\n")
@@ -46,6 +49,7 @@ function(tessera_check_ptxas_report source output)
         foreach(_re IN LISTS _allow)
           if(_function MATCHES "${_re}")
             set(_allowed TRUE)
+            list(APPEND _used "${_re}")
           endif()
         endforeach()
         if(_allowed)
@@ -58,6 +62,11 @@ function(tessera_check_ptxas_report source output)
     endif()
   endforeach()
 
+  foreach(_re IN LISTS _allow)
+    if(NOT _re IN_LIST _used)
+      string(APPEND _errors "  allow-spill line matches no spilling function (remove it): ${_re}\n")
+    endif()
+  endforeach()
   if(_entries EQUAL 0)
     message(FATAL_ERROR "${source}: ptxas compiled no entry function (nothing instantiated?):\n${output}")
   endif()
