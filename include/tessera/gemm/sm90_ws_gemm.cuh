@@ -800,7 +800,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // the tile loop: the previous tile's wgmma, or the split-K finish's
         // f16 stores (F16AccView::set4). An empty asm that "defines" acc
         // here ends those live ranges without emitting an instruction. A
-        // real definition (acc = 0 after the epilogue, the first version)
+        // real definition (acc = 0 after widening, session 13's first version)
         // made ptxas serialise every wgmma of the kernel (C7515, "non wgmma
         // instructions defining accumulator registers"): 0.53-0.72x cuBLAS
         // in the ping-pong kernels (run 137). ptxas 13.0 accepts the split-K
