@@ -22,6 +22,7 @@ namespace {
 using tessera::kernels::F16AccView;
 using tessera::kernels::F32AccView;
 using tessera::kernels::narrow_f16_pair;
+using tessera::kernels::widen_f16_block;
 using tessera::kernels::widen_f16_pair;
 
 // The f32 value of f16 bit pattern `bits`, decoded from the IEEE fields (an
@@ -57,6 +58,15 @@ TEST(F16Accumulator, WidenIsLowHalfThenHighHalf) {
         << "low half 0x" << std::hex << h;
     ASSERT_TRUE(same(hi.y, f16_bits_value(uint16_t(h))) && same(hi.x, f16_bits_value(uint16_t(other))))
         << "high half 0x" << std::hex << h;
+  }
+  // widen_f16_block: register i's two values at 2i and 2i + 1.
+  uint32_t block[64];
+  float v[128];
+  for (uint32_t& r : block) r = rng();
+  widen_f16_block(block, v);
+  for (int i = 0; i < 64; ++i) {
+    float2 const f = widen_f16_pair(block[i]);
+    ASSERT_TRUE(same(v[2 * i], f.x) && same(v[2 * i + 1], f.y)) << "register " << i;
   }
 }
 

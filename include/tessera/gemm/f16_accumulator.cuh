@@ -22,7 +22,18 @@ __host__ __device__ __forceinline__ float2 widen_f16_pair(uint32_t r) {
   return __half22float2(h);
 }
 
-// The inverse: x in the low half, y in the high half, each rounded to the
+// A whole packed block: v[2i] and v[2i + 1] are register i's two values.
+template <int kRegs>
+__host__ __device__ __forceinline__ void widen_f16_block(const uint32_t (&r)[kRegs], float (&v)[2 * kRegs]) {
+#pragma unroll
+  for (int i = 0; i < kRegs; ++i) {
+    float2 const f = widen_f16_pair(r[i]);
+    v[2 * i] = f.x;
+    v[2 * i + 1] = f.y;
+  }
+}
+
+// The inverse of widen_f16_pair: x in the low half, y in the high half, each rounded to the
 // nearest f16. widen_f16_pair(narrow_f16_pair(x, y)) == (x, y) whenever x
 // and y are f16 values.
 __host__ __device__ __forceinline__ uint32_t narrow_f16_pair(float x, float y) {

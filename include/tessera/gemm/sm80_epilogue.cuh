@@ -46,14 +46,7 @@ __device__ __forceinline__ void fragment_values(const float (&acc)[4], float (&v
 #pragma unroll
   for (int i = 0; i < 4; ++i) v[i] = acc[i];
 }
-__device__ __forceinline__ void fragment_values(const uint32_t (&acc)[2], float (&v)[4]) {
-#pragma unroll
-  for (int i = 0; i < 2; ++i) {
-    float2 const f = widen_f16_pair(acc[i]);
-    v[2 * i] = f.x;
-    v[2 * i + 1] = f.y;
-  }
-}
+__device__ __forceinline__ void fragment_values(const uint32_t (&acc)[2], float (&v)[4]) { widen_f16_block(acc, v); }
 
 template <class Cfg>
 struct Sm80Epilogue {

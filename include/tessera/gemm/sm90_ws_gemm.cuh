@@ -874,13 +874,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if constexpr (kWiden) {
 #pragma unroll
-        for (int hf = 0; hf < Cfg::kHalves; ++hf)
-#pragma unroll
-          for (int r = 0; r < Mma::kRegsD; ++r) {
-            float2 const f = widen_f16_pair(acc[hf][r]);  // fragment values 2r, 2r + 1
-            widened[hf][2 * r] = f.x;
-            widened[hf][2 * r + 1] = f.y;
-          }
+        for (int hf = 0; hf < Cfg::kHalves; ++hf) widen_f16_block(acc[hf], widened[hf]);
       }
       if constexpr (kHold) {
         // Both consumers have finished reading the last K-block's stage
