@@ -72,26 +72,32 @@ __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* 
   GmmaDescriptor const da = make_gmma_desc(smem_u32(sA), swizzle_of(kSpan), 16, 8 * kSpan);
   GmmaDescriptor const db = make_gmma_desc(smem_u32(sB), swizzle_of(kSpan), 16, 8 * kSpan);
   int const w = t / 32, g = (t % 32) / 4, q = t % 4;
+  // RS: every K step's A fragment (32 bytes of K) is in registers before the
+  // first wgmma. Registers hold 4 bytes of row g / g+8 at byte offset 4q /
+  // 4q+16 of the step, per the m16nXk A-fragment of mma.sync (for 2-byte:
+  // elements 2q, 2q+1 and 2q+8, 2q+9; for tf32: element q and q+4). Loading
+  // them between wgmmas would make ptxas inject a warpgroup.arrive (C7519).
+  constexpr int kSteps = kSpan / 32;
+  uint32_t af[kSteps][4];
+  if constexpr (kRS) {
+    int const r0 = 16 * w + g, r1 = r0 + 8;
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+      int const k0 = 32 * s + 4 * q, k1 = k0 + 16;
+      std::memcpy(&af[s][0], a + r0 * kSpan + k0, 4);
+      std::memcpy(&af[s][1], a + r1 * kSpan + k0, 4);
+      std::memcpy(&af[s][2], a + r0 * kSpan + k1, 4);
+      std::memcpy(&af[s][3], a + r1 * kSpan + k1, 4);
+      wgmma_fence_operand(af[s]);
+    }
+  }
   wgmma_fence();
 #pragma unroll
-  for (int s = 0; s < kSpan / 32; ++s) {
-    if constexpr (kRS) {
-      // A fragment of this K step (32 bytes of K): registers hold 4 bytes of
-      // row g / g+8 at byte offset 4q / 4q+16 of the step, per the m16nXk
-      // A-fragment of mma.sync (for 2-byte: elements 2q, 2q+1 and 2q+8, 2q+9;
-      // for tf32: element q and q+4).
-      uint32_t af[4];
-      int const r0 = 16 * w + g, r1 = r0 + 8;
-      int const k0 = 32 * s + 4 * q, k1 = k0 + 16;
-      std::memcpy(&af[0], a + r0 * kSpan + k0, 4);
-      std::memcpy(&af[1], a + r1 * kSpan + k0, 4);
-      std::memcpy(&af[2], a + r0 * kSpan + k1, 4);
-      std::memcpy(&af[3], a + r1 * kSpan + k1, 4);
-      wgmma_fence_operand(af[0]);
-      Mma::template rs<0>(d, af, db.advanced(32u * s).desc, s == 0 ? 0 : 1);
-    } else {
+  for (int s = 0; s < kSteps; ++s) {
+    if constexpr (kRS)
+      Mma::template rs<0>(d, af[s], db.advanced(32u * s).desc, s == 0 ? 0 : 1);
+    else
       Mma::template ss<0, 0>(d, da.advanced(32u * s).desc, db.advanced(32u * s).desc, s == 0 ? 0 : 1);
-    }
   }
   wgmma_commit_group();
   wgmma_wait_group<0>();
