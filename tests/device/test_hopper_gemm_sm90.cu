@@ -73,6 +73,40 @@ struct Shape {
   int64_t m, n, k;
 };
 
+using tessera::test::DevBuf;
+
+// A device copy of `h` in `d` (freed with `d`).
+template <class T>
+void upload(DevBuf& d, const std::vector<T>& h) {
+  TESSERA_TEST_CUDA(cudaMalloc(&d.p, h.size() * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+// An operand's element (i, j) at i * rows + j * cols.
+template <class T>
+struct Strided {
+  const T* p;
+  int64_t rows, cols;
+};
+
+// The fp64 reference alpha * A * B + beta * C of one m x n x k problem,
+// row-major, appended to `out` (c.p may be null when beta is 0).
+template <class TIn, class TOut>
+void append_reference(Shape s, Strided<TIn> a, Strided<TIn> b, Strided<TOut> c, double alpha, double beta,
+                      std::vector<double>& out) {
+  DevBuf dref;
+  size_t const count = size_t(s.m * s.n);
+  TESSERA_TEST_CUDA(cudaMalloc(&dref.p, count * sizeof(double)));
+  dim3 const grid(unsigned((s.n + 15) / 16), unsigned((s.m + 15) / 16));
+  reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, a.p, a.rows, a.cols, b.p, b.rows, b.cols, c.p,
+                                                      c.rows, c.cols, alpha, beta, dref.as<double>());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  size_t const at = out.size();
+  out.resize(at + count);
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data() + at, dref.p, count * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
 constexpr int kDefaultLaunch = -1;
 
 // kF16Acc: f16 inputs and output with f16 accumulation (GemmArgs::accumulate).
@@ -118,18 +152,17 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   std::vector<TOut> hc(dn);
   for (auto& x : hc) x = from_float<TOut>(u(rng));
 
-  TIn *da = nullptr, *db = nullptr;
-  TOut *dc = nullptr, *dd = nullptr;
-  double* dref = nullptr;
-  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size() * sizeof(TIn)));
-  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size() * sizeof(TIn)));
-  TESSERA_TEST_CUDA(cudaMalloc(&dc, dn * sizeof(TOut)));
-  TESSERA_TEST_CUDA(cudaMalloc(&dd, dn * sizeof(TOut)));
-  TESSERA_TEST_CUDA(cudaMalloc(&dref, dn * sizeof(double)));
-  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(dc, hc.data(), dn * sizeof(TOut), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemset(dd, 0xff, dn * sizeof(TOut)));
+  DevBuf a_buf, b_buf, c_buf, d_buf;
+  upload(a_buf, ha);
+  upload(b_buf, hb);
+  upload(c_buf, hc);
+  if (testing::Test::HasFatalFailure()) return;
+  TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, dn * sizeof(TOut)));
+  TESSERA_TEST_CUDA(cudaMemset(d_buf.p, 0xff, dn * sizeof(TOut)));
+  TIn* const da = a_buf.as<TIn>();
+  TIn* const db = b_buf.as<TIn>();
+  TOut* const dc = c_buf.as<TOut>();
+  TOut* const dd = d_buf.as<TOut>();
 
   GemmArgs args;
   args.m = s.m;
@@ -156,17 +189,14 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
 
   bool const drow = d_order == MatrixOrder::row_major;
   int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
-  dim3 const grid(unsigned((s.n + 15) / 16), unsigned((s.m + 15) / 16));
-  for (int64_t bi = 0; bi < batch; ++bi)
-    reference_kernel<TIn, TOut><<<grid, dim3(16, 16)>>>(s.m, s.n, s.k, da + bi * a_bs, a_rs, a_ks, db + bi * b_bs, b_ks, b_js,
-                                                        dc + bi * d_bs, c_row, c_col, double(alpha), double(beta),
-                                                        dref + bi * d_bs);
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<double> href;
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    append_reference<TIn, TOut>(s, {da + bi * a_bs, a_rs, a_ks}, {db + bi * b_bs, b_ks, b_js},
+                                {dc + bi * d_bs, c_row, c_col}, alpha, beta, href);
+    if (testing::Test::HasFatalFailure()) return;
+  }
   std::vector<TOut> hd(dn);
-  std::vector<double> href(dn);
   TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, dn * sizeof(TOut), cudaMemcpyDeviceToHost));
-  TESSERA_TEST_CUDA(cudaMemcpy(href.data(), dref, dn * sizeof(double), cudaMemcpyDeviceToHost));
 
   double const eps = kOut == DataType::f32 ? 1e-6 : kOut == DataType::f16 ? 1.0 / 2048 : 1.0 / 256;
   // The relative-norm bound of an f16 accumulation (the one
@@ -217,11 +247,6 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   EXPECT_EQ(non_finite, 0);
   EXPECT_EQ(bad, 0);
   EXPECT_LE(rel, bound);
-  cudaFree(da);
-  cudaFree(db);
-  cudaFree(dc);
-  cudaFree(dd);
-  cudaFree(dref);
 }
 
 TEST(HopperGemm, SingleTileAndTiny) {
@@ -295,19 +320,17 @@ TEST(HopperGemm, F16AccumulationRoundsTheRunningSum) {
   std::vector<__half> ha(size_t(m * k)), hb(size_t(n * k));
   for (auto& x : ha) x = __float2half(u(rng));
   for (auto& x : hb) x = __float2half(u(rng));
-  __half *da = nullptr, *db = nullptr, *dd = nullptr;
-  double* dref = nullptr;
-  TESSERA_TEST_CUDA(cudaMalloc(&da, ha.size() * sizeof(__half)));
-  TESSERA_TEST_CUDA(cudaMalloc(&db, hb.size() * sizeof(__half)));
-  TESSERA_TEST_CUDA(cudaMalloc(&dd, size_t(m * n) * sizeof(__half)));
-  TESSERA_TEST_CUDA(cudaMalloc(&dref, size_t(m * n) * sizeof(double)));
-  TESSERA_TEST_CUDA(cudaMemcpy(da, ha.data(), ha.size() * sizeof(__half), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db, hb.data(), hb.size() * sizeof(__half), cudaMemcpyHostToDevice));
-  reference_kernel<__half, __half><<<dim3(unsigned(n / 16), unsigned(m / 16)), dim3(16, 16)>>>(
-      m, n, k, da, k, 1, db, 1, k, nullptr, 0, 0, 1.0, 0.0, dref);
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  std::vector<double> href(size_t(m * n));
-  TESSERA_TEST_CUDA(cudaMemcpy(href.data(), dref, href.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  DevBuf a_buf, b_buf, d_buf;
+  upload(a_buf, ha);
+  upload(b_buf, hb);
+  if (HasFatalFailure()) return;
+  TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, size_t(m * n) * sizeof(__half)));
+  __half* const da = a_buf.as<__half>();
+  __half* const db = b_buf.as<__half>();
+  __half* const dd = d_buf.as<__half>();
+  std::vector<double> href;
+  append_reference<__half, __half>({m, n, k}, {da, k, 1}, {db, 1, k}, {nullptr, 0, 0}, 1.0, 0.0, href);
+  if (HasFatalFailure()) return;
   // Writes through `err` (not a return value) so the ASSERTs inside can bail out.
   auto rel_error = [&](DataType accumulate, double& err) {
     err = INFINITY;
@@ -347,10 +370,6 @@ TEST(HopperGemm, F16AccumulationRoundsTheRunningSum) {
   EXPECT_LE(err32, 4e-4) << "f32 accumulation: only the final rounding to f16";
   EXPECT_GT(err16, 3 * err32) << "f16 accumulation should round the running sum";
   EXPECT_LE(err16, 2.5e-3 * std::sqrt(double(k) / 16.0) + 2e-3);
-  cudaFree(da);
-  cudaFree(db);
-  cudaFree(dd);
-  cudaFree(dref);
 }
 
 TEST(HopperGemm, AlphaBetaAndColumnMajorD) {
