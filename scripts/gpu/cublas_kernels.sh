@@ -73,7 +73,6 @@ int main() {
 }
 CU
 build_driver "$OUT/cublas_kernels.cu" "$OUT/cublas_kernels"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 # Only the launches between cudaProfilerStart/Stop; every metric below has
 # one pass.
 ncu --profile-from-start off --clock-control none \

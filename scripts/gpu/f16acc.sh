@@ -173,7 +173,5 @@ int main() {
 }
 CU
 build_driver "$OUT/f16acc.cu" "$OUT/f16acc"
-echo "build took $(( $(date +%s) - start ))s"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 timeout "${F16ACC_LIMIT:-300}" "$OUT/f16acc" | tee "$OUT/f16acc.txt"
 echo "total $(( $(date +%s) - start ))s"

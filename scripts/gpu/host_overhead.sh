@@ -124,5 +124,4 @@ int main(int argc, char** argv) {
 }
 CU
 build_driver "$OUT/host_overhead.cu" "$OUT/host_overhead"
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 "$OUT/host_overhead" "${1:-50}"

@@ -25,7 +25,6 @@
 #   e.g. scripts/gpu/layouts.sh 200 1000x1000x1000:tn:default,n128
 set -u
 OUT=${OUT:-/tmp/tessera-layouts}
-start=$(date +%s)
 . "$(dirname "$0")/runtime_build.sh"
 cat > "$OUT/layouts.cu" <<'CU'
 #include <cublas_v2.h>
@@ -157,6 +156,4 @@ int main(int argc, char** argv) {
 }
 CU
 build_driver "$OUT/layouts.cu" "$OUT/layouts"
-echo "built $(( $(date +%s) - start ))s"
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 "$OUT/layouts" "${1:-100}" "${@:2}" | tee "$OUT/layouts.txt"

@@ -189,7 +189,6 @@ int main(int argc, char** argv) {
 }
 CU
 build_driver "$OUT/predecessor.cu" "$OUT/predecessor"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 "$OUT/predecessor" | tee "$OUT/predecessor.log"
 if [ "${NCU:-0}" = 1 ]; then
   ncu --replay-mode application --cache-control none --clock-control none --kernel-name regex:ws_gemm_kernel \

@@ -6,7 +6,10 @@
 # to be set; goes to the repository root, sets ROOT and BUILD (default
 # build-gpu), CMake-builds tessera_runtime for sm_90a there (logs
 # $OUT/configure.log, $OUT/build.log) and exits the caller on failure.
-# Defines build_driver SRC EXE: nvcc SRC against the runtime and cuBLAS.
+# Defines build_driver SRC EXE: nvcc SRC against the runtime and cuBLAS, then
+# the seconds since this file was sourced and the GPU's name, clocks and power
+# (the lines every driver prints before it runs).
+RUNTIME_BUILD_START=$(date +%s)
 mkdir -p "$OUT"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$(pwd)
@@ -21,4 +24,6 @@ cmake --build "$BUILD" -j "$(nproc)" --target tessera_runtime > "$OUT/build.log"
 build_driver() {
   nvcc -std=c++20 -O3 --expt-relaxed-constexpr -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/scripts/gpu" -I"$ROOT/bench" -arch=sm_90a "$1" \
     "$BUILD/src/libtessera_runtime.a" -lcublas -o "$2" || { echo "driver build failed"; exit 1; }
+  echo "built in $(( $(date +%s) - RUNTIME_BUILD_START ))s"
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 }

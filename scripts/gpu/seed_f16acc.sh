@@ -11,7 +11,6 @@
 # Usage: scripts/gpu/seed_f16acc.sh [ROUNDS]  (rounds of the whole timing, default 2)
 set -u
 OUT=${OUT:-/tmp/tessera-seed}
-start=$(date +%s)
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 cat > "$OUT/seed_f16acc.cu" <<'CU'
 // f16 TN 5120x5120x4096 with f16 accumulation: sm80_tensorop variants and
@@ -69,6 +68,4 @@ int main() {
 }
 CU
 build_driver "$OUT/seed_f16acc.cu" "$OUT/seed_f16acc"
-echo "built $(( $(date +%s) - start ))s"
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 for r in $(seq 1 "${1:-2}"); do echo "== round $r"; "$OUT/seed_f16acc"; done

@@ -16,7 +16,6 @@
 # Usage: scripts/gpu/tiled.sh [ROUNDS]
 set -u
 OUT=${OUT:-/tmp/tessera-tiled}
-start=$(date +%s)
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
 cat > "$OUT/tiled.cu" <<'CU'
 #include <cublas_v2.h>
@@ -111,6 +110,4 @@ int main(int argc, char** argv) {
 }
 CU
 build_driver "$OUT/tiled.cu" "$OUT/tiled"
-echo "built $(( $(date +%s) - start ))s"
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 "$OUT/tiled" "${1:-200}"

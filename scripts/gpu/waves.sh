@@ -158,7 +158,5 @@ int main() {
 }
 CU
 build_driver "$OUT/waves.cu" "$OUT/waves"
-echo "build took $(( $(date +%s) - start ))s"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv,noheader
 timeout "${WAVES_LIMIT:-240}" "$OUT/waves" | tee "$OUT/waves.txt"
 echo "total $(( $(date +%s) - start ))s"
