@@ -247,24 +247,48 @@ bool run_repacked(const GemmArgs& args, const Choice& c, gemm_stream_t stream, c
   return true;
 }
 
+// What a call runs: when `repack.kernel` is set, copies of A/B and then that
+// kernel; otherwise the plain selection (`direct`, or the reason in `status`).
+struct CallChoice {
+  Status status;
+  const GemmKernel* direct = nullptr;
+  Choice repack;
+};
+
+// Returns a failing status only for an unknown kernel name or an unsupported
+// architecture; a problem no kernel takes as it is may still have a repack.
+Status choose_call(const GemmArgs& args, int sm, const GemmOptions& options, CallChoice* out) {
+  out->status = select_gemm_kernel(args, sm, options, &out->direct);
+  if (out->status.code == StatusCode::unknown_kernel || out->status.code == StatusCode::unsupported_architecture)
+    return out->status;
+  // NOTE: misaligned A/B are copied once (~4 bytes of DRAM traffic per 16-bit
+  // element, tens of microseconds for a 4096^2 operand) so that a 16-byte
+  // cp.async or TMA kernel runs instead of the element-wide path (0.6x
+  // cuBLAS on 4095x4097x4093 bf16 in GPU run 2, while the TMA kernel ran the
+  // same shape with a padded ld at 5.6x).
+  // A kernel named in the options runs the operands as they are when it can
+  // (so a test of its own unaligned path stays one); the copy is made only
+  // when it cannot.
+  bool const named_runs_as_is = !options.kernel.empty() && out->status.ok();
+  if (options.repack == RepackPolicy::automatic && args.k > 0 && !named_runs_as_is) {
+    Choice const c = choose_repack(args, sm, options, out->status.ok() ? out->direct : nullptr);
+    if (c.kernel != nullptr && c.plan.bytes > 0) out->repack = c;
+  }
+  return {};
+}
+
 }  // namespace
 
 Status select_gemm_call(const GemmArgs& args, int sm, const GemmOptions& options, GemmCallPlan* out) {
   *out = {};
-  const GemmKernel* kernel = nullptr;
-  Status const selected = select_gemm_kernel(args, sm, options, &kernel);
-  if (selected.code == StatusCode::unknown_kernel || selected.code == StatusCode::unsupported_architecture)
-    return selected;
-  bool const named_runs_as_is = !options.kernel.empty() && selected.ok();
-  if (options.repack == RepackPolicy::automatic && args.k > 0 && !named_runs_as_is) {
-    Choice const c = choose_repack(args, sm, options, selected.ok() ? kernel : nullptr);
-    if (c.kernel != nullptr && c.plan.bytes > 0) {
-      *out = {c.kernel, c.plan.a.active, c.plan.b.active, c.plan.bytes};
-      return {};
-    }
+  CallChoice c;
+  if (Status s = choose_call(args, sm, options, &c); !s.ok()) return s;
+  if (c.repack.kernel != nullptr) {
+    *out = {c.repack.kernel, c.repack.plan.a.active, c.repack.plan.b.active, c.repack.plan.bytes};
+    return {};
   }
-  if (!selected.ok()) return selected;
-  out->kernel = kernel;
+  if (!c.status.ok()) return c.status;
+  out->kernel = c.direct;
   return {};
 }
 
@@ -274,28 +298,14 @@ Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& optio
   std::string why;
   int const sm = current_sm(&why);
   if (Status s = validate_device(sm, why); !s.ok()) return s;
-  const GemmKernel* kernel = nullptr;
-  Status const selected = select_gemm_kernel(args, sm, options, &kernel);
-  if (selected.code == StatusCode::unknown_kernel || selected.code == StatusCode::unsupported_architecture)
-    return selected;
-  // NOTE: misaligned A/B are copied once (~4 bytes of DRAM traffic per 16-bit
-  // element, tens of microseconds for a 4096^2 operand) so that a 16-byte
-  // cp.async or TMA kernel runs instead of the element-wide path (0.6x
-  // cuBLAS on 4095x4097x4093 bf16 in GPU run 2, while the TMA kernel ran the
-  // same shape with a padded ld at 5.6x).
-  // A kernel named in the options runs the operands as they are when it can
-  // (so a test of its own unaligned path stays one); the copy is made only
-  // when it cannot.
-  bool const named_runs_as_is = !options.kernel.empty() && selected.ok();
-  if (options.repack == RepackPolicy::automatic && args.k > 0 && !named_runs_as_is) {
-    Choice const c = choose_repack(args, sm, options, selected.ok() ? kernel : nullptr);
-    if (c.kernel != nullptr && c.plan.bytes > 0) {
-      Status s;
-      if (run_repacked(args, c, stream, options, &s)) return s;
-    }
+  CallChoice c;
+  if (Status s = choose_call(args, sm, options, &c); !s.ok()) return s;
+  if (c.repack.kernel != nullptr) {
+    Status s;
+    if (run_repacked(args, c.repack, stream, options, &s)) return s;
   }
-  if (!selected.ok()) return selected;
-  return kernel->launch(args, stream);
+  if (!c.status.ok()) return c.status;
+  return c.direct->launch(args, stream);
 }
 
 }  // namespace tessera
