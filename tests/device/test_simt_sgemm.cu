@@ -9,7 +9,8 @@
 // (the seed is printed on failure); D is poisoned with NaN bytes before every
 // run, and the padding between D's rows/columns must still be poison after.
 // The same cases run simt_tiled_sgemm (simt_tiled.cuh: the kernel written
-// with Tensors, TiledCopy and TiledMMA) with the default configuration.
+// with Tensors, TiledCopy and TiledMMA) with the default configuration, and
+// as the library runs it (32-deep k tiles for aligned M/N-major operands).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -20,6 +21,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <tessera/gemm/simt_sgemm.cuh>
@@ -98,6 +100,13 @@ struct Launcher {
 template <class Cfg>
 struct Launcher<Tiled<Cfg>> {
   static tessera::Status launch(const GemmArgs& args) { return simt::tiled_sgemm_launch<Cfg>(args, nullptr); }
+};
+// simt_tiled_sgemm as registered: SgemmDeepK for the 16-byte M/N copy pair,
+// SgemmDefault for every other form.
+struct Library {};
+template <>
+struct Launcher<Library> {
+  static tessera::Status launch(const GemmArgs& args) { return simt::tiled_sgemm_library_launch(args, nullptr); }
 };
 
 template <class Cfg>
@@ -224,7 +233,7 @@ using Configs = ::testing::Types<simt::Sgemm128x128x16S4WalkBands, simt::Sgemm12
                                  simt::Sgemm128x128x16S2, simt::Sgemm128x128x16K, simt::Sgemm128x128x8,
                                  simt::Sgemm128x128x16W, simt::Sgemm128x256x16, simt::Sgemm128x128x16NoPf,
                                  simt::Sgemm128x128x16WalkCols, simt::Sgemm128x128x16WalkBands,
-                                 simt::Sgemm256x128x16WalkRows, Tiled<simt::SgemmDefault>>;
+                                 simt::Sgemm256x128x16WalkRows, Tiled<simt::SgemmDefault>, Library>;
 static_assert(std::is_same_v<simt::SgemmDefault, simt::Sgemm128x128x16S4WalkBands>,
               "test_simt_sgemm: the first tested configuration must be the shipped default");
 TYPED_TEST_SUITE(SimtSgemm, Configs);
@@ -391,6 +400,107 @@ TEST(SimtSgemmPlan, Vec16KOnlyWhereTheConfigOptsIn) {
                 "test_simt_sgemm: exactly one configuration (Sgemm128x128x16K) opts into vec16_k");
   EXPECT_EQ(simt::detail::sgemm_function<simt::SgemmDefault>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
   EXPECT_NE(simt::detail::sgemm_function<simt::Sgemm128x128x16K>(OperandMode::vec16_k, OperandMode::vec16), nullptr);
+}
+
+// Host-only: the library's launcher takes SgemmDeepK exactly where both
+// operands are copied 16 bytes along M/N, and the default everywhere else.
+TEST(SimtSgemmPlan, DeepKOnlyForTheSixteenByteMnPair) {
+  alignas(16) static float buf[4 * 64 * 64 + 4];
+  auto args_for = [&](MatrixOrder oa, MatrixOrder ob, MatrixOrder od, int off_a) {
+    GemmArgs a;
+    a.m = 64;
+    a.n = 64;
+    a.k = 64;
+    a.a = {buf + off_a, oa, 64, 0};
+    a.b = {buf + 64 * 64 + 4, ob, 64, 0};
+    a.d = {buf + 2 * 64 * 64 + 4, od, 64, 0};
+    return a;
+  };
+  using simt::OperandMode;
+  const void* const deep = simt::detail::deep_k_function(OperandMode::vec16, OperandMode::vec16);
+  ASSERT_NE(deep, nullptr);
+  EXPECT_EQ(simt::detail::deep_k_function(OperandMode::vec16, OperandMode::elem_k), nullptr);
+  EXPECT_EQ(simt::detail::deep_k_function(OperandMode::elem_mn, OperandMode::vec16), nullptr);
+  for (MatrixOrder oa : {R, C})
+    for (MatrixOrder ob : {R, C})
+      for (MatrixOrder od : {R, C})
+        for (int off : {0, 1}) {
+          GemmArgs const args = args_for(oa, ob, od, off);
+          // M/N-major in the kernel's orientation (D column-major swaps A and B).
+          bool const a_mn = od == R ? oa == C : ob == R;
+          bool const b_mn = od == R ? ob == R : oa == C;
+          bool const a_aligned = od == R ? off == 0 : true;
+          bool const b_aligned = od == R ? true : off == 0;
+          bool const expect_deep = a_mn && b_mn && a_aligned && b_aligned;
+          SCOPED_TRACE(std::string("A") + (oa == R ? "R" : "C") + " B" + (ob == R ? "R" : "C") + " D" +
+                       (od == R ? "R" : "C") + " A offset " + std::to_string(off));
+          EXPECT_EQ(simt::detail::deep_k_form(args), expect_deep);
+          auto const shape = simt::tiled_sgemm_library_launch_shape(args);
+          auto const dflt = simt::tiled_sgemm_launch_shape<simt::SgemmDefault>(args);
+          if (expect_deep) {
+            EXPECT_EQ(shape.function, deep);
+            EXPECT_EQ(shape.dynamic_smem_bytes, simt::SgemmDeepK::kSmemBytes);
+          } else {
+            EXPECT_EQ(shape.function, dflt.function);
+            EXPECT_EQ(shape.dynamic_smem_bytes, simt::SgemmDefault::kSmemBytes);
+          }
+        }
+  // K: no more padded k than 16-deep tiles (17-32 and 49-64 pad to the
+  // same k; 33-48 to 64 instead of 48), or at most 1% more (K >= 1600).
+  const std::pair<std::int64_t, bool> ks[] = {{1, false}, {16, false}, {17, true}, {31, true}, {32, true}, {33, false}, {40, false}, {48, false}, {49, true}, {64, true}, {1000, false}, {1599, true}, {1608, true}, {1609, true}, {4096, true}};
+  for (auto const& [k, deep] : ks) {
+    GemmArgs args = args_for(C, R, R, 0);
+    args.k = k;
+    EXPECT_EQ(simt::detail::deep_k_form(args), deep) << "K " << k;
+  }
+  static_assert(simt::SgemmDeepK::kBlockK == 32 && simt::SgemmDeepK::kSmemBytes == simt::SgemmDefault::kSmemBytes,
+                "SgemmDeepK: 32-deep k tiles in the default's shared memory");
+}
+
+// SgemmDeepK through the library's launcher: aligned M/N-major operands with
+// residues in M, N and K (K below, at and above one 32-deep tile), both D
+// orders, alpha/beta, batches and C in place.
+TEST(SimtSgemmDeepK, ResiduesBatchesAndBothDOrders) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  // run_case's operands as stored (16-byte aligned allocations): each case
+  // must be one SgemmDeepK takes.
+  auto run_deep = [](const Case& cs) {
+    alignas(16) static float probe[4];
+    Stored const sa = stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch);
+    Stored const sb = stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch);
+    Stored const sd = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
+    GemmArgs a;
+    a.m = cs.m;
+    a.n = cs.n;
+    a.k = cs.k;
+    a.batch_count = cs.batch;
+    a.a = {probe, cs.oa, sa.ld, cs.batch > 1 ? sa.stride : 0};
+    a.b = {probe, cs.ob, sb.ld, cs.batch > 1 ? sb.stride : 0};
+    a.d = {probe, cs.od, sd.ld, cs.batch > 1 ? sd.stride : 0};
+    EXPECT_TRUE(simt::detail::deep_k_form(a)) << cs.describe();
+    run_case<Library>(cs);
+  };
+  // K residues 20, 31, 18 and 31 of a 32-deep tile (K 1617: past the 1%
+  // padding line), and whole tiles.
+  const std::int64_t shapes[][3] = {{128, 128, 32}, {64, 64, 20},     {64, 64, 31}, {132, 68, 50},
+                                    {260, 388, 63}, {256, 384, 1617}, {4, 136, 96}, {200, 8, 64}};
+  for (auto const& sh : shapes)
+    for (MatrixOrder od : {R, C}) {
+      Case cs{sh[0], sh[1], sh[2], C, R, od, od};
+      cs.alpha = 0.75f;
+      cs.beta = -0.5f;
+      run_deep(cs);
+    }
+  Case bt{132, 260, 90, C, R, R, R};
+  bt.batch = 3;
+  bt.pad_a = 4;  // ld 136: still 16-byte rows
+  bt.pad_b = 8;
+  bt.beta = 1.5f;
+  run_deep(bt);
+  Case ip{96, 160, 60, C, R, R, R};
+  ip.in_place = true;
+  ip.beta = 1.0f;
+  run_deep(ip);
 }
 
 TYPED_TEST(SimtSgemm, ManyKTiles) {

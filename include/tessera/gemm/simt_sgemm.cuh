@@ -259,9 +259,17 @@ __device__ __forceinline__ void outer_product(float (&acc)[Cfg::kThrM][Cfg::kThr
 using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
 // The same with 4 stages (80 KB).
 using Sgemm128x128x16S4 = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2>;
-// 2 stages (40 KB). (128x128x32 was tried: ptxas spilled 4-52 bytes in 9
-// of its 16 kernels under the 128-register cap.)
+// 2 stages (40 KB).
 using Sgemm128x128x16S2 = SgemmConfig<128, 128, 16, 2, 2, 4, 2, 2, 8, 2>;
+// 128x128x32, 2 stages, row bands: the 4-stage default's shared memory
+// (67.6 KB) with half its k tiles, so half the cp.async waits and barriers
+// per k. Under the 128-register cap ptxas (nvcc 13, sm_90a) keeps the
+// 16-byte M/N copy pair (vec16/vec16, 120 registers) and three other mode
+// pairs spill-free and spills 192-264 bytes in the other five (every elem_k
+// B, and elem_mn with elem_mn), so the library instantiates it for the
+// vec16 pair only (SgemmDeepK, simt_tiled.cuh). (In v2, before the FFMA
+// walks, 9 of its 16 kernels spilled.)
+using Sgemm128x128x32S2WalkBands = SgemmConfig<128, 128, 32, 2, 2, 4, 2, 2, 8, 2, true, 4, false, 5>;
 // The default tile with vec16_k for 16-byte aligned K-contiguous operands
 // (K-major tiles, 60 KB): the one configuration that opts in (see the NOTE
 // at plan_sgemm), kept so that path stays tested and timed.

@@ -410,4 +410,55 @@ Status tiled_sgemm_launch(const GemmArgs& args, gemm_stream_t stream) {
   });
 }
 
+// ---- the library's configuration per operand form --------------------------
+
+// The configuration `tessera::gemm` runs when both operands are copied 16
+// bytes along M/N (aligned M/N-major operands: the form the repack copies
+// K-contiguous f32 operands into for large problems) and K suits 32-deep
+// tiles (deep_k_form); everything else runs SgemmDefault.
+// NOTE: run 146 (H100, scripts/gpu/simt_bk.sh, interleaved with
+// cublasSgemm, median of 25, nt, D row-major): 32-deep k tiles 0.976-0.977x
+// cuBLAS at 4096^3 against the default's 0.961, 0.962 at 8192^3 against
+// 0.942; 2 and 3 stages alike, so 2 (the default's shared memory: two CTAs
+// per SM on sm_80 too).
+using SgemmDeepK = Sgemm128x128x32S2WalkBands;
+
+namespace detail {
+
+// Whether `args` (valid, sgemm_can_implement) runs with SgemmDeepK: both
+// operands in the 16-byte M/N form, and K such that 32-deep tiles add no
+// k-tile work to the default's 16-deep ones (K rounded up to 32 equals K
+// rounded up to 16) or at most 1% (K >= 1600: 16 more k of padding).
+// NOTE: run 146: 4096x4096x40 (48 -> 64 padded k) ran 0.923x cuBLAS deep
+// against 1.095 with the default; K = 256 alike (0.987 / 0.986).
+inline bool deep_k_form(const GemmArgs& args) {
+  std::int64_t const k = args.k;
+  if ((k + 31) / 32 * 32 != (k + 15) / 16 * 16 && k < 1600) return false;
+  SgemmPlan const r = plan_sgemm(args, false);
+  return r.mode_a == OperandMode::vec16 && r.mode_b == OperandMode::vec16;
+}
+
+// SgemmDeepK's one instantiation (nullptr for any other mode pair).
+inline const void* deep_k_function(OperandMode a, OperandMode b) {
+  if (a != OperandMode::vec16 || b != OperandMode::vec16) return nullptr;
+  return reinterpret_cast<const void*>(
+      &simt_tiled_sgemm_kernel<SgemmDeepK, OperandMode::vec16, OperandMode::vec16, true>);
+}
+
+}  // namespace detail
+
+// tiled_sgemm_launch_shape with the configuration for the problem's form.
+inline GemmKernel::LaunchShape tiled_sgemm_library_launch_shape(const GemmArgs& args) {
+  if (!sgemm_can_implement(args)) return {};
+  if (!detail::deep_k_form(args)) return tiled_sgemm_launch_shape<SgemmDefault>(args);
+  return {detail::deep_k_function(OperandMode::vec16, OperandMode::vec16), SgemmDeepK::kThreads,
+          SgemmDeepK::kSmemBytes};
+}
+
+// tiled_sgemm_launch with the configuration for the problem's form.
+inline Status tiled_sgemm_library_launch(const GemmArgs& args, gemm_stream_t stream) {
+  if (!sgemm_can_implement(args) || !detail::deep_k_form(args)) return tiled_sgemm_launch<SgemmDefault>(args, stream);
+  return detail::launch_planned_sgemm<SgemmDeepK>(args, stream, "simt_tiled_sgemm", false, &detail::deep_k_function);
+}
+
 }  // namespace tessera::kernels::simt
