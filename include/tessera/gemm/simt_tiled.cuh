@@ -429,8 +429,11 @@ namespace detail {
 // operands in the 16-byte M/N form, and K such that 32-deep tiles add no
 // k-tile work to the default's 16-deep ones (K rounded up to 32 equals K
 // rounded up to 16) or at most 1% (K >= 1600: 16 more k of padding).
-// NOTE: run 146: 4096x4096x40 (48 -> 64 padded k) ran 0.923x cuBLAS deep
-// against 1.095 with the default; K = 256 alike (0.987 / 0.986).
+// NOTE: run 148 (deep / default, ratio to cuBLAS): 4096x4096x40 (48 -> 64
+// padded k) 0.923 / 1.095; 1000^3 (1008 -> 1024) 0.616 / 0.616; K = 256
+// 0.987 / 0.986; 1024^3 0.590 / 0.583; 2048^3 0.941 / 0.935. The 1%
+// line for long K is reasoned from the ~1.5-2% the deep tile gains at 4096
+// and 8192, not measured at a K past it.
 inline bool deep_k_form(const GemmArgs& args) {
   std::int64_t const k = args.k;
   if ((k + 31) / 32 * 32 != (k + 15) / 16 * 16 && k < 1600) return false;
