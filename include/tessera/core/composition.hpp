@@ -17,6 +17,29 @@ namespace tessera {
 
 namespace detail {
 
+// "Mod out" a size s from the leading modes of A: each mode m in turn keeps
+// min(|m|, rest), where rest (s at first) then becomes shape_div(rest, |m|):
+// rest / |m|, or 1 once |m| covers it. Returns (the kept sizes, the final
+// rest).
+// @pre  each mode divides, or is a multiple of, what is left when it is
+//       reached (static operands: a compile error naming the rule)
+template <class Modes, class S>
+TESSERA_HOST_DEVICE constexpr auto mod_out_shape(Modes const& modes, S const& s) {
+  return fold(modes, make_tuple(tuple<>{}, s), [](auto const& init, auto const& si) {
+    auto const& rest = get<1>(init);
+    if constexpr (is_static_v<decltype(si)> && is_static_v<decltype(rest)>) {
+      constexpr auto a = decltype(abs(si))::value;
+      constexpr auto b = std::remove_cvref_t<decltype(rest)>::value;
+      static_assert(a % b == 0 || b % a == 0,
+                    "composition: shape divisibility condition broken [the tile size must divide, or be a multiple of, each mode it spans]");
+    } else {
+      // composition: shape divisibility condition (run-time operands)
+      TESSERA_ASSERT(abs(si) % rest == 0 || rest % abs(si) == 0);
+    }
+    return make_tuple(append(get<0>(init), shape_min(abs(si), rest)), shape_div(rest, abs(si)));
+  });
+}
+
 template <class LShape, class LStride, class RShape, class RStride>
 TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LStride const& lhs_stride, RShape const& rhs_shape,
                                                     RStride const& rhs_stride) {
@@ -35,19 +58,7 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LSt
   } else if constexpr (is_constant_v<1, RStride>) {
     constexpr int R = tuple_size_v<LShape>;
     // Mod out rhs_shape from the first R-1 modes of A.
-    auto r = fold(take<0, R - 1>(lhs_shape), make_tuple(tuple<>{}, rhs_shape), [](auto const& init, auto const& si) {
-      auto const& rest = get<1>(init);
-      if constexpr (is_static_v<decltype(si)> && is_static_v<decltype(rest)>) {
-        constexpr auto a = decltype(abs(si))::value;
-        constexpr auto b = std::remove_cvref_t<decltype(rest)>::value;
-        static_assert(a % b == 0 || b % a == 0,
-                      "composition: shape divisibility condition broken [the tile size must divide, or be a multiple of, each mode it spans]");
-      } else {
-        // composition: shape divisibility condition (run-time operands)
-        TESSERA_ASSERT(abs(si) % rest == 0 || rest % abs(si) == 0);
-      }
-      return make_tuple(append(get<0>(init), shape_min(abs(si), rest)), shape_div(rest, abs(si)));
-    });
+    auto r = mod_out_shape(take<0, R - 1>(lhs_shape), rhs_shape);
     return bw_coalesce_all(get<0>(r), lhs_stride, get<1>(r), get<R - 1>(lhs_stride));
   } else {
     constexpr int R = tuple_size_v<LShape>;
@@ -72,19 +83,7 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LShape const& lhs_shape, LSt
     // The modes that were divided step by a correspondingly larger stride.
     auto stride1 = elem_scale(stride0, shape_div(shape0, shape1));
     // Mod out rhs_shape.
-    auto r2 = fold(shape1, make_tuple(tuple<>{}, rhs_shape), [](auto const& init, auto const& si) {
-      auto const& rest = get<1>(init);
-      if constexpr (is_static_v<decltype(si)> && is_static_v<decltype(rest)>) {
-        constexpr auto a = decltype(abs(si))::value;
-        constexpr auto b = std::remove_cvref_t<decltype(rest)>::value;
-        static_assert(a % b == 0 || b % a == 0,
-                      "composition: shape divisibility condition broken [the tile size must divide, or be a multiple of, each mode it spans]");
-      } else {
-        // composition: shape divisibility condition (run-time operands)
-        TESSERA_ASSERT(abs(si) % rest == 0 || rest % abs(si) == 0);
-      }
-      return make_tuple(append(get<0>(init), shape_min(abs(si), rest)), shape_div(rest, abs(si)));
-    });
+    auto r2 = mod_out_shape(shape1, rhs_shape);
     return bw_coalesce_all(get<0>(r2), stride1, get<1>(r2), rest_stride * get<R - 1>(lhs_stride));
   }
 }
