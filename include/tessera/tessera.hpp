@@ -21,6 +21,10 @@
 #include <tessera/tma/make_tma_desc.hpp>
 #include <tessera/tma/tensor_map.hpp>
 #endif
+// Cluster launches (host) call the CUDA runtime: with the toolkit's headers.
+#if defined(__CUDACC__) || __has_include(<cuda_runtime.h>)
+#include <tessera/arch/sm90/cluster_launch.hpp>
+#endif
 #include <tessera/gemm/api.hpp>
 #include <tessera/gemm/launch_attributes.hpp>
 #include <tessera/gemm/sm80_config.hpp>
