@@ -445,9 +445,13 @@ TEST(SimtSgemmPlan, DeepKOnlyForTheSixteenByteMnPair) {
             EXPECT_EQ(shape.dynamic_smem_bytes, simt::SgemmDefault::kSmemBytes);
           }
         }
-  // K: no more padded k than 16-deep tiles (17-32 and 49-64 pad to the
-  // same k; 33-48 to 64 instead of 48), or at most 1% more (K >= 1600).
-  const std::pair<std::int64_t, bool> ks[] = {{1, false}, {16, false}, {17, true}, {31, true}, {32, true}, {33, false}, {40, false}, {48, false}, {49, true}, {64, true}, {1000, false}, {1599, true}, {1608, true}, {1609, true}, {4096, true}};
+  // K: none (K = 0: the default), no more padded k than 16-deep tiles
+  // (17-32 and 49-64 pad to the same k; 33-48 to 64 instead of 48), or at
+  // most 1% more (K >= 1600).
+  const std::pair<std::int64_t, bool> ks[] = {
+      {0, false},  {1, false},  {16, false}, {17, true},    {31, true},   {32, true},
+      {33, false}, {40, false}, {48, false}, {49, true},    {64, true},   {1000, false},
+      {1599, true}, {1608, true}, {1609, true}, {4096, true}};
   for (auto const& [k, deep] : ks) {
     GemmArgs args = args_for(C, R, R, 0);
     args.k = k;

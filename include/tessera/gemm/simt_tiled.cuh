@@ -436,6 +436,7 @@ namespace detail {
 // and 8192, not measured at a K past it.
 inline bool deep_k_form(const GemmArgs& args) {
   std::int64_t const k = args.k;
+  if (k <= 0) return false;  // D = beta C: no k tile to size
   if ((k + 31) / 32 * 32 != (k + 15) / 16 * 16 && k < 1600) return false;
   SgemmPlan const r = plan_sgemm(args, false);
   return r.mode_a == OperandMode::vec16 && r.mode_b == OperandMode::vec16;
