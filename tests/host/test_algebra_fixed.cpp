@@ -4,20 +4,15 @@
 // (the derivation is in the comment next to it) and printed in CuTe notation.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <type_traits>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 TEST(AlgebraFixed, Composition) {
   // (4,8):(8,1) o (4,2):(8,1): R(i,j) = A(8i+j) = 8*(j) + 2i  for j < 2.

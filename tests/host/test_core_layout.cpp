@@ -2,20 +2,15 @@
 // Part of Tessera.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <type_traits>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 TEST(CoreLayout, EvaluationFlatNestedAndIntegerCoordinates) {
   auto l = make_layout(make_shape(_4{}, make_shape(_2{}, _4{})), make_stride(_8{}, make_stride(_4{}, _1{})));

@@ -2,20 +2,15 @@
 // Part of Tessera.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <type_traits>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 TEST(CoreTuple, EmptyBaseOptimisation) {
   static_assert(std::is_empty_v<tuple<_1, _1, _2>>);

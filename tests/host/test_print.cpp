@@ -6,15 +6,11 @@
 #include <string>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 TEST(Print, Notation) {
   EXPECT_EQ(str(_4{}), "_4");

@@ -11,15 +11,11 @@
 #include <vector>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 // --- seed 002 ---------------------------------------------------------------------------
 

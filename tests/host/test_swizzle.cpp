@@ -3,20 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <sstream>
 #include <string>
 #include <type_traits>
 
 #include "tessera/layout.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
-template <class T>
-static std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
-}
+using tessera::test::str;
 
 // Reference: bits [M+S, M+S+B) xored into bits [M, M+B) (S >= 0), or bits
 // [M, M+B) xored into [M-S, M-S+B) (S < 0).
