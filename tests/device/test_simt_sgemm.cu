@@ -109,6 +109,38 @@ struct Launcher<Library> {
   static tessera::Status launch(const GemmArgs& args) { return simt::tiled_sgemm_library_launch(args, nullptr); }
 };
 
+// The four matrices of `cs` as stored (C is D when in place).
+struct CaseStorage {
+  Stored a, b, c, d;
+};
+CaseStorage storage(const Case& cs) {
+  Stored const d = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
+  return {stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch), stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch),
+          cs.in_place ? d : stored(cs.m, cs.n, cs.oc, cs.pad_c, cs.batch), d};
+}
+
+// The GemmArgs of `cs` over allocations da..dd holding `st` (each pointer
+// shifted by the case's off_*).
+GemmArgs case_args(const Case& cs, const CaseStorage& st, float* da, float* db, float* dc, float* dd) {
+  GemmArgs args;
+  args.m = cs.m;
+  args.n = cs.n;
+  args.k = cs.k;
+  args.batch_count = cs.batch;
+  args.alpha = cs.alpha;
+  args.beta = cs.beta;
+  args.a = {da + cs.off_a, cs.oa, st.a.ld, cs.batch > 1 ? st.a.stride : 0};
+  args.b = {db + cs.off_b, cs.ob, st.b.ld, cs.batch > 1 ? st.b.stride : 0};
+  args.d = {dd + cs.off_d, cs.od, st.d.ld, cs.batch > 1 ? st.d.stride : 0};
+  if (cs.in_place)
+    args.c = args.d.view();
+  else if (!cs.c_null)
+    args.c = {dc + cs.off_c, cs.oc, st.c.ld, cs.batch > 1 ? st.c.stride : 0};
+  else
+    args.c = {nullptr, cs.oc, st.c.ld, 0};
+  return args;
+}
+
 template <class Cfg>
 void run_case(const Case& cs) {
   SCOPED_TRACE(cs.describe());
@@ -117,10 +149,8 @@ void run_case(const Case& cs) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
 
-  Stored const sa = stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch);
-  Stored const sb = stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch);
-  Stored const sd = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
-  Stored const sc = cs.in_place ? sd : stored(cs.m, cs.n, cs.oc, cs.pad_c, cs.batch);
+  CaseStorage const st = storage(cs);
+  Stored const &sa = st.a, &sb = st.b, &sc = st.c, &sd = st.d;
 
   std::vector<float> ha(sa.elements()), hb(sb.elements()), hc(sc.elements());
   for (float& x : ha) x = dist(rng);
@@ -145,22 +175,7 @@ void run_case(const Case& cs) {
   TESSERA_TEST_CUDA(cudaMemcpy(dc + cs.off_c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
   TESSERA_TEST_CUDA(cudaMemcpy(dd + cs.off_d, hd0.data(), hd0.size() * 4, cudaMemcpyHostToDevice));
 
-  GemmArgs args;
-  args.m = cs.m;
-  args.n = cs.n;
-  args.k = cs.k;
-  args.batch_count = cs.batch;
-  args.alpha = cs.alpha;
-  args.beta = cs.beta;
-  args.a = {da + cs.off_a, cs.oa, sa.ld, cs.batch > 1 ? sa.stride : 0};
-  args.b = {db + cs.off_b, cs.ob, sb.ld, cs.batch > 1 ? sb.stride : 0};
-  args.d = {dd + cs.off_d, cs.od, sd.ld, cs.batch > 1 ? sd.stride : 0};
-  if (cs.in_place)
-    args.c = args.d.view();
-  else if (!cs.c_null)
-    args.c = {dc + cs.off_c, cs.oc, sc.ld, cs.batch > 1 ? sc.stride : 0};
-  else
-    args.c = {nullptr, cs.oc, sc.ld, 0};
+  GemmArgs const args = case_args(cs, st, da, db, dc, dd);
 
   tessera::Status const v = tessera::validate_arguments(args);
   ASSERT_TRUE(v.ok()) << v.message;
@@ -466,22 +481,12 @@ TEST(SimtSgemmPlan, DeepKOnlyForTheSixteenByteMnPair) {
 // orders, alpha/beta, batches and C in place.
 TEST(SimtSgemmDeepK, ResiduesBatchesAndBothDOrders) {
   TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
-  // run_case's operands as stored (16-byte aligned allocations): each case
-  // must be one SgemmDeepK takes.
+  // run_case's arguments over 16-byte aligned stand-ins for its
+  // allocations: each case must be one SgemmDeepK takes.
   auto run_deep = [](const Case& cs) {
     alignas(16) static float probe[4];
-    Stored const sa = stored(cs.m, cs.k, cs.oa, cs.pad_a, cs.batch);
-    Stored const sb = stored(cs.k, cs.n, cs.ob, cs.pad_b, cs.batch);
-    Stored const sd = stored(cs.m, cs.n, cs.od, cs.pad_d, cs.batch);
-    GemmArgs a;
-    a.m = cs.m;
-    a.n = cs.n;
-    a.k = cs.k;
-    a.batch_count = cs.batch;
-    a.a = {probe, cs.oa, sa.ld, cs.batch > 1 ? sa.stride : 0};
-    a.b = {probe, cs.ob, sb.ld, cs.batch > 1 ? sb.stride : 0};
-    a.d = {probe, cs.od, sd.ld, cs.batch > 1 ? sd.stride : 0};
-    EXPECT_TRUE(simt::detail::deep_k_form(a)) << cs.describe();
+    GemmArgs const args = case_args(cs, storage(cs), probe, probe, probe, probe);
+    EXPECT_TRUE(simt::detail::deep_k_form(args)) << cs.describe();
     run_case<Library>(cs);
   };
   // K residues 20, 31, 18 and 31 of a 32-deep tile (K 1617: past the 1%
