@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include <tessera/arch/sm90/cluster_launch.hpp>
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "gemm/kernel_entry.hpp"
@@ -304,20 +305,13 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if constexpr (Cfg::kCluster > 1) {
     // Not every SM pair can host a cluster (GPCs of odd size): size the
     // persistent grid by how many clusters fit at once.
-    cudaLaunchConfig_t occ{};
-    occ.gridDim = dim3(unsigned(slots * Cfg::kCluster));
-    occ.blockDim = dim3(Cfg::kThreads);
-    occ.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = Cfg::kCluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    occ.attrs = attr;
-    occ.numAttrs = 1;
-    int active = 0;
-    if (cudaOccupancyMaxActiveClusters(&active, fn, &occ) == cudaSuccess && active > 0 && active < slots) slots = active;
-    cudaGetLastError();
+    arch::ClusterLaunch occ;
+    occ.grid = dim3(unsigned(slots * Cfg::kCluster));
+    occ.block = dim3(Cfg::kThreads);
+    occ.cluster = dim3(Cfg::kCluster);
+    occ.smem = std::size_t(Cfg::kSmemBytes);
+    int const active = arch::max_active_clusters(fn, occ);
+    if (active > 0 && active < slots) slots = active;
   }
   if (slots <= 0) return ws_fail(StatusCode::cannot_implement, "too few multiprocessors for the cluster");
   if (v.balance_waves && p.splits == 1 && units > slots) {
@@ -393,19 +387,13 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
     if constexpr (Cfg::kCluster == 1) {
       err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
     } else {
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = dim3(grid);
-      cfg.blockDim = dim3(Cfg::kThreads);
-      cfg.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
-      cfg.stream = static_cast<cudaStream_t>(stream);
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = Cfg::kCluster;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      err = cudaLaunchKernelExC(&cfg, fn, kargs);
+      arch::ClusterLaunch l;
+      l.grid = dim3(grid);
+      l.block = dim3(Cfg::kThreads);
+      l.cluster = dim3(Cfg::kCluster);
+      l.smem = std::size_t(Cfg::kSmemBytes);
+      l.stream = static_cast<cudaStream_t>(stream);
+      err = arch::launch_cluster(fn, l, kargs);
     }
     if (err != cudaSuccess)
       return ws_fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
