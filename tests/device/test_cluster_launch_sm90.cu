@@ -73,6 +73,17 @@ TEST(ClusterLaunch, WholeClustersRule) {
   l.grid = dim3(3, 1, 1);
   l.cluster = dim3(2, 1, 1);
   EXPECT_FALSE(tessera::arch::whole_clusters(l));
+  // At most kMaxClusterCtas (16) CTAs per cluster, counted over all three
+  // extents.
+  l.grid = dim3(64, 4, 2);
+  l.cluster = dim3(16, 1, 1);
+  EXPECT_TRUE(tessera::arch::whole_clusters(l));
+  l.cluster = dim3(4, 2, 2);
+  EXPECT_TRUE(tessera::arch::whole_clusters(l));
+  l.cluster = dim3(32, 1, 1);
+  EXPECT_FALSE(tessera::arch::whole_clusters(l));
+  l.cluster = dim3(8, 2, 2);
+  EXPECT_FALSE(tessera::arch::whole_clusters(l));
 }
 
 TEST(ClusterLaunch, RunTimeShapesReachTheKernel) {
@@ -110,6 +121,11 @@ TEST(ClusterLaunch, PartialClustersAreRefusedAndWriteNothing) {
   std::vector<std::uint32_t> const info = run_info(l, &launched);
   EXPECT_EQ(launched, cudaErrorInvalidValue);
   for (std::uint32_t v : info) EXPECT_EQ(v, 0xffffffffu) << "a refused launch wrote its output";
+  l.grid = dim3(32, 1, 1);
+  l.cluster = dim3(32, 1, 1);  // more CTAs than any cluster can have
+  std::vector<std::uint32_t> const big = run_info(l, &launched);
+  EXPECT_EQ(launched, cudaErrorInvalidValue);
+  for (std::uint32_t v : big) EXPECT_EQ(v, 0xffffffffu) << "a refused launch wrote its output";
 }
 
 TEST(ClusterLaunch, MaxActiveClusters) {
@@ -126,7 +142,7 @@ TEST(ClusterLaunch, MaxActiveClusters) {
   EXPECT_GE(pairs, 1);
   EXPECT_LE(pairs, 16 * sms);
   std::printf("  [cluster_launch] %d SMs: max_active_clusters(pairs of 128 threads) = %d\n", sms, pairs);
-  l.cluster = dim3(64, 1, 1);  // past any cluster size the runtime allows
+  l.cluster = dim3(64, 1, 1);  // past kMaxClusterCtas: refused before the runtime is asked
   l.grid = dim3(64, 1, 1);
   EXPECT_EQ(tessera::arch::max_active_clusters(reinterpret_cast<const void*>(&cluster_info_kernel), l), 0);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "max_active_clusters left a sticky error";

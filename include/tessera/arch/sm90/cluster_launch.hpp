@@ -30,13 +30,22 @@ struct ClusterLaunch {
   cudaStream_t stream = nullptr;
 };
 
-// Whether `l`'s grid is made of whole clusters: every cluster extent is at
-// least 1 and divides the grid's extent in that dimension (the runtime's
-// rule; a launch that breaks it fails with cudaErrorInvalidValue and runs
-// nothing, which launch_cluster reports before asking the runtime).
+// The most CTAs one cluster can have on sm_90: 8 for any kernel (the
+// portable limit), 16 for a kernel that has opted in with
+// cudaFuncAttributeNonPortableClusterSizeAllowed.
+inline constexpr unsigned kMaxClusterCtas = 16;
+
+// Whether `l`'s grid is made of whole clusters of a possible size: every
+// cluster extent is at least 1 and divides the grid's extent in that
+// dimension (the runtime's rule; a launch that breaks it fails with
+// cudaErrorInvalidValue and runs nothing), and a cluster has at most
+// kMaxClusterCtas CTAs. launch_cluster and max_active_clusters check this
+// before asking the runtime, so a shape that can never work costs no CUDA
+// error.
 [[nodiscard]] inline bool whole_clusters(ClusterLaunch const& l) {
   return l.cluster.x >= 1 && l.cluster.y >= 1 && l.cluster.z >= 1 && l.grid.x % l.cluster.x == 0 &&
-         l.grid.y % l.cluster.y == 0 && l.grid.z % l.cluster.z == 0;
+         l.grid.y % l.cluster.y == 0 && l.grid.z % l.cluster.z == 0 &&
+         std::size_t(l.cluster.x) * l.cluster.y * l.cluster.z <= kMaxClusterCtas;
 }
 
 namespace detail {
@@ -63,9 +72,9 @@ inline cudaLaunchConfig_t cluster_config(ClusterLaunch const& l, cudaLaunchAttri
 // Enqueues `kernel` (a __global__ function's address) on l.stream in
 // clusters of l.cluster. `args` points at each kernel argument, as for
 // cudaLaunchKernel. Returns cudaErrorInvalidValue without launching when
-// the grid is not whole clusters; otherwise the runtime's result (e.g.
-// cudaErrorInvalidDeviceFunction before sm_90, or cluster shapes past the
-// device's limit).
+// !whole_clusters(l); otherwise the runtime's result (e.g.
+// cudaErrorInvalidDeviceFunction before sm_90, or 9 to 16 CTAs per cluster
+// for a kernel that has not opted in).
 [[nodiscard]] inline cudaError_t launch_cluster(const void* kernel, ClusterLaunch const& l, void** args) {
   if (!whole_clusters(l)) return cudaErrorInvalidValue;
   cudaLaunchAttribute attr[1];
@@ -91,10 +100,12 @@ template <class... Params, class... Actual>
 // How many clusters of l.cluster CTAs (l.block threads and l.smem bytes
 // each) of `kernel` the device can hold at once
 // (cudaOccupancyMaxActiveClusters; on sm_90 some SMs may stay idle when
-// GPCs have an odd number of them). 0 when the runtime cannot say (before
-// sm_90, a bad shape); the runtime's error is cleared, so it does not leak
-// into the caller's next cudaGetLastError.
+// GPCs have an odd number of them). 0 without asking the runtime when
+// !whole_clusters(l), and 0 when the runtime cannot say (before sm_90, too
+// many CTAs per cluster for this kernel); the runtime's error is cleared, so
+// it does not leak into the caller's next cudaGetLastError.
 [[nodiscard]] inline int max_active_clusters(const void* kernel, ClusterLaunch const& l) {
+  if (!whole_clusters(l)) return 0;
   cudaLaunchAttribute attr[1];
   cudaLaunchConfig_t const cfg = detail::cluster_config(l, attr);
   int active = 0;
