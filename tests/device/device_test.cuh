@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace tessera::test {
 
@@ -63,3 +64,15 @@ struct DevBuf {
     int const found_cc_ = ::tessera::test::device_cc();                                               \
     if (found_cc_ != (cc)) GTEST_SKIP() << "needs sm_" << (cc) << ", found " << ::tessera::test::device_name(found_cc_); \
   } while (0)
+
+namespace tessera::test {
+
+// A device copy of `h` in `d` (freed with `d`). Failures are fatal gtest
+// failures of this function: call it as ASSERT_NO_FATAL_FAILURE(upload(d, h)).
+template <class T>
+void upload(DevBuf& d, const std::vector<T>& h) {
+  TESSERA_TEST_CUDA(cudaMalloc(&d.p, h.size() * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+}  // namespace tessera::test

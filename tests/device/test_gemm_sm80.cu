@@ -124,13 +124,10 @@ void run_case(const Case& cs) {
   }
 
   DeviceBuffer da, db, dc, dd, gra, grb, grc, grd;
-  TESSERA_TEST_CUDA(cudaMalloc(&da.p, ha.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&db.p, hb.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, hc.size()));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(da, ha));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(db, hb));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(dc, hc));
   TESSERA_TEST_CUDA(cudaMalloc(&dd.p, std::size_t(nd * out_b)));
-  TESSERA_TEST_CUDA(cudaMemcpy(da.p, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db.p, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(dc.p, hc.data(), hc.size(), cudaMemcpyHostToDevice));
   TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xFF, std::size_t(nd * out_b)));  // poison: NaN in every type
 
   GemmArgs args;
@@ -160,13 +157,10 @@ void run_case(const Case& cs) {
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 
   // Reference.
-  TESSERA_TEST_CUDA(cudaMalloc(&gra.p, ra.size() * sizeof(double)));
-  TESSERA_TEST_CUDA(cudaMalloc(&grb.p, rb.size() * sizeof(double)));
-  TESSERA_TEST_CUDA(cudaMalloc(&grc.p, rc.size() * sizeof(double)));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(gra, ra));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(grb, rb));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(grc, rc));
   TESSERA_TEST_CUDA(cudaMalloc(&grd.p, rc.size() * sizeof(double)));
-  TESSERA_TEST_CUDA(cudaMemcpy(gra.p, ra.data(), ra.size() * sizeof(double), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(grb.p, rb.data(), rb.size() * sizeof(double), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(grc.p, rc.data(), rc.size() * sizeof(double), cudaMemcpyHostToDevice));
   dim3 const grid(unsigned((n + 127) / 128), unsigned(m), unsigned(cs.batch));
   reference_gemm<<<grid, 128>>>(int(m), int(n), int(k), cs.batch, static_cast<double*>(gra.p),
                                 static_cast<double*>(grb.p), use_c ? static_cast<double*>(grc.p) : nullptr,

@@ -74,13 +74,7 @@ struct Shape {
 };
 
 using tessera::test::DevBuf;
-
-// A device copy of `h` in `d` (freed with `d`).
-template <class T>
-void upload(DevBuf& d, const std::vector<T>& h) {
-  TESSERA_TEST_CUDA(cudaMalloc(&d.p, h.size() * sizeof(T)));
-  TESSERA_TEST_CUDA(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
+using tessera::test::upload;
 
 // An operand's element (i, j) at i * rows + j * cols.
 template <class T>
@@ -153,9 +147,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   for (auto& x : hc) x = from_float<TOut>(u(rng));
 
   DevBuf a_buf, b_buf, c_buf, d_buf;
-  upload(a_buf, ha);
-  upload(b_buf, hb);
-  upload(c_buf, hc);
+  ASSERT_NO_FATAL_FAILURE(upload(a_buf, ha));
+  ASSERT_NO_FATAL_FAILURE(upload(b_buf, hb));
+  ASSERT_NO_FATAL_FAILURE(upload(c_buf, hc));
   if (testing::Test::HasFatalFailure()) return;
   TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, dn * sizeof(TOut)));
   TESSERA_TEST_CUDA(cudaMemset(d_buf.p, 0xff, dn * sizeof(TOut)));
@@ -321,8 +315,8 @@ TEST(HopperGemm, F16AccumulationRoundsTheRunningSum) {
   for (auto& x : ha) x = __float2half(u(rng));
   for (auto& x : hb) x = __float2half(u(rng));
   DevBuf a_buf, b_buf, d_buf;
-  upload(a_buf, ha);
-  upload(b_buf, hb);
+  ASSERT_NO_FATAL_FAILURE(upload(a_buf, ha));
+  ASSERT_NO_FATAL_FAILURE(upload(b_buf, hb));
   if (HasFatalFailure()) return;
   TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, size_t(m * n) * sizeof(__half)));
   __half* const da = a_buf.as<__half>();
