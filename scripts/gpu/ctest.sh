@@ -6,6 +6,11 @@
 # architecture, runs them through ctest (label `device`), then runs each device
 # test binary under compute-sanitizer memcheck and racecheck, and prints one
 # line per binary. Logs under $OUT.
+# Environment: STEPS (default "build ctest sanitize": a device call of at most
+# 10 minutes may not hold all three, so run e.g. STEPS="build ctest" and then
+# STEPS=sanitize on the same warm machine), TOOLS (default "memcheck
+# racecheck"), CTEST_J (ctest's parallel jobs, default 1), SAN_J (binaries
+# sanitized at once, default 4), SAN_LIMIT (seconds per binary and tool).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-ctest}
@@ -14,27 +19,36 @@ BUILD=${BUILD:-build-gpu}
 export PATH="$PATH:/usr/local/cuda/bin"
 GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
 start=$(date +%s)
+STEPS=${STEPS:-build ctest sanitize}
+step() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+if step build; then
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
   -DTESSERA_ENABLE_EXAMPLES=OFF "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
 targets=$(cmake --build "$BUILD" --target help 2>/dev/null | grep -oE 'device_test_[A-Za-z0-9_]+' | sort -u)
 # shellcheck disable=SC2086
 cmake --build "$BUILD" -j "$(nproc)" --target $targets -- -k 0 > "$OUT/build.log" 2>&1 || { echo "build failed:"; grep -E "error" "$OUT/build.log" | head -20; }
 echo "build took $(( $(date +%s) - start ))s"
-(cd "$BUILD" && ctest -L device --output-on-failure --timeout 240 > "$OUT/ctest.log" 2>&1)
-grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|\*\*\*Skipped|Passed" "$OUT/ctest.log" | tail -40
+fi
+if step ctest; then
+  (cd "$BUILD" && ctest -L device -j "${CTEST_J:-1}" --output-on-failure --timeout 240 > "$OUT/ctest.log" 2>&1)
+  grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|\*\*\*Skipped|Passed" "$OUT/ctest.log" | tail -40
+fi
+step sanitize || { echo "total $(( $(date +%s) - start ))s"; exit 0; }
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 # Sanitize every binary, four at a time (racecheck is slow on the large GEMM
 # tests): SAN_LIMIT seconds per binary and tool; a timeout is reported as such.
 sanitize() {
   local exe=$1 name tool rc line
   name=$(basename "$exe"); line="$name"
-  for tool in memcheck racecheck; do
-    timeout "${SAN_LIMIT:-120}" "$san" --tool "$tool" --error-exitcode 99 "$exe" > "$OUT/$name.$tool.log" 2>&1
+  for tool in ${TOOLS:-memcheck racecheck}; do
+    # In-process: the TMA test would otherwise run its cases in re-executed
+    # children, which the sanitizer does not follow.
+    TESSERA_TEST_IN_PROCESS=1 timeout "${SAN_LIMIT:-120}" "$san" --tool "$tool" --error-exitcode 99 "$exe" > "$OUT/$name.$tool.log" 2>&1
     rc=$?
     case $rc in 0) line+="  $tool=clean" ;; 124) line+="  $tool=timeout" ;; *) line+="  $tool=rc$rc" ;; esac
   done
   echo "$line"
 }
-export -f sanitize; export san OUT
-find "$BUILD" -type f -name 'device_test_*' -perm -u+x | sort | xargs -P 4 -I{} bash -c 'sanitize {}' | sort | tee "$OUT/sanitizer.txt"
+export -f sanitize; export san OUT TOOLS
+find "$BUILD" -type f -name 'device_test_*' -perm -u+x | sort | xargs -P "${SAN_J:-4}" -I{} bash -c 'sanitize {}' | sort | tee "$OUT/sanitizer.txt"
 echo "total $(( $(date +%s) - start ))s"
