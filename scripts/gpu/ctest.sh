@@ -45,6 +45,11 @@ sanitize() {
     # children, which the sanitizer does not follow.
     TESSERA_TEST_IN_PROCESS=1 timeout "${SAN_LIMIT:-120}" "$san" --tool "$tool" --error-exitcode 99 "$exe" > "$OUT/$name.$tool.log" 2>&1
     rc=$?
+    # A binary of host-side checks (no CUDA call) is reported as such.
+    if [ $rc = 255 ] && grep -q "terminated before first instrumented API call" "$OUT/$name.$tool.log"; then
+      line+="  $tool=no-cuda-calls"
+      continue
+    fi
     case $rc in 0) line+="  $tool=clean" ;; 124) line+="  $tool=timeout" ;; *) line+="  $tool=rc$rc" ;; esac
   done
   echo "$line"
