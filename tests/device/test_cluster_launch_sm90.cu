@@ -56,34 +56,31 @@ std::vector<std::uint32_t> run_info(ClusterLaunch const& l, cudaError_t* launch_
 }
 
 TEST(ClusterLaunch, WholeClustersRule) {
-  ClusterLaunch l;
-  l.grid = dim3(4, 2, 1);
-  l.cluster = dim3(2, 1, 1);
-  EXPECT_TRUE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(2, 2, 1);
-  EXPECT_TRUE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(4, 2, 1);
-  EXPECT_TRUE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(3, 1, 1);  // 4 % 3
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(2, 4, 1);  // 2 % 4
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(0, 1, 1);
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
-  l.grid = dim3(3, 1, 1);
-  l.cluster = dim3(2, 1, 1);
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
-  // At most kMaxClusterCtas (16) CTAs per cluster, counted over all three
-  // extents.
-  l.grid = dim3(64, 4, 2);
-  l.cluster = dim3(16, 1, 1);
-  EXPECT_TRUE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(4, 2, 2);
-  EXPECT_TRUE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(32, 1, 1);
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
-  l.cluster = dim3(8, 2, 2);
-  EXPECT_FALSE(tessera::arch::whole_clusters(l));
+  struct Case {
+    dim3 grid, cluster;
+    bool whole;
+  } const cases[] = {
+      {dim3(4, 2, 1), dim3(2, 1, 1), true},
+      {dim3(4, 2, 1), dim3(2, 2, 1), true},
+      {dim3(4, 2, 1), dim3(4, 2, 1), true},
+      {dim3(4, 2, 1), dim3(3, 1, 1), false},  // 4 % 3
+      {dim3(4, 2, 1), dim3(2, 4, 1), false},  // 2 % 4
+      {dim3(4, 2, 1), dim3(0, 1, 1), false},
+      {dim3(3, 1, 1), dim3(2, 1, 1), false},
+      // At most kMaxClusterCtas (16) CTAs per cluster, over all three extents.
+      {dim3(64, 4, 2), dim3(16, 1, 1), true},
+      {dim3(64, 4, 2), dim3(4, 2, 2), true},
+      {dim3(64, 4, 2), dim3(32, 1, 1), false},
+      {dim3(64, 4, 2), dim3(8, 2, 2), false},
+  };
+  for (Case const& c : cases) {
+    ClusterLaunch l;
+    l.grid = c.grid;
+    l.cluster = c.cluster;
+    EXPECT_EQ(tessera::arch::whole_clusters(l), c.whole)
+        << "grid " << c.grid.x << "x" << c.grid.y << "x" << c.grid.z << ", cluster " << c.cluster.x << "x"
+        << c.cluster.y << "x" << c.cluster.z;
+  }
 }
 
 TEST(ClusterLaunch, RunTimeShapesReachTheKernel) {
