@@ -88,13 +88,17 @@ template <class... Params, class... Actual>
 [[nodiscard]] cudaError_t launch_cluster(void (*kernel)(Params...), ClusterLaunch const& l, Actual&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Actual),
                 "launch_cluster: the kernel takes a different number of arguments");
-  std::tuple<std::decay_t<Params>...> values(std::forward<Actual>(args)...);
-  return std::apply(
-      [&](auto&... v) {
-        void* ptrs[] = {static_cast<void*>(&v)..., nullptr};
-        return launch_cluster(reinterpret_cast<const void*>(kernel), l, ptrs);
-      },
-      values);
+  if constexpr (sizeof...(Params) != sizeof...(Actual)) {
+    return cudaErrorInvalidValue;  // not reached: the assertion above stops the build, as its only error
+  } else {
+    std::tuple<std::decay_t<Params>...> values(std::forward<Actual>(args)...);
+    return std::apply(
+        [&](auto&... v) {
+          void* ptrs[] = {static_cast<void*>(&v)..., nullptr};
+          return launch_cluster(reinterpret_cast<const void*>(kernel), l, ptrs);
+        },
+        values);
+  }
 }
 
 // How many clusters of l.cluster CTAs (l.block threads and l.smem bytes
