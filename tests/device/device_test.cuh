@@ -3,7 +3,8 @@
 #pragma once
 
 // What every device test needs: the GPU's compute capability (to skip loudly
-// when it is missing or too old) and a CUDA-call assertion.
+// when it is missing or too old), a CUDA-call assertion, and device buffers
+// (DevBuf, upload) freed on every return path.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
