@@ -43,6 +43,7 @@
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/arch/sm90/wgmma_ops.cuh>
+#include <tessera/atom/sync_sm90.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>
