@@ -29,6 +29,7 @@
 #include <tessera/arch/sm90/gmma_layout.hpp>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>
+#include <tessera/atom/sync_sm90.cuh>
 
 #include "device_test.cuh"
 
@@ -45,7 +46,9 @@ __host__ __device__ constexpr GmmaSwizzle swizzle_of(int span) {
 
 // a: 64 rows x kSpan bytes, b: N rows x kSpan bytes, both logical row-major
 // (K contiguous). d_out: 128 threads x kRegsD accumulator registers.
-template <class Family, int N, int kSpan, bool kRS>
+// kCuteNames: the SS form sequenced with CuTe's names (tessera/atom/
+// sync_sm90.cuh), the accumulators fenced as a register Tensor.
+template <class Family, int N, int kSpan, bool kRS, bool kCuteNames = false>
 __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* d_out, int elem_size) {
   using Mma = Wgmma<Family, N>;
   using C = typename Mma::CRegister;
@@ -90,6 +93,23 @@ __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* 
       std::memcpy(&af[s][3], a + r1 * kSpan + k1, 4);
       wgmma_fence_operand(af[s]);
     }
+  }
+  if constexpr (kCuteNames) {
+    static_assert(!kRS, "the CuTe-names case runs the SS form");
+    auto acc = tessera::make_tensor(&d[0], tessera::make_layout(tessera::Int<Mma::kRegsD>{}));
+    GmmaDescriptor const ca = make_gmma_desc(tessera::cast_smem_ptr_to_uint(sA), swizzle_of(kSpan), 16, 8 * kSpan);
+    GmmaDescriptor const cb = make_gmma_desc(tessera::cast_smem_ptr_to_uint(sB), swizzle_of(kSpan), 16, 8 * kSpan);
+    tessera::warpgroup_fence_operand(acc);
+    tessera::warpgroup_arrive();
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+      Mma::template ss<0, 0>(d, ca.advanced(32u * s).desc, cb.advanced(32u * s).desc, s == 0 ? 0 : 1);
+    tessera::warpgroup_commit_batch();
+    tessera::warpgroup_wait<0>();
+    tessera::warpgroup_fence_operand(acc);
+#pragma unroll
+    for (int i = 0; i < Mma::kRegsD; ++i) std::memcpy(&d_out[t * Mma::kRegsD + i], &d[i], 4);
+    return;
   }
   wgmma_fence();
 #pragma unroll
@@ -229,7 +249,7 @@ void run_on_warpgroup(const std::vector<uint8_t>& a, const std::vector<uint8_t>&
 // Error bound: |D - ref| <= tol * (1 + |ref|) per element and relative
 // norm error <= tol, unless `fp8_step` > 0: then the fp8 accumulation model
 // below replaces both.
-template <class Family, int N, int kSpan, bool kRS>
+template <class Family, int N, int kSpan, bool kRS, bool kCuteNames = false>
 void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 0.0) {
   using Mma = Wgmma<Family, N>;
   SCOPED_TRACE(testing::Message() << "m64n" << N << "k" << Mma::kK << (kRS ? " RS" : " SS") << " span " << kSpan);
@@ -240,7 +260,7 @@ void run_atom(Elem e, bool f16_acc, bool s32_acc, double tol, double fp8_step = 
   run_on_warpgroup(
       ha, hb, R,
       [&](const uint8_t* da, const uint8_t* db, uint32_t* dd) {
-        wgmma_atom_kernel<Family, N, kSpan, kRS><<<1, 128>>>(da, db, dd, elem_bytes(e));
+        wgmma_atom_kernel<Family, N, kSpan, kRS, kCuteNames><<<1, 128>>>(da, db, dd, elem_bytes(e));
       },
       &hd);
   if (testing::Test::HasFatalFailure()) return;
@@ -292,6 +312,15 @@ TEST(HopperWgmma, Bf16SS) {
   run_atom<F32BF16BF16, 8, 128, false>(Elem::bf16, false, false, 1e-5);
   run_atom<F32BF16BF16, 256, 128, false>(Elem::bf16, false, false, 1e-5);
   run_atom<F32BF16BF16, 136, 128, false>(Elem::bf16, false, false, 1e-5);
+}
+
+// The same SS atoms sequenced with CuTe's names (warpgroup_arrive,
+// warpgroup_commit_batch, warpgroup_wait<0>, warpgroup_fence_operand on a
+// register Tensor, cast_smem_ptr_to_uint), as seed 002's mainloop writes them.
+TEST(HopperWgmma, CuteSynchronisationNames) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_atom<F32BF16BF16, 128, 128, false, true>(Elem::bf16, false, false, 1e-5);
+  run_atom<F32F16F16, 64, 64, false, true>(Elem::f16, false, false, 1e-5);
 }
 
 TEST(HopperWgmma, F16SS) {
