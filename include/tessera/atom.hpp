@@ -16,3 +16,4 @@
 #include <tessera/atom/copy_sm90.hpp>
 #include <tessera/atom/copy_atom.hpp>
 #include <tessera/atom/print_atom.hpp>
+#include <tessera/atom/gmma_smem_atoms.hpp>
