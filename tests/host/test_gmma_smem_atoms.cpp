@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "host_test.hpp"
 #include "tessera/arch/sm90/gmma_layout.hpp"
@@ -124,6 +125,34 @@ TEST(GmmaSmemAtoms, HandSpelledAtomAgrees) {
   auto const hand = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
   GMMA::Layout_K_SW128_Atom<std::uint16_t> const named{};
   for (int i = 0; i < 512; ++i) ASSERT_EQ(int(hand(i)), int(named(i))) << i;
+}
+
+}  // namespace
+
+namespace {
+
+template <class A, class B>
+constexpr bool same_v = std::is_same_v<A, B>;
+
+TEST(GmmaSmemAtoms, SelectorPicksTheWidestAtomThatDividesTheTile) {
+  using H = std::uint16_t;
+  using GMMA::Major;
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, H, 128, 64>()), GMMA::Layout_K_SW128_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, H, 128, 192>()), GMMA::Layout_K_SW128_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, H, 64, 32>()), GMMA::Layout_K_SW64_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, H, 64, 48>()), GMMA::Layout_K_SW32_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, H, 8, 8>()), GMMA::Layout_K_INTER_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, float, 64, 32>()), GMMA::Layout_K_SW128_Atom<float>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::K, std::uint8_t, 64, 64>()),
+                       GMMA::Layout_K_SW64_Atom<std::uint8_t>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::MN, H, 256, 64>()), GMMA::Layout_MN_SW128_Atom<H>>);
+  static_assert(same_v<decltype(GMMA::ss_smem_selector<Major::MN, H, 16, 64>()), GMMA::Layout_MN_SW32_Atom<H>>);
+  // The chosen atom tiles the operand tile into the canonical form.
+  auto const k_tile = tile_to_shape(GMMA::ss_smem_selector<Major::K, H, 128, 64>(), make_shape(_128{}, _64{}));
+  EXPECT_TRUE(arch::is_gmma_k_major_canonical<2>(k_tile, GmmaSwizzle::b128)) << str(k_tile);
+  auto const mn_tile =
+      tile_to_shape(GMMA::ss_smem_selector<Major::MN, H, 128, 64>(), make_shape(_128{}, _64{}), Step<_2, _1>{});
+  EXPECT_TRUE(arch::is_gmma_mn_major_canonical<2>(mn_tile, GmmaSwizzle::b128)) << str(mn_tile);
 }
 
 }  // namespace

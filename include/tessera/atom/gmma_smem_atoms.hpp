@@ -30,6 +30,8 @@
 // Differences from CuTe: CuTe states the atoms in bits and upcasts them, and
 // prints the swizzle of that bit-level form (Sw<3,4,3> for every type); here
 // the atom of a 16-bit T prints Sw<3,3,3> o _0 o (_8,_64):(_64,_1).
+// ss_smem_selector<Major, T, BLK_MN, BLK_K>() picks the widest atom for a
+// tile, as CuTe's does.
 
 #include <tessera/layout.hpp>
 
@@ -82,5 +84,30 @@ template <class T> using Layout_MN_INTER_Atom = decltype(detail::mn_atom<int(siz
 template <class T> using Layout_MN_SW32_Atom = decltype(detail::mn_atom<int(sizeof(T)), 32>());
 template <class T> using Layout_MN_SW64_Atom = decltype(detail::mn_atom<int(sizeof(T)), 64>());
 template <class T> using Layout_MN_SW128_Atom = decltype(detail::mn_atom<int(sizeof(T)), 128>());
+
+// The widest atom that tiles a kBlkMN x kBlkK operand tile of T: the
+// swizzle whose row (128, 64, 32 or 16 bytes) divides the contiguous extent
+// (K for K-major, M/N for MN-major) in bytes, tried widest first. The
+// other extent must be a multiple of the atom's 8 rows. A tile whose
+// contiguous extent is not a multiple of 16 bytes has no atom and fails
+// the build, naming the rule.
+// @post tile_to_shape(result, (kBlkMN, kBlkK)) covers the tile (MN-major:
+//       with Step<_2, _1>, K first, for the canonical form above)
+template <Major kMajor, class T, int kBlkMN, int kBlkK>
+constexpr auto ss_smem_selector() {
+  constexpr int kE = int(sizeof(T));
+  constexpr int kContiguousBytes = (kMajor == Major::K ? kBlkK : kBlkMN) * kE;
+  constexpr int kOther = kMajor == Major::K ? kBlkMN : kBlkK;
+  static_assert(kContiguousBytes > 0 && kContiguousBytes % 16 == 0,
+                "ss_smem_selector: the contiguous extent (K for K-major, M/N for MN-major) must be a positive "
+                "multiple of 16 bytes [wgmma core matrices are 16 bytes wide]");
+  static_assert(kOther > 0 && kOther % 8 == 0,
+                "ss_smem_selector: the other extent must be a positive multiple of 8 [wgmma core matrices have 8 rows]");
+  constexpr int kRow = kContiguousBytes % 128 == 0 ? 128 : kContiguousBytes % 64 == 0 ? 64 : kContiguousBytes % 32 == 0 ? 32 : 16;
+  if constexpr (kMajor == Major::K)
+    return detail::k_atom<kE, kRow>();
+  else
+    return detail::mn_atom<kE, kRow>();
+}
 
 }  // namespace tessera::GMMA
