@@ -42,35 +42,38 @@ enum class Major { K, MN };
 
 namespace detail {
 
-template <int kBytes>
-inline constexpr int log2_bytes = kBytes == 1 ? 0 : kBytes == 2 ? 1 : kBytes == 4 ? 2 : kBytes == 8 ? 3 : -1;
-
 template <int kElemBytes>
 constexpr void check_element() {
   static_assert(kElemBytes == 1 || kElemBytes == 2 || kElemBytes == 4,
                 "GMMA layout atoms: wgmma operands are 1-, 2- or 4-byte elements");
 }
 
+// `l`, an atom with rows of kRowBytes bytes, under the swizzle of that row
+// width (none for the 16-byte interleaved rows).
+template <int kElemBytes, int kRowBytes, class L>
+constexpr auto swizzled(L const& l) {
+  check_element<kElemBytes>();
+  if constexpr (kRowBytes == 16) {
+    return l;
+  } else {
+    constexpr int kBits = decltype(log_2(Int<kRowBytes / 16>{}))::value;
+    constexpr int kBase = 4 - decltype(log_2(Int<kElemBytes>{}))::value;
+    return composition(Swizzle<kBits, kBase, 3>{}, l);
+  }
+}
+
 // K-major: 8 rows of kRowBytes bytes, K contiguous.
 template <int kElemBytes, int kRowBytes>
 constexpr auto k_atom() {
-  check_element<kElemBytes>();
-  using L = Layout<Shape<_8, Int<kRowBytes / kElemBytes>>, Stride<Int<kRowBytes / kElemBytes>, _1>>;
-  if constexpr (kRowBytes == 16)
-    return L{};
-  else
-    return composition(Swizzle<log2_bytes<kRowBytes / 16>, 4 - log2_bytes<kElemBytes>, 3>{}, L{});
+  constexpr int kPerRow = kRowBytes / kElemBytes;
+  return swizzled<kElemBytes, kRowBytes>(Layout<Shape<_8, Int<kPerRow>>, Stride<Int<kPerRow>, _1>>{});
 }
 
 // MN-major: kRowBytes bytes of M/N contiguous, 8 of them along K.
 template <int kElemBytes, int kRowBytes>
 constexpr auto mn_atom() {
-  check_element<kElemBytes>();
-  using L = Layout<Shape<Int<kRowBytes / kElemBytes>, _8>, Stride<_1, Int<kRowBytes / kElemBytes>>>;
-  if constexpr (kRowBytes == 16)
-    return L{};
-  else
-    return composition(Swizzle<log2_bytes<kRowBytes / 16>, 4 - log2_bytes<kElemBytes>, 3>{}, L{});
+  constexpr int kPerRow = kRowBytes / kElemBytes;
+  return swizzled<kElemBytes, kRowBytes>(Layout<Shape<Int<kPerRow>, _8>, Stride<_1, Int<kPerRow>>>{});
 }
 
 }  // namespace detail
