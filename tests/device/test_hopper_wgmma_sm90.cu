@@ -72,8 +72,11 @@ __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* 
     uint32_t const nan = 0x7fc00000u;  // poison: the first instruction has scale-d = 0
     std::memcpy(&d[i], &nan, 4);
   }
-  GmmaDescriptor const da = make_gmma_desc(smem_u32(sA), swizzle_of(kSpan), 16, 8 * kSpan);
-  GmmaDescriptor const db = make_gmma_desc(smem_u32(sB), swizzle_of(kSpan), 16, 8 * kSpan);
+  static_assert(!(kCuteNames && kRS), "the CuTe-names case runs the SS form");
+  uint32_t const a_addr = kCuteNames ? tessera::cast_smem_ptr_to_uint(sA) : smem_u32(sA);
+  uint32_t const b_addr = kCuteNames ? tessera::cast_smem_ptr_to_uint(sB) : smem_u32(sB);
+  GmmaDescriptor const da = make_gmma_desc(a_addr, swizzle_of(kSpan), 16, 8 * kSpan);
+  GmmaDescriptor const db = make_gmma_desc(b_addr, swizzle_of(kSpan), 16, 8 * kSpan);
   int const w = t / 32, g = (t % 32) / 4, q = t % 4;
   // RS: every K step's A fragment (32 bytes of K) is in registers before the
   // first wgmma. Registers hold 4 bytes of row g / g+8 at byte offset 4q /
@@ -94,24 +97,13 @@ __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* 
       wgmma_fence_operand(af[s]);
     }
   }
+  [[maybe_unused]] auto acc = tessera::make_tensor(&d[0], tessera::make_layout(tessera::Int<Mma::kRegsD>{}));
   if constexpr (kCuteNames) {
-    static_assert(!kRS, "the CuTe-names case runs the SS form");
-    auto acc = tessera::make_tensor(&d[0], tessera::make_layout(tessera::Int<Mma::kRegsD>{}));
-    GmmaDescriptor const ca = make_gmma_desc(tessera::cast_smem_ptr_to_uint(sA), swizzle_of(kSpan), 16, 8 * kSpan);
-    GmmaDescriptor const cb = make_gmma_desc(tessera::cast_smem_ptr_to_uint(sB), swizzle_of(kSpan), 16, 8 * kSpan);
     tessera::warpgroup_fence_operand(acc);
     tessera::warpgroup_arrive();
-#pragma unroll
-    for (int s = 0; s < kSteps; ++s)
-      Mma::template ss<0, 0>(d, ca.advanced(32u * s).desc, cb.advanced(32u * s).desc, s == 0 ? 0 : 1);
-    tessera::warpgroup_commit_batch();
-    tessera::warpgroup_wait<0>();
-    tessera::warpgroup_fence_operand(acc);
-#pragma unroll
-    for (int i = 0; i < Mma::kRegsD; ++i) std::memcpy(&d_out[t * Mma::kRegsD + i], &d[i], 4);
-    return;
+  } else {
+    wgmma_fence();
   }
-  wgmma_fence();
 #pragma unroll
   for (int s = 0; s < kSteps; ++s) {
     if constexpr (kRS)
@@ -119,9 +111,15 @@ __global__ void wgmma_atom_kernel(const uint8_t* a, const uint8_t* b, uint32_t* 
     else
       Mma::template ss<0, 0>(d, da.advanced(32u * s).desc, db.advanced(32u * s).desc, s == 0 ? 0 : 1);
   }
-  wgmma_commit_group();
-  wgmma_wait_group<0>();
-  wgmma_fence_operand(d);
+  if constexpr (kCuteNames) {
+    tessera::warpgroup_commit_batch();
+    tessera::warpgroup_wait<0>();
+    tessera::warpgroup_fence_operand(acc);
+  } else {
+    wgmma_commit_group();
+    wgmma_wait_group<0>();
+    wgmma_fence_operand(d);
+  }
   (void)elem_size;
 #pragma unroll
   for (int i = 0; i < Mma::kRegsD; ++i) std::memcpy(&d_out[t * Mma::kRegsD + i], &d[i], 4);
@@ -233,11 +231,9 @@ template <class Launch>
 void run_on_warpgroup(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int R, Launch launch,
                       std::vector<uint32_t>* hd) {
   tessera::test::DevBuf da, db, dd;
-  TESSERA_TEST_CUDA(cudaMalloc(&da.p, a.size()));
-  TESSERA_TEST_CUDA(cudaMalloc(&db.p, b.size()));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(da, a));
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(db, b));
   TESSERA_TEST_CUDA(cudaMalloc(&dd.p, 128 * R * 4));
-  TESSERA_TEST_CUDA(cudaMemcpy(da.p, a.data(), a.size(), cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemcpy(db.p, b.data(), b.size(), cudaMemcpyHostToDevice));
   TESSERA_TEST_CUDA(cudaMemset(dd.p, 0xff, 128 * R * 4));
   launch(da.as<const uint8_t>(), db.as<const uint8_t>(), dd.as<uint32_t>());
   TESSERA_TEST_CUDA(cudaGetLastError());
