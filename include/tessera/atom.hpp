@@ -9,6 +9,7 @@
 #include <tessera/atom/numeric.hpp>
 #include <tessera/atom/mma_traits.hpp>
 #include <tessera/atom/mma_sm80.hpp>
+#include <tessera/atom/mma_sm90.hpp>
 #include <tessera/atom/mma_atom.hpp>
 #include <tessera/atom/copy_traits.hpp>
 #include <tessera/atom/copy_sm75.hpp>

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include <tessera/atom/mma_traits.hpp>
+#include <tessera/tensor/identity.hpp>
 #include <tessera/tensor/swizzle_layout.hpp>
 
 namespace tessera {
@@ -87,8 +88,20 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
   using FrgTypeC = ValTypeC;
 
   // D = A * B + C on this thread's fragments (each of size<1>(Layout?_TV)).
+  // Traits that read operands other than through registers (the sm_90
+  // GMMA atoms: shared-memory descriptors) provide
+  // mma_unpack(traits, D, A, B, C) and make_fragment_A/B themselves.
   template <class TD, class TA, class TB, class TC>
   TESSERA_HOST_DEVICE void call(TD&& D, TA const& A, TB const& B, TC const& C) const {
+    if constexpr (requires { Traits::mma_unpack(static_cast<Traits const&>(*this), D, A, B, C); }) {
+      Traits::mma_unpack(static_cast<Traits const&>(*this), D, A, B, C);
+    } else {
+      call_registers(D, A, B, C);
+    }
+  }
+
+  template <class TD, class TA, class TB, class TC>
+  TESSERA_HOST_DEVICE void call_registers(TD&& D, TA const& A, TB const& B, TC const& C) const {
     typename Operation::DRegisters d;
     typename Operation::ARegisters a;
     typename Operation::BRegisters b;
@@ -126,13 +139,29 @@ struct MMA_Atom<MMA_Traits<MMAOperation, Args...>> : MMA_Traits<MMAOperation, Ar
   }
   template <class ATensor>
   TESSERA_HOST_DEVICE static auto make_fragment_A(ATensor&& atensor) {
+    if constexpr (requires { Traits::make_fragment_A(atensor); }) {
+      return Traits::make_fragment_A(atensor);
+    } else {
+      return make_register_fragment_A(atensor);
+    }
+  }
+  template <class BTensor>
+  TESSERA_HOST_DEVICE static auto make_fragment_B(BTensor&& btensor) {
+    if constexpr (requires { Traits::make_fragment_B(btensor); }) {
+      return Traits::make_fragment_B(btensor);
+    } else {
+      return make_register_fragment_B(btensor);
+    }
+  }
+  template <class ATensor>
+  TESSERA_HOST_DEVICE static auto make_register_fragment_A(ATensor&& atensor) {
     static_assert(decltype(rank(atensor))::value >= 3, "MMA_Atom::make_fragment_A: expected a (V,M,K) tensor");
     static_assert(decltype(size<0>(atensor))::value == decltype(size<1>(LayoutA_TV{}))::value,
                   "MMA_Atom::make_fragment_A: mode 0 is not the atom's A values [partition with partition_A]");
     return make_tensor<FrgTypeA>(shape(atensor));
   }
   template <class BTensor>
-  TESSERA_HOST_DEVICE static auto make_fragment_B(BTensor&& btensor) {
+  TESSERA_HOST_DEVICE static auto make_register_fragment_B(BTensor&& btensor) {
     static_assert(decltype(rank(btensor))::value >= 3, "MMA_Atom::make_fragment_B: expected a (V,N,K) tensor");
     static_assert(decltype(size<0>(btensor))::value == decltype(size<1>(LayoutB_TV{}))::value,
                   "MMA_Atom::make_fragment_B: mode 0 is not the atom's B values [partition with partition_B]");
@@ -319,8 +348,20 @@ struct ThrMMA : TiledMMAType {
   }
 
   template <class CTensor>
+    requires is_tensor_v<CTensor>
   TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(CTensor&& ctensor) const {
     return TiledMMAType::make_fragment_C(partition_C(std::forward<CTensor>(ctensor)));
+  }
+  // The accumulator fragment of an (M,N) tile given by its shape or a
+  // layout of it (seed 002: partition_fragment_C(make_layout(Shape<_128,_128>{}))):
+  // only the shape matters to a register fragment.
+  template <class CShape>
+    requires(!is_tensor_v<CShape>)
+  TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(CShape const& c) const {
+    if constexpr (requires { c.shape(); })
+      return partition_fragment_C(make_identity_tensor(c.shape()));
+    else
+      return partition_fragment_C(make_identity_tensor(c));
   }
   template <class ATensor>
   TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(ATensor&& atensor) const {

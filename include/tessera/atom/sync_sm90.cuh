@@ -18,7 +18,9 @@
 //                                most N committed batches still in flight
 //   warpgroup_fence_operand(x)   no instruction: keeps the compiler from moving
 //                                accesses of x (a 32-bit register, an array or
-//                                a register Tensor of them) across the above
+//                                a register Tensor of them, or a compact
+//                                16-bit register Tensor, fenced as the 32-bit
+//                                pairs wgmma packs it in) across the above
 //   block_rank_in_cluster()      %cluster_ctarank (sm_90)
 //   cluster_arrive(), cluster_wait(), cluster_sync(), elect_one_sync() (sm_90)
 //   cast_smem_ptr_to_uint(p)     the 32-bit shared-window address of p
@@ -53,10 +55,41 @@ __device__ __forceinline__ void warpgroup_wait() {
 
 // One register (float, 32-bit integer), an array of them, or a Tensor whose
 // elements are such registers (an accumulator fragment).
+namespace detail {
+template <class U>
+constexpr bool is_16bit_tensor() {
+  if constexpr (is_tensor_v<U>) return sizeof(typename U::value_type) == 2;
+  else return false;
+}
+
+template <class L>
+constexpr bool fence_compact_pairs() {
+  if constexpr (!(is_static_v<typename L::shape_type> && is_static_v<typename L::stride_type>)) {
+    return false;
+  } else {
+    constexpr int n = decltype(size(L{}))::value;
+    if (n % 2 != 0) return false;
+    for (int i = 0; i < n; ++i)
+      if (int(L{}(i)) != i) return false;
+    return true;
+  }
+}
+}  // namespace detail
+
 template <class T>
 __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
   using U = std::remove_cv_t<T>;
-  if constexpr (is_tensor_v<U>) {
+  if constexpr (detail::is_16bit_tensor<U>()) {
+    // 16-bit accumulators (the f16 GMMA atoms): the fragment is wgmma's
+    // registers, values 2i and 2i+1 packed in word i, so the words are fenced.
+    using L = std::remove_cvref_t<decltype(x.layout())>;
+    static_assert(detail::fence_compact_pairs<L>(),
+                  "warpgroup_fence_operand: a 16-bit register Tensor is fenced as 32-bit pairs, so it must be "
+                  "compact (static layout, offset i at index i) with an even number of values");
+    auto* words = reinterpret_cast<std::uint32_t*>(&x(0));
+#pragma unroll
+    for (int i = 0; i < int(size(x)) / 2; ++i) arch::wgmma_fence_operand(words[i]);
+  } else if constexpr (is_tensor_v<U>) {
 #pragma unroll
     for (int i = 0; i < int(size(x)); ++i) warpgroup_fence_operand(x(i));
   } else if constexpr (std::is_array_v<U>) {
@@ -67,7 +100,7 @@ __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
         std::is_same_v<U, float> || std::is_same_v<U, std::uint32_t> || std::is_same_v<U, std::int32_t>;
     static_assert(kRegister,
                   "warpgroup_fence_operand: operands are 32-bit registers (float, uint32_t, int32_t), arrays or "
-                  "register Tensors of them [pack 16-bit accumulators in uint32_t pairs]");
+                  "register Tensors of them [16-bit accumulators: pass their register Tensor, fenced as 32-bit pairs]");
     if constexpr (kRegister) arch::wgmma_fence_operand(x);
   }
 }

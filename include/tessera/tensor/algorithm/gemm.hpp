@@ -9,6 +9,8 @@
 //   (M,K)   x (N,K)   => (M,N)    one call per (m,n,k)
 //   (V,M)   x (V,N)   => (V,M,N)  mma.call(D(_,m,n), A(_,m), B(_,n), C(_,m,n))
 //   (V,M,K) x (V,N,K) => (V,M,N)  the above for each k, accumulating into D
+//                                  (an atom's accumulate_ scale, as the GMMA
+//                                  atoms have, applies to the first k only)
 // gemm_walk(mma, walk, D, A, B, C): (V,M) x (V,N) => (V,M,N) with the (m,n)
 //   pairs in the order walk(s, m, n) gives for s = 0 .. M*N-1 (a bijection)
 // gemm(mma, A, B, C) is gemm(mma, C, A, B, C); gemm(A, B, C) uses a scalar
@@ -123,6 +125,12 @@ TESSERA_HOST_DEVICE void gemm(MMA const& mma, DTensor&& D, Tensor<AE, AL> const&
     for (int k = 0; k < K; ++k) {
       if (k == 0) {
         gemm(mma, D, A(Underscore{}, Underscore{}, k), B(Underscore{}, Underscore{}, k), C);
+      } else if constexpr (requires { mma.accumulate_; }) {
+        // An atom with a scale-d (the GMMA atoms' accumulate_) applies it to
+        // the first k-block; the later ones accumulate onto it.
+        auto accumulating = mma;
+        accumulating.accumulate_ = decltype(accumulating.accumulate_)(1);
+        gemm(accumulating, D, A(Underscore{}, Underscore{}, k), B(Underscore{}, Underscore{}, k), D);
       } else {
         gemm(mma, D, A(Underscore{}, Underscore{}, k), B(Underscore{}, Underscore{}, k), D);
       }

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Hopper warpgroup MMA atoms under CuTe's names: wgmma.mma_async m64nNkK in
+// its SS form (A and B read from shared memory through 64-bit matrix
+// descriptors, D accumulated in registers), usable in a TiledMMA:
+//
+//   using namespace tessera;
+//   auto mma = make_tiled_mma(SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>{},
+//                             Layout<Shape<_1, _1, _1>>{}, Tile<_128, _128, _16>{});
+//   auto thr = mma.get_slice(threadIdx.x);
+//   Tensor tCsA = thr.partition_A(sA);             // ((_64,_16), M, K): the whole sub-tile per thread
+//   Tensor tCrA = thr.partition_fragment_A(sA);    // (_1, M, K) descriptors
+//   Tensor tCrC = thr.partition_fragment_C(make_shape(_128{}, _128{}));
+//   warpgroup_arrive();  gemm(mma, tCrA, tCrB, tCrC);  warpgroup_commit_batch();  warpgroup_wait<0>();
+//
+// Names: SM90_64xNx16_{F16F16F16,F32F16F16,F32BF16BF16}_SS<tnspA, tnspB, scaleA, scaleB>
+// (tnsp: GMMA::Major::K or MN, default K; scale: GMMA::ScaleIn::One or Neg),
+// SM90_64xNx8_F32TF32TF32_SS_TN<scaleA, scaleB>, SM90_64xNx32_S32{S8S8,U8U8}_SS_TN,
+// N = 8, 16, ..., 256. (CuTe declares tnspA/tnspB without defaults; seed 002
+// writes SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>, which the defaults accept.)
+//
+// Traits (PTX ISA, "Matrix fragments for wgmma.mma_async"), thread t of the
+// warpgroup = 32 w + 4 g + q:
+//   ThrID    _128
+//   ALayout  (_128,(_64,K)):(_0,(_1,_64))     every thread names the whole A sub-tile
+//   BLayout  (_128,(N,K)):(_0,(_1,N))
+//   CLayout  ((_4,_8,_4),(_2,_2,N/8)):((_128,_1,_16),(_64,_8,_512))
+//            value e + 2h + 4j of thread t is D(16w + g + 8h, 8j + 2q + e)
+// The accumulator of the f16 family is two halves per 32-bit register, in the
+// same value order.
+//
+// Operand tiles. A partitioned A (or B) holds, per (m, k) repeat, the
+// (64, K) sub-tile one instruction reads. Its descriptor is built when the
+// sub-tile is a canonical wgmma layout: the tensor's layout is
+// Swizzle<B, 4 - log2 E, 3> o offset o L (B = 1, 2, 3: 32, 64, 128-byte
+// rows; E = element bytes, what GMMA::Layout_*_SW*_Atom<T> tile into) with L
+// plain and, on the sub-tile's (mn, k),
+//   K-major:  L(mn, k) == (mn % 8) * W/E + (mn / 8) * SBO/E + k
+//   MN-major: L(mn, k) == mn % A + (mn / A) * LBO/E + (k % 8) * A + (k / 8) * SBO/E,  A = W/E
+// The check runs at compile time over every element of the sub-tile and
+// fails the build naming the rule otherwise (interleaved, i.e. unswizzled,
+// operand tiles included: not supported yet). Hardware and layout then both
+// read byte Sw(base + offset*E + L(...)*E) when the tensor's base is aligned
+// to the swizzle period (8 W bytes), which is checked with TESSERA_ASSERT.
+// The repeats' strides (in 16-byte units) become the layout of a descriptor
+// tensor, so tCrA(_, m, k) is the descriptor of sub-tile (m, k), its start
+// address advanced as the tile's offsets say.
+//
+// gemm(mma, A, B, C) accepts descriptor fragments or the shared-memory
+// partitions themselves (seed 002's gemm(tiled_mma, tCsA(_,_,k), tCsB(_,_,k),
+// tCrC)); D must be C. `mma.accumulate_` (GMMA::ScaleOut::One by default) is
+// scale-d: ScaleOut::Zero makes the next instructions overwrite D. The
+// instructions are asynchronous: sequence them with warpgroup_arrive /
+// warpgroup_commit_batch / warpgroup_wait (tessera/atom/sync_sm90.cuh) and
+// keep the accumulators fenced (warpgroup_fence_operand). Device code for
+// sm_90a only: any other target fails the build in tessera::arch::Wgmma.
+//
+// Not here yet: the RS forms (A from registers), fp8 (E4M3/E5M2) families,
+// interleaved operand layouts.
+
+#include <cstdint>
+#include <type_traits>
+
+#include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/atom/gmma_smem_atoms.hpp>
+#include <tessera/atom/mma_traits.hpp>
+#include <tessera/tensor/pointer.hpp>
+#include <tessera/tensor/tensor_impl.hpp>
+
+#if defined(__CUDACC__)
+#include <tessera/arch/sm90/wgmma.cuh>
+#endif
+
+namespace tessera {
+
+namespace GMMA {
+
+// scale-d of wgmma: Zero computes D = A*B, One computes D = A*B + D.
+enum class ScaleOut : int { Zero = 0, One = 1 };
+// imm-scale-a / imm-scale-b: the operand is used as is (One) or negated (Neg).
+enum class ScaleIn : int { Neg = -1, One = 1 };
+
+// (T128, (MN, K)) -> mn + MN*k.
+template <int kMN, int kK>
+using ABLayout = Layout<Shape<_128, Shape<Int<kMN>, Int<kK>>>, Stride<_0, Stride<_1, Int<kMN>>>>;
+
+// (T128, V) -> m + 64*n of the 64 x N accumulator.
+template <int kN>
+using CLayout_64xN =
+    Layout<Shape<Shape<_4, _8, _4>, Shape<_2, _2, Int<kN / 8>>>, Stride<Stride<_128, _1, _16>, Stride<_64, _8, _512>>>;
+
+// An iterator over descriptors: *(it + n) is the descriptor whose start
+// address is n * 16 bytes past it's (the offsets of a descriptor tensor's
+// layout count 16-byte units).
+struct DescriptorIterator {
+  using value_type = arch::GmmaDescriptor;
+  using element_type = arch::GmmaDescriptor const;
+  using reference = arch::GmmaDescriptor;
+
+  arch::GmmaDescriptor desc_{};
+
+  TESSERA_HOST_DEVICE constexpr arch::GmmaDescriptor operator*() const { return desc_; }
+  template <class Off>
+  TESSERA_HOST_DEVICE constexpr DescriptorIterator operator+(Off const& off) const {
+    return DescriptorIterator{arch::GmmaDescriptor{desc_.desc + std::uint64_t(std::int64_t(off))}};
+  }
+  template <class Off>
+  TESSERA_HOST_DEVICE constexpr arch::GmmaDescriptor operator[](Off const& off) const {
+    return *(*this + off);
+  }
+};
+
+TESSERA_HOST_DEVICE inline void print(DescriptorIterator const& it) {
+  printf("GmmaDesc(0x%016llx)", static_cast<unsigned long long>(it.desc_.desc));
+}
+
+}  // namespace GMMA
+
+namespace detail {
+
+// What the compile-time analysis of one operand sub-tile found.
+struct gmma_operand_plan {
+  bool swizzled = false;   // the layout's swizzle is a wgmma mode for this element size
+  bool canonical = false;  // and the sub-tile is that mode's canonical layout
+  arch::GmmaSwizzle mode = arch::GmmaSwizzle::interleave;
+  std::uint32_t lbo = 0;   // bytes
+  std::uint32_t sbo = 0;   // bytes
+  std::uint32_t period = 16;  // bytes: the base alignment the swizzle needs (8 W)
+};
+
+template <class SwizzleT>
+struct gmma_swizzle_params {
+  static constexpr int bits = -1, base = -1, shift = -1;
+};
+template <int B, int M, int S>
+struct gmma_swizzle_params<Swizzle<B, M, S>> {
+  static constexpr int bits = B, base = M, shift = S;
+};
+
+// A static layout as flat (size, stride) leaves, evaluated by plain integer
+// arithmetic (the compile-time check below visits up to 8192 elements, past
+// what nvcc's front end folds through the generic layout evaluation).
+struct flat_layout {
+  int n = 0;
+  long long size[32] = {};
+  long long stride[32] = {};
+  constexpr long long operator()(long long i) const {
+    long long off = 0;
+    for (int j = 0; j < n; ++j) {
+      off += (i % size[j]) * stride[j];
+      i /= size[j];
+    }
+    return off;
+  }
+};
+
+template <class L>
+constexpr flat_layout flat_layout_of() {
+  using FS = decltype(flatten(std::declval<typename L::shape_type>()));
+  using FD = decltype(flatten(std::declval<typename L::stride_type>()));
+  flat_layout f;
+  if constexpr (is_tuple_v<FS>) {
+    static_assert(tuple_size_v<FS> <= 32, "GMMA operand: more than 32 leaves in the sub-tile's layout");
+    [&]<int... I>(seq<I...>) {
+      ((f.size[I] = std::remove_cvref_t<decltype(get<I>(std::declval<FS>()))>::value,
+        f.stride[I] = std::remove_cvref_t<decltype(get<I>(std::declval<FD>()))>::value),
+       ...);
+    }(tuple_seq<FS>{});
+    f.n = int(tuple_size_v<FS>);
+  } else {
+    f.size[0] = FS::value;
+    f.stride[0] = FD::value;
+    f.n = 1;
+  }
+  return f;
+}
+
+// VLayout: the sub-tile's layout, index mn + kMN * k -> element offset.
+template <GMMA::Major kMajor, int kE, int kMN, int kK, class SwizzleT, class VLayout>
+constexpr gmma_operand_plan plan_gmma_operand() {
+  gmma_operand_plan p;
+  using P = gmma_swizzle_params<SwizzleT>;
+  constexpr int kLogE = kE == 1 ? 0 : kE == 2 ? 1 : kE == 4 ? 2 : -1;
+  if (kLogE < 0 || P::shift != 3 || P::base != 4 - kLogE || P::bits < 1 || P::bits > 3) return p;
+  p.swizzled = true;
+  p.mode = P::bits == 3 ? arch::GmmaSwizzle::b128 : P::bits == 2 ? arch::GmmaSwizzle::b64 : arch::GmmaSwizzle::b32;
+  long long const w = 16LL << P::bits;  // row bytes
+  long long const a = w / kE;           // elements per row
+  p.period = std::uint32_t(8 * w);
+  constexpr flat_layout f = flat_layout_of<VLayout>();
+  auto at = [&](long long i) { return f(i); };
+  if constexpr (kMajor == GMMA::Major::K) {
+    if (kK * kE > w) return p;
+    long long const sbo = kMN > 8 ? at(8) : 8 * a;
+    for (int i = 0; i < kMN * kK; ++i) {
+      int const r = i % kMN, k = i / kMN;
+      if (at(i) != (r % 8) * a + (r / 8) * sbo + k) return p;
+    }
+    if (sbo <= 0 || (sbo * kE) % 16 != 0 || sbo * kE >= (1LL << 18)) return p;
+    p.lbo = 16;
+    p.sbo = std::uint32_t(sbo * kE);
+  } else {
+    if (kE != 2 || kK % 8 != 0) return p;
+    long long const lbo = kMN > a ? at(a) : 8 * a;
+    long long const sbo = kK > 8 ? at(8 * kMN) : 8 * a;
+    for (int i = 0; i < kMN * kK; ++i) {
+      int const mn = i % kMN, k = i / kMN;
+      if (at(i) != mn % a + (mn / a) * lbo + (k % 8) * a + (k / 8) * sbo) return p;
+    }
+    if (lbo <= 0 || sbo <= 0 || (lbo * kE) % 16 != 0 || (sbo * kE) % 16 != 0 || lbo * kE >= (1LL << 18) ||
+        sbo * kE >= (1LL << 18))
+      return p;
+    p.lbo = std::uint32_t(lbo * kE);
+    p.sbo = std::uint32_t(sbo * kE);
+  }
+  p.canonical = true;
+  return p;
+}
+
+template <class LayoutT>
+struct gmma_layout_parts {  // a plain layout: no swizzle, offset 0
+  using swizzle = Swizzle<0, 4, 3>;
+  using inner = LayoutT;
+  TESSERA_HOST_DEVICE static constexpr auto offset(LayoutT const&) { return Int<0>{}; }
+  TESSERA_HOST_DEVICE static constexpr LayoutT const& inner_of(LayoutT const& l) { return l; }
+};
+template <class A, class O, class B>
+struct gmma_layout_parts<ComposedLayout<A, O, B>> {
+  using swizzle = A;
+  using inner = B;
+  TESSERA_HOST_DEVICE static constexpr O offset(ComposedLayout<A, O, B> const& l) { return l.offset(); }
+  TESSERA_HOST_DEVICE static constexpr B const& inner_of(ComposedLayout<A, O, B> const& l) { return l.layout_b(); }
+};
+
+// Stride in elements -> stride in 16-byte units (a static multiple of 16 bytes).
+template <int kE>
+struct to_desc_units {
+  template <class D>
+  TESSERA_HOST_DEVICE constexpr auto operator()(D const& d) const {
+    if constexpr (is_static_v<D>) {
+      static_assert((D::value * kE) % 16 == 0,
+                    "GMMA operand: a repeat of the partitioned sub-tile is not a multiple of 16 bytes away "
+                    "[wgmma descriptors address 16-byte units]");
+      return Int<D::value * kE / 16>{};
+    } else {
+      TESSERA_ASSERT((int(d) * kE) % 16 == 0);
+      return int(d) * kE / 16;
+    }
+  }
+};
+
+// The descriptor tensor of a partitioned operand: (V, REST...) in shared
+// memory -> (_1, REST...) of descriptors (see the top of the file).
+template <class T>
+using gmma_iterator_t = std::remove_cvref_t<decltype(std::declval<T const&>().data())>;
+
+template <class Inner>
+inline constexpr bool gmma_static_layout_v = is_static_v<typename Inner::shape_type> && is_static_v<typename Inner::stride_type>;
+
+// Each rule is checked only once the ones before it hold, so a bad operand
+// fails the build with one error, the first rule it breaks.
+template <GMMA::Major kMajor, int kMN, int kK, class ValType, class TensorT>
+TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
+  using T = std::remove_cvref_t<TensorT>;
+  using Parts = gmma_layout_parts<std::remove_cvref_t<decltype(t.layout())>>;
+  using Inner = typename Parts::inner;
+  constexpr int kE = int(sizeof(typename T::value_type));
+  if constexpr (std::is_same_v<typename T::value_type, arch::GmmaDescriptor>) {
+    return t;  // already descriptors
+  } else if constexpr (!is_smem_v<gmma_iterator_t<T>>) {
+    static_assert(is_smem_v<gmma_iterator_t<T>>,
+                  "GMMA SS atom: A and B must be shared-memory tensors [make_tensor(make_smem_ptr(p), layout)]");
+    return t;
+  } else if constexpr (kE != int(sizeof(ValType))) {
+    static_assert(kE == int(sizeof(ValType)),
+                  "GMMA SS atom: the operand tensor's element size differs from the atom's input type");
+    return t;
+  } else if constexpr (!gmma_static_layout_v<Inner>) {
+    static_assert(gmma_static_layout_v<Inner>,
+                  "GMMA SS atom: the operand's layout must be static [tile_to_shape(GMMA::Layout_*_Atom<T>{}, ...)]");
+    return t;
+  } else if constexpr (decltype(size(layout<0>(Inner{})))::value != kMN * kK) {
+    static_assert(decltype(size(layout<0>(Inner{})))::value == kMN * kK,
+                  "GMMA SS atom: mode 0 is not the atom's (MN, K) sub-tile [partition with partition_A / partition_B]");
+    return t;
+  } else {
+    using VLayout = std::remove_cvref_t<decltype(layout<0>(Inner{}))>;
+    constexpr gmma_operand_plan kPlan = plan_gmma_operand<kMajor, kE, kMN, kK, typename Parts::swizzle, VLayout>();
+    if constexpr (!kPlan.swizzled) {
+      static_assert(kPlan.swizzled,
+                    "GMMA SS atom: the operand tile is not swizzled for wgmma (Swizzle<1|2|3, 4 - log2(sizeof(T)), 3>); "
+                    "Tessera builds descriptors for the 32B/64B/128B swizzled canonical layouts only "
+                    "[tile_to_shape(GMMA::Layout_K_SW128_Atom<T>{}, tile) or ss_smem_selector]");
+      return t;
+    } else if constexpr (!kPlan.canonical) {
+      static_assert(kPlan.canonical,
+                    "GMMA SS atom: the operand sub-tile is not the canonical wgmma layout of its swizzle and major "
+                    "order [K-major: tile GMMA::Layout_K_SW*_Atom<T>; MN-major (16-bit only): "
+                    "GMMA::Layout_MN_SW*_Atom<T>; and pass the same GMMA::Major to the atom]");
+      return t;
+    } else {
+      Inner const& inner = Parts::inner_of(t.layout());
+      auto const base = raw_pointer_cast(t.data());
+      std::uint32_t const offset_bytes = std::uint32_t(std::int64_t(Parts::offset(t.layout())) * kE);
+#if defined(__CUDA_ARCH__)
+      std::uint32_t const base_addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
+      TESSERA_ASSERT(base_addr % kPlan.period == 0);
+      std::uint32_t const start = base_addr + offset_bytes;
+#else
+      // No shared window on the host: the start field holds the offset from
+      // the tensor's base, so host code can inspect the fields.
+      (void)base;
+      std::uint32_t const start = offset_bytes;
+#endif
+      arch::GmmaDescriptor const desc = arch::make_gmma_desc(start, kPlan.mode, kPlan.lbo, kPlan.sbo);
+      // The repeats: modes 1.. of the inner layout, strides in 16-byte units.
+      auto rest = [&]<int... I>(seq<I...>) {
+        return make_layout(make_shape(_1{}, shape<I + 1>(inner)...),
+                           make_stride(_0{}, transform_leaf(stride<I + 1>(inner), to_desc_units<kE>{})...));
+      }(make_seq<Inner::rank - 1>{});
+      return make_tensor(GMMA::DescriptorIterator{desc}, rest);
+    }
+  }
+}
+
+template <class TensorT>
+TESSERA_HOST_DEVICE constexpr bool compact_fragment(TensorT const& t) {
+  auto const l = t.layout();
+  for (int i = 0; i < int(size(l)); ++i)
+    if (int(l(i)) != i) return false;
+  return true;
+}
+
+}  // namespace detail
+
+// One wgmma.mma_async of shape 64 x kN x (32 bytes of A): D, A, B element
+// types, the major order of A and B in shared memory, the input scales.
+template <class D, class A, class B, int kN, GMMA::Major kMajorA = GMMA::Major::K,
+          GMMA::Major kMajorB = GMMA::Major::K, GMMA::ScaleIn kScaleA = GMMA::ScaleIn::One,
+          GMMA::ScaleIn kScaleB = GMMA::ScaleIn::One>
+struct SM90_GMMA_SS {
+  static constexpr int kK = 32 / int(sizeof(A));
+  static_assert((std::is_same_v<A, half_t> && std::is_same_v<B, half_t> &&
+                 (std::is_same_v<D, half_t> || std::is_same_v<D, float>)) ||
+                    (std::is_same_v<D, float> && std::is_same_v<A, bfloat16_t> && std::is_same_v<B, bfloat16_t>) ||
+                    (std::is_same_v<D, float> && std::is_same_v<A, tfloat32_t> && std::is_same_v<B, tfloat32_t>) ||
+                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::int8_t> && std::is_same_v<B, std::int8_t>) ||
+                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::uint8_t> && std::is_same_v<B, std::uint8_t>),
+                "SM90_GMMA_SS: no wgmma for these types [D,A,B = f16,f16,f16 | f32,f16,f16 | f32,bf16,bf16 | "
+                "f32,tf32,tf32 | s32,s8,s8 | s32,u8,u8]");
+  static_assert(kN >= 8 && kN <= 256 && kN % 8 == 0, "SM90_GMMA_SS: N must be a multiple of 8 in [8, 256]");
+  static_assert(sizeof(A) == sizeof(B), "SM90_GMMA_SS: A and B must have the same element size");
+  static_assert(sizeof(A) == 2 || (kMajorA == GMMA::Major::K && kMajorB == GMMA::Major::K),
+                "SM90_GMMA_SS: only 16-bit operands may be MN-major (wgmma transposes f16/bf16 only)");
+};
+
+namespace detail {
+#if defined(__CUDACC__)
+template <class D, class A, class B>
+struct gmma_family;  // the combinations SM90_GMMA_SS accepts
+template <> struct gmma_family<half_t, half_t, half_t> { using type = arch::F16F16F16; };
+template <> struct gmma_family<float, half_t, half_t> { using type = arch::F32F16F16; };
+template <> struct gmma_family<float, bfloat16_t, bfloat16_t> { using type = arch::F32BF16BF16; };
+template <> struct gmma_family<float, tfloat32_t, tfloat32_t> { using type = arch::F32TF32TF32; };
+template <> struct gmma_family<std::int32_t, std::int8_t, std::int8_t> { using type = arch::S32S8S8; };
+template <> struct gmma_family<std::int32_t, std::uint8_t, std::uint8_t> { using type = arch::S32U8U8; };
+#endif
+}  // namespace detail
+
+template <class D, class A, class B, int kN, GMMA::Major kMajorA, GMMA::Major kMajorB, GMMA::ScaleIn kScaleA,
+          GMMA::ScaleIn kScaleB>
+struct MMA_Traits<SM90_GMMA_SS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>> {
+  using Op = SM90_GMMA_SS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>;
+  static constexpr int kK = Op::kK;
+
+  using ValTypeD = D;
+  using ValTypeA = A;
+  using ValTypeB = B;
+  using ValTypeC = D;
+
+  using Shape_MNK = Shape<_64, Int<kN>, Int<kK>>;
+  using ThrID = Layout<_128>;
+  using ALayout = GMMA::ABLayout<64, kK>;   // (T128,(M64,K)) -> m + 64k
+  using BLayout = GMMA::ABLayout<kN, kK>;   // (T128,(N,K)) -> n + N k
+  using CLayout = GMMA::CLayout_64xN<kN>;   // (T128,V) -> m + 64n
+
+  // scale-d of the instructions this atom issues next.
+  GMMA::ScaleOut accumulate_ = GMMA::ScaleOut::One;
+
+  // Descriptor tensors (_1, REST...) of partitioned shared-memory operands.
+  template <class ATensor>
+  TESSERA_HOST_DEVICE static auto make_fragment_A(ATensor const& a) {
+    return detail::make_gmma_desc_tensor<kMajorA, 64, kK, A>(a);
+  }
+  template <class BTensor>
+  TESSERA_HOST_DEVICE static auto make_fragment_B(BTensor const& b) {
+    return detail::make_gmma_desc_tensor<kMajorB, kN, kK, B>(b);
+  }
+
+  // D += A * B (or D = A * B under ScaleOut::Zero) on one sub-tile: A and B
+  // are descriptor tensors or shared-memory sub-tiles, D and C the same
+  // register fragment of size<1>(CLayout) values.
+  template <class TD, class TA, class TB, class TC>
+  TESSERA_HOST_DEVICE static void mma_unpack(MMA_Traits const& traits, TD&& d, TA const& a, TB const& b,
+                                             TC const& c) {
+    using DT = std::remove_cvref_t<TD>;
+    using CT = std::remove_cvref_t<TC>;
+    static_assert(std::is_same_v<typename DT::value_type, typename CT::value_type> &&
+                      std::is_same_v<typename DT::value_type, D>,
+                  "GMMA atom: D and C must be the same accumulator fragment of the atom's D type "
+                  "[call gemm(tiled_mma, A, B, C)]");
+    static_assert(decltype(size(c.layout()))::value == decltype(size<1>(CLayout{}))::value,
+                  "GMMA atom: the accumulator slice is not one atom's values [pass tCrC(_, m, n)]");
+#if defined(__CUDA_ARCH__)
+    TESSERA_ASSERT(&d(0) == &c(0));
+    TESSERA_ASSERT(detail::compact_fragment(c));
+    using Mma = arch::Wgmma<typename detail::gmma_family<D, A, B>::type, kN>;
+    using Reg = typename Mma::CRegister;
+    static_assert(sizeof(D) * decltype(size<1>(CLayout{}))::value == sizeof(Reg) * Mma::kRegsD,
+                  "GMMA atom: accumulator values do not fill the instruction's registers");
+    Reg(&regs)[Mma::kRegsD] = *reinterpret_cast<Reg(*)[Mma::kRegsD]>(&d(0));
+    std::uint64_t const desc_a = detail::make_gmma_desc_tensor<kMajorA, 64, kK, A>(a)(0).desc;
+    std::uint64_t const desc_b = detail::make_gmma_desc_tensor<kMajorB, kN, kK, B>(b)(0).desc;
+    Mma::template ss<kMajorA == GMMA::Major::MN ? 1 : 0, kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA),
+                     int(kScaleB)>(regs, desc_a, desc_b, int(traits.accumulate_));
+#else
+    static_assert(sizeof(TD) == 0, "GMMA atoms execute only in device code compiled for sm_90a");
+    (void)traits, (void)d, (void)a, (void)b, (void)c;
+#endif
+  }
+};
+
+// The CuTe names, N = 8 .. 256.
+#define TESSERA_GMMA_SS_NAMES(N)                                                                                  \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F16F16F16_SS = SM90_GMMA_SS<half_t, half_t, half_t, N, tA, tB, sA, sB>;                  \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F32F16F16_SS = SM90_GMMA_SS<float, half_t, half_t, N, tA, tB, sA, sB>;                   \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F32BF16BF16_SS = SM90_GMMA_SS<float, bfloat16_t, bfloat16_t, N, tA, tB, sA, sB>;         \
+  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x8_F32TF32TF32_SS_TN =                                                                       \
+      SM90_GMMA_SS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
+  using SM90_64x##N##x32_S32S8S8_SS_TN = SM90_GMMA_SS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
+  using SM90_64x##N##x32_S32U8U8_SS_TN = SM90_GMMA_SS<std::int32_t, std::uint8_t, std::uint8_t, N>;
+
+TESSERA_GMMA_SS_NAMES(8)
+TESSERA_GMMA_SS_NAMES(16)
+TESSERA_GMMA_SS_NAMES(24)
+TESSERA_GMMA_SS_NAMES(32)
+TESSERA_GMMA_SS_NAMES(40)
+TESSERA_GMMA_SS_NAMES(48)
+TESSERA_GMMA_SS_NAMES(56)
+TESSERA_GMMA_SS_NAMES(64)
+TESSERA_GMMA_SS_NAMES(72)
+TESSERA_GMMA_SS_NAMES(80)
+TESSERA_GMMA_SS_NAMES(88)
+TESSERA_GMMA_SS_NAMES(96)
+TESSERA_GMMA_SS_NAMES(104)
+TESSERA_GMMA_SS_NAMES(112)
+TESSERA_GMMA_SS_NAMES(120)
+TESSERA_GMMA_SS_NAMES(128)
+TESSERA_GMMA_SS_NAMES(136)
+TESSERA_GMMA_SS_NAMES(144)
+TESSERA_GMMA_SS_NAMES(152)
+TESSERA_GMMA_SS_NAMES(160)
+TESSERA_GMMA_SS_NAMES(168)
+TESSERA_GMMA_SS_NAMES(176)
+TESSERA_GMMA_SS_NAMES(184)
+TESSERA_GMMA_SS_NAMES(192)
+TESSERA_GMMA_SS_NAMES(200)
+TESSERA_GMMA_SS_NAMES(208)
+TESSERA_GMMA_SS_NAMES(216)
+TESSERA_GMMA_SS_NAMES(224)
+TESSERA_GMMA_SS_NAMES(232)
+TESSERA_GMMA_SS_NAMES(240)
+TESSERA_GMMA_SS_NAMES(248)
+TESSERA_GMMA_SS_NAMES(256)
+
+#undef TESSERA_GMMA_SS_NAMES
+
+}  // namespace tessera
