@@ -20,6 +20,7 @@
 #if defined(__CUDACC__) || __has_include(<cuda.h>)
 #include <tessera/tma/make_tma_desc.hpp>
 #include <tessera/tma/tensor_map.hpp>
+#include <tessera/tma/tma_copy.hpp>
 #endif
 // Cluster launches (host) call the CUDA runtime: with the toolkit's headers.
 #if defined(__CUDACC__) || __has_include(<cuda_runtime.h>)

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// CuTe's names for TMA loads, in the form seed 002 writes them:
+//
+//   // host: a (M,K) row-major bf16 A, boxes of 128x64 in the 128B swizzle
+//   using SmemLayoutA = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+//   auto tma_load_A = make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(A), make_layout(make_shape(M, K), make_stride(K, _1{}))),
+//                                   SmemLayoutA{}, make_shape(_128{}, _64{}), _1{});
+//   if (!tma_load_A.ok()) return fail(tma_load_A.error());
+//   kernel<<<grid, block, smem>>>(tma_load_A, ...);
+//
+//   // device: the parameter is `__grid_constant__ const` (the TMA unit reads
+//   // the map where the kernel's parameters live)
+//   __global__ void kernel(__grid_constant__ const TmaA tma_load_A, ...) {
+//     if (threadIdx.x == 0) {
+//       mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes());
+//       copy(tma_load_A.with(mbar), make_coord(m0, k0), sA);   // the box whose first element is (m0, k0)
+//     }
+//     mbarrier_wait(&mbar, phase);
+//
+//   SM90_TMA_LOAD              one CTA loads the box into its own shared memory
+//   SM90_TMA_LOAD_MULTICAST    copy(tma.with(mbar, cta_mask), ...) from one CTA
+//                              writes the box into every CTA of the cluster in
+//                              cta_mask, at the same shared offset, and signals
+//                              each one's barrier at mbar's offset (2-D maps)
+//
+// make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, multicast) checks its
+// arguments with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
+// these: cta_tile is the smem layout's shape; multicast is 1 for
+// SM90_TMA_LOAD and 1..16 for SM90_TMA_LOAD_MULTICAST (only the cluster
+// size bound; the box is the whole tile either way, not CuTe's slice per
+// CTA). It never throws: ok() says whether the map is usable and error()
+// why not. The copy checks on the device that the map lives in parameter or
+// global space, that the copy is valid and that the box's shared address
+// has the alignment the swizzle needs; a violation prints the rule and traps
+// rather than loading garbage. The smem tensor passed to copy must have the
+// layout the copy was made for (compared at compile time after coalescing).
+// Host side needs <cuda.h> and the tessera_runtime library (tma::encode);
+// the copy itself needs sm_90 and fails the build on older targets.
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include <tessera/layout.hpp>
+#include <tessera/tensor.hpp>
+#include <tessera/tma/make_tma_desc.hpp>
+#include <tessera/tma/tensor_map.hpp>
+#include <tessera/tma/tma_coord.hpp>
+
+#if defined(__CUDACC__)
+#include <tessera/arch/sm90/tma.cuh>
+#endif
+
+namespace tessera {
+
+struct SM90_TMA_LOAD {};
+struct SM90_TMA_LOAD_MULTICAST {};
+
+template <class Copy>
+struct TmaCopyWith;
+
+// A tensor map for boxes of SmemLayout's shape, trivially copyable so it
+// can be a kernel argument (declare it `__grid_constant__ const`).
+template <class Op, class T, class SmemLayout>
+struct TmaCopy {
+  static_assert(std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
+                "TmaCopy: the operation must be SM90_TMA_LOAD or SM90_TMA_LOAD_MULTICAST");
+  using value_type = T;
+  using smem_layout = SmemLayout;
+
+  alignas(64) CUtensorMap tmap_{};
+  TmaCoordMap coords_{};
+  std::uint32_t box_bytes_ = 0;
+  std::uint32_t smem_align_ = 0;
+  int multicast_ = 1;
+  bool valid_ = false;
+  char error_[224] = {};
+
+  [[nodiscard]] TESSERA_HOST_DEVICE bool ok() const { return valid_; }
+  [[nodiscard]] TESSERA_HOST_DEVICE char const* error() const { return error_; }
+  // Bytes one copy writes into one CTA (the mbarrier transaction count).
+  [[nodiscard]] TESSERA_HOST_DEVICE std::uint32_t box_bytes() const { return box_bytes_; }
+  [[nodiscard]] TESSERA_HOST_DEVICE int multicast() const { return multicast_; }
+  [[nodiscard]] TESSERA_HOST_DEVICE CUtensorMap const* get_tma_descriptor() const { return &tmap_; }
+
+  // The copy bound to the mbarrier its bytes complete on (and, multicast,
+  // the cluster CTAs that receive the box).
+  TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy> with(std::uint64_t& mbar) const {
+    static_assert(std::is_same_v<Op, SM90_TMA_LOAD>,
+                  "TmaCopy::with(mbar): a SM90_TMA_LOAD_MULTICAST copy names its receivers: with(mbar, cta_mask)");
+    return {this, &mbar, 0};
+  }
+  TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy> with(std::uint64_t& mbar, std::uint16_t cta_mask) const {
+    static_assert(std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
+                  "TmaCopy::with(mbar, cta_mask): only a SM90_TMA_LOAD_MULTICAST copy multicasts [make_tma_copy("
+                  "SM90_TMA_LOAD_MULTICAST{}, ...)]");
+    return {this, &mbar, cta_mask};
+  }
+};
+
+template <class Copy>
+struct TmaCopyWith {
+  Copy const* copy_;
+  std::uint64_t* mbar_;
+  std::uint16_t cta_mask_;
+};
+
+namespace detail {
+
+template <class Copy>
+void tma_copy_fail(Copy& c, std::string const& msg) {
+  c.valid_ = false;
+  std::size_t const n = msg.size() < sizeof(c.error_) - 1 ? msg.size() : sizeof(c.error_) - 1;
+  std::memcpy(c.error_, msg.data(), n);
+  c.error_[n] = '\0';
+}
+
+template <class L>
+constexpr auto tma_inner_layout(L const& l) {
+  if constexpr (is_composed_layout_v<L>) return l.layout_b();
+  else return l;
+}
+template <class L>
+struct tma_swizzle_type {
+  using type = void;
+};
+template <class A, class O, class B>
+struct tma_swizzle_type<ComposedLayout<A, O, B>> {
+  using type = A;
+};
+
+}  // namespace detail
+
+// The TMA copy of boxes laid out as `smem_layout` out of `gmem_tensor`.
+template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile, class Multicast = Int<1>>
+[[nodiscard]] auto make_tma_copy(Op const&, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
+                                 CtaTile const& cta_tile, Multicast const& multicast = {}) {
+  using T = std::remove_cv_t<typename Tensor<Engine, GLayout>::value_type>;
+  using Result = TmaCopy<Op, T, SmemLayout>;
+  static_assert(is_static_v<CtaTile>, "make_tma_copy: the CTA tile must be static [make_shape(_128{}, _64{})]");
+  static_assert(std::is_same_v<decltype(product_each(shape(smem_layout))), decltype(product_each(cta_tile))>,
+                "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one box per copy)");
+  Result r;
+  int const mcast = int(multicast);
+  if (std::is_same_v<Op, SM90_TMA_LOAD> && mcast != 1) {
+    detail::tma_copy_fail(r, "make_tma_copy: SM90_TMA_LOAD loads into one CTA; multicast " + std::to_string(mcast) +
+                                 " needs SM90_TMA_LOAD_MULTICAST");
+    return r;
+  }
+  if (mcast < 1 || mcast > 16) {
+    detail::tma_copy_fail(r, "make_tma_copy: multicast " + std::to_string(mcast) +
+                                 " is outside [1, 16] (a cluster has at most 16 CTAs)");
+    return r;
+  }
+  TmaPlan const plan = make_tma_desc(gmem_tensor, smem_layout);
+  if (!plan.ok) {
+    detail::tma_copy_fail(r, plan.error);
+    return r;
+  }
+  if (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && plan.rank != 2) {
+    detail::tma_copy_fail(r, "make_tma_copy: multicast loads are 2-D here; the tensor has rank " +
+                                 std::to_string(plan.rank));
+    return r;
+  }
+  if (tma::EncodeResult const e = tma::encode(&r.tmap_, plan); !e.ok) {
+    detail::tma_copy_fail(r, e.message);
+    return r;
+  }
+  r.coords_ = plan.coord_map();
+  r.box_bytes_ = plan.box_bytes;
+  r.smem_align_ = plan.smem_align;
+  r.multicast_ = mcast;
+  r.valid_ = true;
+  return r;
+}
+
+#if defined(__CUDACC__)
+
+// Loads the box whose first element sits at mode coordinate `coord` of the
+// global tensor (a tuple, one integer per mode; boxes past the edge read
+// zeros) into `smem`. One thread issues it; completion arrives on the bound
+// mbarrier as box_bytes() transaction bytes. sm_90.
+template <class Op, class T, class SmemLayout, class Coord, class SEngine, class SLayout>
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord const& coord,
+                     Tensor<SEngine, SLayout> const& smem) {
+  static_assert(is_smem_v<std::remove_cvref_t<decltype(smem.data())>>,
+                "copy(tma.with(mbar), coord, smem): the destination must be a shared-memory tensor");
+  static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
+                "copy(tma.with(mbar), coord, smem): element size differs from the tensor map's");
+  using Want = decltype(coalesce(detail::tma_inner_layout(SmemLayout{})));
+  using Have = decltype(coalesce(detail::tma_inner_layout(SLayout{})));
+  static_assert(std::is_same_v<typename detail::tma_swizzle_type<SmemLayout>::type,
+                               typename detail::tma_swizzle_type<SLayout>::type> &&
+                    std::is_same_v<Want, Have>,
+                "copy(tma.with(mbar), coord, smem): the shared-memory tensor's layout is not the one the TMA copy "
+                "was made for [make_tma_copy(op, gmem, <this layout>, ...)]");
+  TmaCopy<Op, T, SmemLayout> const& tma = *b.copy_;
+  void* const dst = &smem(0);
+  auto const addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(dst));
+  bool const map_ok = __isGridConstant(&tma.tmap_) || __isGlobal(&tma.tmap_);
+  if (!tma.valid_ || !map_ok || addr % tma.smem_align_ != 0) {
+    printf("tessera copy(tma.with(mbar), ...): %s\n",
+           !tma.valid_ ? "the TmaCopy is not valid (make_tma_copy failed: check ok() / error() on the host)"
+           : !map_ok   ? "the tensor map is neither a __grid_constant__ kernel parameter nor in global memory "
+                         "[declare the kernel argument `__grid_constant__ const`]"
+                       : "the box's shared address lacks the alignment its swizzle needs");
+    __trap();
+  }
+  TmaCoords const c = tma.coords_(coord);
+  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
+    arch::tma_load_2d_multicast(dst, &tma.tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
+  } else if (tma.coords_.rank == 2) {
+    arch::tma_load_2d(dst, &tma.tmap_, b.mbar_, c[0], c[1]);
+  } else {
+    arch::tma_load_3d(dst, &tma.tmap_, b.mbar_, c[0], c[1], c[2]);
+  }
+}
+
+#endif
+
+}  // namespace tessera

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// CuTe's TMA names (tessera/tma/tma_copy.hpp) with the GMMA atoms: seed
+// 002's complete Hopper GEMM (hopper_gemm_complete.cu) written against
+// `using namespace tessera;` — make_tma_copy(SM90_TMA_LOAD{}, ...) on the
+// host, copy(tma.with(mbar), coord, sA(_,_,s)) from one thread, a 3-stage
+// mbarrier pipeline, one warpgroup running a TiledMMA of
+// SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K> over 128x128x64 tiles, and
+// copy(tCrC, tCgC). One change from the seed: the next tile's TMA is issued
+// after warpgroup_wait<1>, once the wgmma batch that read that stage has
+// finished (the seed issues it first, racing the previous batch). Then the
+// multicast form on a 2-CTA cluster (CTA 0 multicasts the shared A tile),
+// and make_tma_copy's refusals. Random inputs, poisoned C, fp64 reference.
+// Skips unless the device is sm_90.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tessera/tessera.hpp>
+
+#include "device_test.cuh"
+
+namespace {
+
+using namespace tessera;
+using tessera::test::DevBuf;
+using tessera::test::upload;
+
+constexpr int BLK_M = 128, BLK_N = 128, BLK_K = 64, Stages = 3;
+using SmemLayoutAtom = GMMA::Layout_K_SW128_Atom<bfloat16_t>;
+using SmemTile = decltype(tile_to_shape(SmemLayoutAtom{}, Shape<Int<BLK_M>, Int<BLK_K>>{}));          // one box
+using SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtom{}, Shape<Int<BLK_M>, Int<BLK_K>, Int<Stages>>{}));
+using SmemLayoutB = decltype(tile_to_shape(SmemLayoutAtom{}, Shape<Int<BLK_N>, Int<BLK_K>, Int<Stages>>{}));
+constexpr int kSmemBytes = 1024 + int(sizeof(bfloat16_t)) * (BLK_M + BLK_N) * BLK_K * Stages;
+
+__host__ __device__ auto seed_tiled_mma() {
+  // One warpgroup; the atom repeats twice along M through the permutation.
+  return make_tiled_mma(SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>{}, Layout<Shape<_1, _1, _1>>{},
+                        Tile<Int<BLK_M>, Int<BLK_N>, _16>{});
+}
+
+// C (M,N) row-major f32 = A (M,K) row-major * B (N,K) row-major ^T.
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(128, 1)
+    hopper_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B, float* C_ptr,
+                       int M, int N, int K) {
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* smem_A = reinterpret_cast<bfloat16_t*>(base);
+  auto* smem_B = smem_A + BLK_M * BLK_K * Stages;
+  Tensor sA = make_tensor(make_smem_ptr(smem_A), SmemLayoutA{});  // (BLK_M,BLK_K,Stages)
+  Tensor sB = make_tensor(make_smem_ptr(smem_B), SmemLayoutB{});  // (BLK_N,BLK_K,Stages)
+
+  __shared__ __align__(8) std::uint64_t mbar[Stages];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) mbarrier_init(&mbar[s], 1);
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  auto tiled_mma = seed_tiled_mma();
+  auto thr_mma = tiled_mma.get_slice(threadIdx.x);
+  Tensor tCrA = thr_mma.partition_fragment_A(sA);  // (_1,MMA_M,MMA_K,Stages) descriptors
+  Tensor tCrB = thr_mma.partition_fragment_B(sB);  // (_1,MMA_N,MMA_K,Stages)
+  Tensor tCrC = thr_mma.partition_fragment_C(make_layout(Shape<Int<BLK_M>, Int<BLK_N>>{}));
+  clear(tCrC);
+
+  int const m0 = blockIdx.x * BLK_M;
+  int const n0 = blockIdx.y * BLK_N;
+  int const num_k = (K + BLK_K - 1) / BLK_K;  // the last box reads zeros past K
+  std::uint32_t const stage_bytes = tma_load_A.box_bytes() + tma_load_B.box_bytes();
+
+  for (int s = 0; s < Stages - 1 && s < num_k; ++s) {
+    if (threadIdx.x == 0) {
+      mbarrier_arrive_expect_tx(&mbar[s], stage_bytes);
+      copy(tma_load_A.with(mbar[s]), make_coord(m0, s * BLK_K), sA(_, _, s));
+      copy(tma_load_B.with(mbar[s]), make_coord(n0, s * BLK_K), sB(_, _, s));
+    }
+  }
+  for (int k = 0; k < num_k; ++k) {
+    int const cur = k % Stages;
+    mbarrier_wait(&mbar[cur], (k / Stages) & 1);
+    warpgroup_fence_operand(tCrC);
+    warpgroup_arrive();
+    for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(tiled_mma, tCrA(_, _, kb, cur), tCrB(_, _, kb, cur), tCrC);
+    warpgroup_commit_batch();
+    warpgroup_wait<1>();  // batch k-1 is done: its stage, (k + Stages - 1) % Stages, may be refilled
+    warpgroup_fence_operand(tCrC);
+    int const prefetch = k + Stages - 1;
+    if (prefetch < num_k && threadIdx.x == 0) {
+      int const nxt = prefetch % Stages;
+      mbarrier_arrive_expect_tx(&mbar[nxt], stage_bytes);
+      copy(tma_load_A.with(mbar[nxt]), make_coord(m0, prefetch * BLK_K), sA(_, _, nxt));
+      copy(tma_load_B.with(mbar[nxt]), make_coord(n0, prefetch * BLK_K), sB(_, _, nxt));
+    }
+  }
+  warpgroup_wait<0>();
+  warpgroup_fence_operand(tCrC);
+
+  Tensor gC = make_tensor(make_gmem_ptr(C_ptr + std::size_t(m0) * N + n0),
+                          make_layout(Shape<Int<BLK_M>, Int<BLK_N>>{}, make_stride(N, _1{})));
+  Tensor tCgC = thr_mma.partition_C(gC);
+  copy(tCrC, tCgC);
+  (void)M;
+}
+
+// A 2-CTA cluster computes C tiles (m, n0) and (m, n0 + 128): CTA 0
+// multicasts the shared A box to both, each CTA loads its own B box. One
+// stage, the cluster synchronised around each k-tile (the receivers' A
+// buffer is free once every CTA has finished reading it).
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(128, 1)
+    multicast_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B,
+                          float* C_ptr, int N, int K) {
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), SmemTile{});
+  Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base) + BLK_M * BLK_K), SmemTile{});
+  __shared__ __align__(8) std::uint64_t mbar;
+  std::uint32_t const rank = block_rank_in_cluster();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+  }
+  cluster_sync();  // every barrier initialised before any multicast lands
+
+  auto tiled_mma = seed_tiled_mma();
+  auto thr_mma = tiled_mma.get_slice(threadIdx.x);
+  Tensor tCrA = thr_mma.partition_fragment_A(sA);
+  Tensor tCrB = thr_mma.partition_fragment_B(sB);
+  Tensor tCrC = thr_mma.partition_fragment_C(make_shape(Int<BLK_M>{}, Int<BLK_N>{}));
+  clear(tCrC);
+  int const m0 = (blockIdx.x / 2) * BLK_M;
+  int const n0 = blockIdx.y * 2 * BLK_N + int(rank) * BLK_N;
+  int const num_k = (K + BLK_K - 1) / BLK_K;
+  for (int k = 0; k < num_k; ++k) {
+    if (threadIdx.x == 0) {
+      mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes() + tma_load_B.box_bytes());
+      if (rank == 0) copy(tma_load_A.with(mbar, std::uint16_t(0b11)), make_coord(m0, k * BLK_K), sA);
+      copy(tma_load_B.with(mbar), make_coord(n0, k * BLK_K), sB);
+    }
+    mbarrier_wait(&mbar, k & 1);
+    warpgroup_fence_operand(tCrC);
+    warpgroup_arrive();
+    gemm(tiled_mma, tCrA, tCrB, tCrC);
+    warpgroup_commit_batch();
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(tCrC);
+    cluster_sync();  // both CTAs are done with sA before the next multicast
+  }
+  Tensor gC = make_tensor(make_gmem_ptr(C_ptr + std::size_t(m0) * N + n0),
+                          make_layout(Shape<Int<BLK_M>, Int<BLK_N>>{}, make_stride(N, _1{})));
+  copy(tCrC, thr_mma.partition_C(gC));
+}
+
+struct Problem {
+  int M, N, K;
+  std::vector<bfloat16_t> a, b;
+};
+
+Problem make_problem(int M, int N, int K) {
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  Problem p{M, N, K, std::vector<bfloat16_t>(std::size_t(M) * K), std::vector<bfloat16_t>(std::size_t(N) * K)};
+  for (auto& v : p.a) v = bfloat16_t(d(rng));
+  for (auto& v : p.b) v = bfloat16_t(d(rng));
+  return p;
+}
+
+double rel_error(Problem const& p, std::vector<float> const& c) {
+  double err2 = 0, ref2 = 0;
+  for (int m = 0; m < p.M; ++m)
+    for (int n = 0; n < p.N; ++n) {
+      double ref = 0;
+      for (int k = 0; k < p.K; ++k)
+        ref += double(float(p.a[std::size_t(m) * p.K + k])) * double(float(p.b[std::size_t(n) * p.K + k]));
+      double const got = c[std::size_t(m) * p.N + n];
+      err2 += (got - ref) * (got - ref);
+      ref2 += ref * ref;
+    }
+  return std::sqrt(err2 / ref2);
+}
+
+template <class Op>
+auto make_operand_copy(Op op, bfloat16_t const* p, int rows, int K) {
+  return make_tma_copy(op, make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, K), make_stride(K, _1{}))),
+                       SmemTile{}, make_shape(Int<BLK_M>{}, Int<BLK_K>{}),
+                       Int<std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ? 2 : 1>{});
+}
+
+TEST(TmaCopy, SeedHopperGemm) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  Problem const p = make_problem(256, 384, 1000);  // K: 15 full boxes and a partial one
+  DevBuf da, db, dc;
+  ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
+  ASSERT_NO_FATAL_FAILURE(upload(db, p.b));
+  std::size_t const c_bytes = std::size_t(p.M) * p.N * sizeof(float);
+  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, c_bytes));
+  TESSERA_TEST_CUDA(cudaMemset(dc.p, 0xFF, c_bytes));  // poison: NaN
+  auto tma_load_A = make_operand_copy(SM90_TMA_LOAD{}, da.as<bfloat16_t>(), p.M, p.K);
+  auto tma_load_B = make_operand_copy(SM90_TMA_LOAD{}, db.as<bfloat16_t>(), p.N, p.K);
+  ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
+  ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
+  EXPECT_EQ(tma_load_A.box_bytes(), std::uint32_t(BLK_M * BLK_K * 2));
+  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<float> c(std::size_t(p.M) * p.N);
+  TESSERA_TEST_CUDA(cudaMemcpy(c.data(), dc.p, c_bytes, cudaMemcpyDeviceToHost));
+  double const rel = rel_error(p, c);
+  EXPECT_TRUE(std::isfinite(rel)) << "poison left in C";
+  EXPECT_LE(rel, 1e-5);
+}
+
+TEST(TmaCopy, MulticastAcrossTwoCtas) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  Problem const p = make_problem(256, 512, 320);
+  DevBuf da, db, dc;
+  ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
+  ASSERT_NO_FATAL_FAILURE(upload(db, p.b));
+  std::size_t const c_bytes = std::size_t(p.M) * p.N * sizeof(float);
+  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, c_bytes));
+  TESSERA_TEST_CUDA(cudaMemset(dc.p, 0xFF, c_bytes));
+  auto tma_load_A = make_operand_copy(SM90_TMA_LOAD_MULTICAST{}, da.as<bfloat16_t>(), p.M, p.K);
+  auto tma_load_B = make_operand_copy(SM90_TMA_LOAD{}, db.as<bfloat16_t>(), p.N, p.K);
+  ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
+  ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
+  EXPECT_EQ(tma_load_A.multicast(), 2);
+  auto kernel = multicast_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
+  int const smem = 1024 + 2 * BLK_M * BLK_K * 2;
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(2 * (p.M / BLK_M), p.N / (2 * BLK_N));
+  cfg.blockDim = dim3(128);
+  cfg.dynamicSmemBytes = smem;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 2;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  TESSERA_TEST_CUDA(cudaLaunchKernelEx(&cfg, kernel, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<float> c(std::size_t(p.M) * p.N);
+  TESSERA_TEST_CUDA(cudaMemcpy(c.data(), dc.p, c_bytes, cudaMemcpyDeviceToHost));
+  double const rel = rel_error(p, c);
+  EXPECT_TRUE(std::isfinite(rel)) << "poison left in C";
+  EXPECT_LE(rel, 1e-5);
+}
+
+// Bad input comes back as an error naming the rule; nothing is encoded.
+// (No GPU needed: every case fails before the driver is asked.)
+TEST(TmaCopy, RefusalsNameTheRule) {
+  alignas(256) static bfloat16_t host[256 * 256];
+  auto ok = [](auto const& c) { return c.ok(); };
+  auto g = [&](bfloat16_t const* p, int rows, int cols, int ld) {
+    return make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, cols), make_stride(ld, _1{})));
+  };
+  auto const tile = make_shape(Int<BLK_M>{}, Int<BLK_K>{});
+  auto misaligned = make_tma_copy(SM90_TMA_LOAD{}, g(host + 1, 256, 200, 256), SmemTile{}, tile);
+  EXPECT_FALSE(ok(misaligned));
+  EXPECT_NE(std::string(misaligned.error()).find("16-byte aligned"), std::string::npos) << misaligned.error();
+  auto bad_ld = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 200, 201), SmemTile{}, tile);
+  EXPECT_FALSE(ok(bad_ld));
+  EXPECT_NE(std::string(bad_ld.error()).find("multiple of 16"), std::string::npos) << bad_ld.error();
+  auto mcast_on_load = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), SmemTile{}, tile, Int<2>{});
+  EXPECT_FALSE(ok(mcast_on_load));
+  EXPECT_NE(std::string(mcast_on_load.error()).find("SM90_TMA_LOAD_MULTICAST"), std::string::npos);
+  auto too_many = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g(host, 256, 256, 256), SmemTile{}, tile, 17);
+  EXPECT_FALSE(ok(too_many));
+  EXPECT_NE(std::string(too_many.error()).find("[1, 16]"), std::string::npos) << too_many.error();
+  // An smem box whose rows are not the swizzle width.
+  using Narrow = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _128>{}));
+  auto narrow = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), Narrow{}, make_shape(_128{}, _128{}));
+  EXPECT_FALSE(ok(narrow));
+  EXPECT_GT(std::strlen(narrow.error()), 0u);
+}
+
+}  // namespace
