@@ -42,9 +42,13 @@ struct TmaCoordMap {
   int mode_of_dim[3] = {0, 1, 2};
 
   TESSERA_HOST_DEVICE constexpr TmaCoords apply(int64_t m0, int64_t m1, int64_t m2 = 0) const {
-    int64_t const m[3] = {m0, m1, m2};
+    // Selects rather than an indexed local array, which would live in local
+    // memory (a stack frame in every kernel issuing TMA loads).
     TmaCoords r;
-    for (int d = 0; d < rank && d < 3; ++d) r.c[d] = int32_t(m[mode_of_dim[d]]);
+    for (int d = 0; d < rank && d < 3; ++d) {
+      int const mode = mode_of_dim[d];
+      r.c[d] = int32_t(mode == 0 ? m0 : mode == 1 ? m1 : m2);
+    }
     return r;
   }
 

@@ -34,8 +34,8 @@
 // CTA). It never throws: ok() says whether the map is usable and error()
 // why not. The copy checks on the device that the map lives in parameter or
 // global space, that the copy is valid and that the box's shared address
-// has the alignment the swizzle needs; a violation prints the rule and traps
-// rather than loading garbage. The smem tensor passed to copy must have the
+// has the alignment the swizzle needs; a violation traps rather than loading
+// garbage (debug builds, without NDEBUG, print the rule first). The smem tensor passed to copy must have the
 // layout the copy was made for (compared at compile time after coalescing).
 // Host side needs <cuda.h> and the tessera_runtime library (tma::encode);
 // the copy itself needs sm_90 and fails the build on older targets.
@@ -75,7 +75,7 @@ struct TmaCopy {
   using value_type = T;
   using smem_layout = SmemLayout;
 
-  alignas(64) CUtensorMap tmap_{};
+  CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
   TmaCoordMap coords_{};
   std::uint32_t box_bytes_ = 0;
   std::uint32_t smem_align_ = 0;
@@ -206,11 +206,16 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
   auto const addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(dst));
   bool const map_ok = __isGridConstant(&tma.tmap_) || __isGlobal(&tma.tmap_);
   if (!tma.valid_ || !map_ok || addr % tma.smem_align_ != 0) {
+#if !defined(NDEBUG)
+    // Debug builds say which rule broke. Not in release builds: a printf is a
+    // function call, and wgmma batches in flight across one are serialised
+    // by ptxas (C7510).
     printf("tessera copy(tma.with(mbar), ...): %s\n",
            !tma.valid_ ? "the TmaCopy is not valid (make_tma_copy failed: check ok() / error() on the host)"
            : !map_ok   ? "the tensor map is neither a __grid_constant__ kernel parameter nor in global memory "
                          "[declare the kernel argument `__grid_constant__ const`]"
                        : "the box's shared address lacks the alignment its swizzle needs");
+#endif
     __trap();
   }
   TmaCoords const c = tma.coords_(coord);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Two Hopper bf16 GEMMs written the way seed 002 writes them, in CuTe's
+// vocabulary (`using namespace tessera;`): TMA copies made by make_tma_copy,
+// mbarriers, a TiledMMA of GMMA atoms over 128B-swizzled K-major tiles.
+// C (M,N) row-major f32 = A (M,K) row-major x B (N,K) row-major^T; any M, N
+// (TMA reads zeros past the edges, the epilogue stores are predicated), K a
+// multiple of 8 (the TMA row stride is a multiple of 16 bytes).
+//
+//   h1_seed  seed 002's hopper_gemm_complete.cu: one warpgroup, 128x128x64
+//            tiles, kStages-deep TMA ring; thread 0 refills a stage after
+//            warpgroup_wait<0> retires the batch that read it (the seed
+//            refills it first, racing that batch, and waits with <1>, which
+//            makes ptxas serialise the wgmmas: see the loop).
+//   h2_ws    warp-specialised, as 002's "Ping-Pong"/cooperative discussion:
+//            a producer warpgroup (setmaxnreg 40; one thread issues the TMA
+//            loads into a 4-stage ring, waiting on empty[s]) and two consumer
+//            warpgroups (setmaxnreg 232) sharing a 128x256 tile, each 64x256
+//            (AtomLayout 2x1 of SM90_64x256x16), releasing a stage through
+//            empty[s] once warpgroup_wait<1> has retired the batch that read it.
+
+#include <cstdint>
+
+#include <tessera/tessera.hpp>
+
+namespace hopper_cute {
+
+using namespace tessera;
+
+constexpr int kBlockK = 64;
+using SmemAtom = GMMA::Layout_K_SW128_Atom<bfloat16_t>;
+
+template <int kRows>
+using Box = decltype(tile_to_shape(SmemAtom{}, Shape<Int<kRows>, Int<kBlockK>>{}));  // one TMA box
+template <int kRows, int kStages>
+using Ring = decltype(tile_to_shape(SmemAtom{}, Shape<Int<kRows>, Int<kBlockK>, Int<kStages>>{}));
+
+template <int kRows>
+auto make_operand_copy(bfloat16_t const* p, int rows, int k) {
+  return make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, k), make_stride(k, _1{}))),
+                       Box<kRows>{}, make_shape(Int<kRows>{}, Int<kBlockK>{}));
+}
+
+// 1024-byte aligned start of dynamic shared memory (the 128B swizzle's period).
+__device__ inline unsigned char* aligned_smem(unsigned char* raw) {
+  return raw + ((1024u - (cast_smem_ptr_to_uint(raw) & 1023u)) & 1023u);
+}
+
+// tCrC -> C(m0.., n0..), stores predicated on (M, N).
+template <class ThrMma, class Frag, int kBM, int kBN>
+__device__ void store_tile(ThrMma const& thr, Frag const& tCrC, float* C, int M, int N, int m0, int n0) {
+  Tensor gC = make_tensor(make_gmem_ptr(C), make_layout(make_shape(M, N), make_stride(N, _1{})));
+  Tensor cC = make_identity_tensor(make_shape(M, N));
+  auto const tile = make_shape(Int<kBM>{}, Int<kBN>{});
+  auto const blk = make_coord(m0 / kBM, n0 / kBN);
+  Tensor tCgC = thr.partition_C(local_tile(gC, tile, blk));
+  Tensor tCcC = thr.partition_C(local_tile(cC, tile, blk));
+#pragma unroll
+  for (int i = 0; i < int(size(tCrC)); ++i) {
+    auto const c = tCcC(i);
+    if (int(get<0>(c)) < M && int(get<1>(c)) < N) tCgC(i) = tCrC(i);
+  }
+}
+
+// ---------------------------------------------------------------- h1 ----
+struct H1 {
+  static constexpr int kBM = 128, kBN = 128, kStages = 4, kThreads = 128;
+  static constexpr int kSmem = 1024 + 2 * (kBM + kBN) * kBlockK * kStages;
+  using SmemA = Ring<kBM, kStages>;
+  using SmemB = Ring<kBN, kStages>;
+  __host__ __device__ static auto tiled_mma() {
+    return make_tiled_mma(SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>{}, Layout<Shape<_1, _1, _1>>{},
+                          Tile<Int<kBM>, Int<kBN>, _16>{});
+  }
+};
+
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(H1::kThreads, 1)
+    h1_seed(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  Tensor sA = make_tensor(make_smem_ptr(base), H1::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H1::SmemA{})), H1::SmemB{});
+  __shared__ __align__(8) std::uint64_t full[H1::kStages];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < H1::kStages; ++s) mbarrier_init(&full[s], 1);
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  auto mma = H1::tiled_mma();
+  auto thr = mma.get_slice(threadIdx.x);
+  Tensor tCrA = thr.partition_fragment_A(sA);  // (_1,MMA_M,MMA_K,STAGE) descriptors
+  Tensor tCrB = thr.partition_fragment_B(sB);
+  Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H1::kBM>{}, Int<H1::kBN>{}));
+  clear(tCrC);
+  int const m0 = blockIdx.x * H1::kBM, n0 = blockIdx.y * H1::kBN;
+  int const num_k = (K + kBlockK - 1) / kBlockK;
+  std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
+  auto load = [&](int k) {
+    int const s = k % H1::kStages;
+    mbarrier_arrive_expect_tx(&full[s], bytes);
+    copy(tma_a.with(full[s]), make_coord(m0, k * kBlockK), sA(_, _, s));
+    copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
+  };
+  if (threadIdx.x == 0)
+    for (int k = 0; k < H1::kStages && k < num_k; ++k) load(k);
+  for (int k = 0; k < num_k; ++k) {
+    int const s = k % H1::kStages;
+    mbarrier_wait(&full[s], (k / H1::kStages) & 1);
+    warpgroup_fence_operand(tCrC);
+    warpgroup_arrive();
+#pragma unroll
+    for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
+    warpgroup_commit_batch();
+    // The seed keeps one batch in flight (warpgroup_wait<1>) and issues the
+    // next TMA from thread 0 meanwhile; ptxas then serialises every wgmma
+    // (C7518: a divergent path while a batch is in flight). Retiring the
+    // batch first keeps the wgmmas of a batch pipelined; stage s is then free.
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(tCrC);
+    if (threadIdx.x == 0 && k + H1::kStages < num_k) load(k + H1::kStages);
+  }
+  store_tile<decltype(thr), decltype(tCrC), H1::kBM, H1::kBN>(thr, tCrC, C, M, N, m0, n0);
+#else
+  (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;
+#endif
+}
+
+// ---------------------------------------------------------------- h2 ----
+struct H2 {
+  static constexpr int kBM = 128, kBN = 256, kStages = 4, kThreads = 384;
+  static constexpr int kSmem = 1024 + 2 * (kBM + kBN) * kBlockK * kStages;
+  using SmemA = Ring<kBM, kStages>;
+  using SmemB = Ring<kBN, kStages>;
+  __host__ __device__ static auto tiled_mma() {
+    return make_tiled_mma(SM90_64x256x16_F32BF16BF16_SS<GMMA::Major::K>{}, Layout<Shape<_2, _1, _1>>{});
+  }
+};
+
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(H2::kThreads, 1)
+    h2_ws(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
+  __shared__ __align__(8) std::uint64_t full[H2::kStages];
+  __shared__ __align__(8) std::uint64_t empty[H2::kStages];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < H2::kStages; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], 2);  // one arrive per consumer warpgroup
+    }
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  int const m0 = blockIdx.x * H2::kBM, n0 = blockIdx.y * H2::kBN;
+  int const num_k = (K + kBlockK - 1) / kBlockK;
+  int const warpgroup = int(threadIdx.x) / 128;
+
+  if (warpgroup == 0) {  // producer
+    arch::setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
+      for (int k = 0; k < num_k; ++k) {
+        int const s = k % H2::kStages;
+        if (k >= H2::kStages) mbarrier_wait(&empty[s], ((k / H2::kStages) - 1) & 1);
+        mbarrier_arrive_expect_tx(&full[s], bytes);
+        copy(tma_a.with(full[s]), make_coord(m0, k * kBlockK), sA(_, _, s));
+        copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
+      }
+    }
+  } else {  // consumers: threads 128..383 are the TiledMMA's 0..255
+    arch::setmaxnreg_inc<232>();
+    auto mma = H2::tiled_mma();
+    auto thr = mma.get_slice(int(threadIdx.x) - 128);
+    Tensor tCrA = thr.partition_fragment_A(sA);  // (_1,MMA_M,MMA_K,STAGE)
+    Tensor tCrB = thr.partition_fragment_B(sB);
+    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{}));
+    clear(tCrC);
+    bool const releaser = threadIdx.x % 128 == 0;
+    for (int k = 0; k < num_k; ++k) {
+      int const s = k % H2::kStages;
+      mbarrier_wait(&full[s], (k / H2::kStages) & 1);
+      warpgroup_fence_operand(tCrC);
+      warpgroup_arrive();
+#pragma unroll
+      for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();
+      warpgroup_fence_operand(tCrC);
+      if (releaser && k > 0) mbarrier_arrive(&empty[(k - 1) % H2::kStages]);
+    }
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(tCrC);
+    store_tile<decltype(thr), decltype(tCrC), H2::kBM, H2::kBN>(thr, tCrC, C, M, N, m0, n0);
+  }
+#else
+  (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;
+#endif
+}
+
+}  // namespace hopper_cute
