@@ -13,7 +13,8 @@
 // input type) by relative Frobenius error, or exactly for integers. Cases:
 // K- and MN-major operands, every swizzle width, one and two warpgroups,
 // f32/f16/s32 accumulators, scale-d = 0 over poisoned accumulators, a
-// negated A. Skips unless the device is sm_90.
+// negated A, and the RS forms (A copied from shared memory into the atom's
+// register fragment). Skips unless the device is sm_90.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -84,6 +85,30 @@ __global__ void tiled_gmma_kernel(const typename C::TA* a, const typename C::TB*
   } else {
     clear(tCrC);
   }
+  constexpr bool kRS = !std::is_same_v<typename decltype(thr.partition_fragment_A(sA))::value_type,
+                                       arch::GmmaDescriptor>;
+  if constexpr (kRS) {
+    // RS form: A from registers, copied from the shared-memory partition.
+    Tensor tCsA = thr.partition_A(sA);           // (MMA,MMA_M,MMA_K) this thread's A values
+    Tensor tCrA = thr.partition_fragment_A(sA);  // (MMA,MMA_M,MMA_K) registers
+    copy(tCsA, tCrA);
+    Tensor tCrB = thr.partition_fragment_B(sB);
+    warpgroup_fence_operand(tCrA);
+    warpgroup_fence_operand(tCrC);
+    warpgroup_arrive();
+    if constexpr (C::kDesc) {
+      for (int k = 0; k < int(size<2>(tCrA)); ++k) {
+        gemm(mma, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+        mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+    } else {
+      gemm(mma, tCrA, thr.partition_B(sB), tCrC);
+    }
+    warpgroup_commit_batch();
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(tCrC);
+    warpgroup_fence_operand(tCrA);
+  } else {
   warpgroup_fence_operand(tCrC);
   warpgroup_arrive();
   if constexpr (C::kDesc) {
@@ -101,6 +126,7 @@ __global__ void tiled_gmma_kernel(const typename C::TA* a, const typename C::TB*
   warpgroup_commit_batch();
   warpgroup_wait<0>();
   warpgroup_fence_operand(tCrC);
+  }
 
   Tensor gC = make_tensor(make_gmem_ptr(c), make_layout(make_shape(Int<C::kBM>{}, Int<C::kBN>{}),
                                                         make_stride(Int<C::kBN>{}, _1{})));
@@ -252,6 +278,24 @@ TEST(AtomGmma, S8N256Exact) {
                 KSw128<std::int8_t, 256, 128>, true, true>>(0.0);
   run_case<Case<SM90_64x8x32_S32U8U8_SS_TN, One, Tile<_64, _8, _32>, KSw32<std::uint8_t, 64, 32>,
                 KSw32<std::uint8_t, 8, 32>, false, false>>(0.0);
+}
+
+// RS forms: A copied from shared memory into the atom's register fragment.
+TEST(AtomGmma, RegisterABf16) {
+  run_case<Case<SM90_64x128x16_F32BF16BF16_RS<GMMA::Major::K, GMMA::Major::K>, One, Tile<_128, _128, _16>,
+                KSw128<bfloat16_t, 128, 64>, KSw128<bfloat16_t, 128, 64>, true, true>>(1e-5);
+  run_case<Case<SM90_64x128x16_F32BF16BF16_RS<>, Layout<Shape<_2, _1, _1>>, Tile<_128, _128, _16>,
+                KSw128<bfloat16_t, 128, 64>, KSw128<bfloat16_t, 128, 64>, false, false>>(1e-5);
+}
+TEST(AtomGmma, RegisterAF16MnMajorB) {
+  run_case<Case<SM90_64x128x16_F16F16F16_RS<GMMA::Major::K, GMMA::Major::MN>, One, Tile<_64, _128, _16>,
+                KSw64<half_t, 64, 32>, MnSw128<half_t, 128, 32>, true, true>>(5e-3);
+}
+TEST(AtomGmma, RegisterATf32AndS8) {
+  run_case<Case<SM90_64x64x8_F32TF32TF32_RS_TN<>, One, Tile<_64, _64, _8>, KSw128<tfloat32_t, 64, 32>,
+                KSw128<tfloat32_t, 64, 32>, true, true>>(1e-5);
+  run_case<Case<SM90_64x128x32_S32S8S8_RS_TN, One, Tile<_64, _128, _32>, KSw64<std::int8_t, 64, 64>,
+                KSw64<std::int8_t, 128, 64>, true, false>>(0.0);
 }
 
 TEST(AtomGmma, NegatedA) {

@@ -26,6 +26,11 @@ using tessera::test::str;
 
 namespace {
 
+template <class T, class L>
+auto smem_tensor(L const& l) {
+  return make_tensor(make_smem_ptr(static_cast<T*>(nullptr)), l);
+}
+
 TEST(AtomGmma, TraitsFixedAnswers) {
   using A = MMA_Atom<SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>>;
   EXPECT_EQ(str(typename A::ThrID{}), "_128:_1");
@@ -66,6 +71,56 @@ TEST(AtomGmma, AccumulatorMapIsThePtxFormula) {
   check_c_layout<256>();
 }
 
+// The RS form's A layout is, per warp, mma.sync's m16nXk A fragment:
+// register r = h + 2 kk of thread (w, g, q) holds row 16 w + g + 8 h and
+// columns E q + e + 4 E kk (E elements of kElemBytes per 32-bit register).
+template <int kElemBytes>
+void check_rs_a_layout() {
+  SCOPED_TRACE(kElemBytes);
+  GMMA::ALayout_RS_64xK<kElemBytes> const a{};
+  constexpr int E = 4 / kElemBytes, K = 32 / kElemBytes;
+  std::set<int> seen;
+  for (int t = 0; t < 128; ++t) {
+    int const w = t / 32, g = (t % 32) / 4, q = t % 4;
+    for (int v = 0; v < 4 * E; ++v) {
+      int const e = v % E, r = v / E, h = r % 2, kk = r / 2;
+      int const m = 16 * w + g + 8 * h, k = E * q + e + 4 * E * kk;
+      ASSERT_EQ(int(a(t, v)), m + 64 * k) << "thread " << t << " value " << v;
+      seen.insert(int(a(t, v)));
+    }
+  }
+  EXPECT_EQ(int(seen.size()), 64 * K);
+}
+
+TEST(AtomGmma, RegisterAIsTheMmaSyncFragment) {
+  check_rs_a_layout<2>();
+  check_rs_a_layout<4>();
+  check_rs_a_layout<1>();
+  using RS = MMA_Atom<SM90_64x128x16_F32BF16BF16_RS<GMMA::Major::K, GMMA::Major::MN>>;
+  EXPECT_EQ(str(typename RS::LayoutA_TV{}), "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))");
+  EXPECT_EQ(str(typename RS::LayoutB_TV{}), "(_128,(_128,_16)):(_0,(_1,_128))");
+  // A partitions into a register fragment of 8 values per atom call, B into descriptors.
+  auto mma = make_tiled_mma(RS{}, Layout<Shape<_1, _1, _1>>{}, Tile<_128, _128, _16>{});
+  auto thr = mma.get_slice(33);
+  auto sA = smem_tensor<bfloat16_t>(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  auto sB = smem_tensor<bfloat16_t>(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  Tensor tCrA = thr.partition_fragment_A(sA);
+  // K repeats split at the swizzle bits, as the shared-memory partition is.
+  EXPECT_EQ(str(tCrA.layout()), "((_2,_2,_2),_2,(_2,_2)):((_1,_2,_4),_8,(_16,_32))");
+  EXPECT_TRUE((std::is_same_v<typename decltype(tCrA)::value_type, bfloat16_t>));
+  Tensor tCrB = thr.partition_fragment_B(sB);
+  EXPECT_TRUE((std::is_same_v<typename decltype(tCrB)::value_type, arch::GmmaDescriptor>));
+  // Thread 33 (w 1, g 0, q 1) reads A(16 + 8h, 2 + e + 8kk) of sub-tile (m, k).
+  Tensor tCsA = thr.partition_A(sA);
+  for (int m = 0; m < 2; ++m)
+    for (int k = 0; k < 4; ++k)
+      for (int v = 0; v < 8; ++v) {
+        int const e = v % 2, h = (v / 2) % 2, kk = v / 4;
+        int const row = 64 * m + 16 + 8 * h, col = 16 * k + 2 + e + 8 * kk;
+        EXPECT_EQ(&tCsA(v, m, k), &sA(row, col)) << m << "," << k << "," << v;
+      }
+}
+
 // Seed 002's TiledMMAs: atoms over warpgroups (2x2 atoms are 4 warpgroups,
 // 512 threads), or one warpgroup repeating the atom through the permutation.
 TEST(AtomGmma, SeedTiledMmaForms) {
@@ -85,11 +140,6 @@ TEST(AtomGmma, SeedTiledMmaForms) {
   auto tv = two.get_layoutC_TV();
   for (int t = 0; t < 128; ++t)
     for (int v = 0; v < 64; ++v) ASSERT_EQ(int(tv(t + 128, v)), int(tv(t, v)) + 64) << t << "," << v;
-}
-
-template <class T, class L>
-auto smem_tensor(L const& l) {
-  return make_tensor(make_smem_ptr(static_cast<T*>(nullptr)), l);
 }
 
 TEST(AtomGmma, DescriptorFragmentFixedFields) {

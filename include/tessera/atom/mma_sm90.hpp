@@ -57,8 +57,16 @@
 // keep the accumulators fenced (warpgroup_fence_operand). Device code for
 // sm_90a only: any other target fails the build in tessera::arch::Wgmma.
 //
-// Not here yet: the RS forms (A from registers), fp8 (E4M3/E5M2) families,
-// interleaved operand layouts.
+// The RS forms (SM90_64xNx16_*_RS<tnspA = K, tnspB, ...>, *_RS_TN) take A
+// from a register fragment (partition_fragment_A gives one; copy the
+// operand into it, then warpgroup_fence_operand it before warpgroup_arrive:
+// wgmma reads those registers asynchronously). Their A layout, per warp the
+// mma.sync A fragment of rows 16 w .. 16 w + 15:
+//   16-bit ((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))
+//   tf32   ((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))
+//   8-bit  ((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))
+//
+// Not here yet: fp8 (E4M3/E5M2) families, interleaved operand layouts.
 
 #include <cstdint>
 #include <type_traits>
@@ -356,6 +364,16 @@ struct SM90_GMMA_SS {
                 "SM90_GMMA_SS: only 16-bit operands may be MN-major (wgmma transposes f16/bf16 only)");
 };
 
+// The RS form: A from registers (K-major by construction), B from shared
+// memory. Same types and shapes as the SS form.
+template <class D, class A, class B, int kN, GMMA::Major kMajorA = GMMA::Major::K,
+          GMMA::Major kMajorB = GMMA::Major::K, GMMA::ScaleIn kScaleA = GMMA::ScaleIn::One,
+          GMMA::ScaleIn kScaleB = GMMA::ScaleIn::One>
+struct SM90_GMMA_RS : SM90_GMMA_SS<D, A, B, kN, GMMA::Major::K, kMajorB, kScaleA, kScaleB> {
+  static_assert(kMajorA == GMMA::Major::K,
+                "SM90_GMMA_RS: A comes from registers, where it is K-major; tnspA must be GMMA::Major::K");
+};
+
 namespace detail {
 #if defined(__CUDACC__)
 template <class D, class A, class B>
@@ -432,6 +450,72 @@ struct MMA_Traits<SM90_GMMA_SS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
   }
 };
 
+namespace GMMA {
+// (T128, V) -> m + 64 k of the RS form's A (64 x K), per warp the mma.sync
+// m16nXk A fragment on rows 16 w .. 16 w + 15: register r = h + 2 kk of
+// thread (w, g, q) holds row 16 w + g + 8 h, columns E q + e + 4 E kk of
+// one 8 E-wide K half (E = elements per register).
+template <int kElemBytes>
+using ALayout_RS_64xK = std::conditional_t<
+    kElemBytes == 2, Layout<Shape<Shape<_4, _8, _4>, Shape<_2, _2, _2>>, Stride<Stride<_128, _1, _16>, Stride<_64, _8, _512>>>,
+    std::conditional_t<kElemBytes == 4,
+                       Layout<Shape<Shape<_4, _8, _4>, Shape<_2, _2>>, Stride<Stride<_64, _1, _16>, Stride<_8, _256>>>,
+                       Layout<Shape<Shape<_4, _8, _4>, Shape<_4, _2, _2>>,
+                              Stride<Stride<_256, _1, _16>, Stride<_64, _8, _1024>>>>>;
+}  // namespace GMMA
+
+template <class D, class A, class B, int kN, GMMA::Major kMajorA, GMMA::Major kMajorB, GMMA::ScaleIn kScaleA,
+          GMMA::ScaleIn kScaleB>
+struct MMA_Traits<SM90_GMMA_RS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
+    : MMA_Traits<SM90_GMMA_SS<D, A, B, kN, GMMA::Major::K, kMajorB, kScaleA, kScaleB>> {
+  using SS = MMA_Traits<SM90_GMMA_SS<D, A, B, kN, GMMA::Major::K, kMajorB, kScaleA, kScaleB>>;
+  static_assert(kMajorA == GMMA::Major::K,
+                "SM90_GMMA_RS: A comes from registers, where it is K-major; tnspA must be GMMA::Major::K");
+  using ALayout = GMMA::ALayout_RS_64xK<int(sizeof(A))>;  // (T128,V) -> m + 64k, V = 4 registers of A
+
+  // A is a register fragment (the default make_fragment_A); B descriptors.
+  template <class ATensor>
+  static void make_fragment_A(ATensor const&) = delete;
+
+  // D += A * B on one sub-tile: A this thread's 4 registers of the atom (a
+  // compact slice of a register fragment, which the wgmma reads
+  // asynchronously: fence it with warpgroup_fence_operand like the
+  // accumulators), B a descriptor tensor or shared-memory sub-tile.
+  template <class TD, class TA, class TB, class TC>
+  TESSERA_HOST_DEVICE static void mma_unpack(MMA_Traits const& traits, TD&& d, TA const& a, TB const& b,
+                                             TC const& c) {
+    using DT = std::remove_cvref_t<TD>;
+    using CT = std::remove_cvref_t<TC>;
+    using AT = std::remove_cvref_t<TA>;
+    static_assert(std::is_same_v<typename DT::value_type, typename CT::value_type> &&
+                      std::is_same_v<typename DT::value_type, D>,
+                  "GMMA atom: D and C must be the same accumulator fragment of the atom's D type "
+                  "[call gemm(tiled_mma, A, B, C)]");
+    static_assert(!is_smem_v<std::remove_cvref_t<decltype(a.data())>> && !is_gmem_v<std::remove_cvref_t<decltype(a.data())>>,
+                  "GMMA RS atom: A must be a register fragment [thr_mma.partition_fragment_A(sA), then copy into it]");
+    static_assert(sizeof(typename AT::value_type) == sizeof(A) &&
+                      decltype(size(a.layout()))::value * sizeof(A) == 4 * sizeof(std::uint32_t),
+                  "GMMA RS atom: the A slice is not one atom's 4 registers [pass tCrA(_, m, k)]");
+    static_assert(decltype(size(c.layout()))::value == decltype(size<1>(typename SS::CLayout{}))::value,
+                  "GMMA atom: the accumulator slice is not one atom's values [pass tCrC(_, m, n)]");
+#if defined(__CUDA_ARCH__)
+    TESSERA_ASSERT(&d(0) == &c(0));
+    TESSERA_ASSERT(detail::compact_fragment(c));
+    TESSERA_ASSERT(detail::compact_fragment(a));
+    using Mma = arch::Wgmma<typename detail::gmma_family<D, A, B>::type, kN>;
+    using Reg = typename Mma::CRegister;
+    Reg(&regs)[Mma::kRegsD] = *reinterpret_cast<Reg(*)[Mma::kRegsD]>(&d(0));
+    std::uint32_t const(&ra)[4] = *reinterpret_cast<std::uint32_t const(*)[4]>(&a(0));
+    std::uint64_t const desc_b = detail::make_gmma_desc_tensor<kMajorB, kN, SS::kK, B>(b)(0).desc;
+    Mma::template rs<kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA), int(kScaleB)>(regs, ra, desc_b,
+                                                                                    int(traits.accumulate_));
+#else
+    static_assert(sizeof(TD) == 0, "GMMA atoms execute only in device code compiled for sm_90a");
+    (void)traits, (void)d, (void)a, (void)b, (void)c;
+#endif
+  }
+};
+
 // The CuTe names, N = 8 .. 256.
 #define TESSERA_GMMA_SS_NAMES(N)                                                                                  \
   template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
@@ -447,7 +531,21 @@ struct MMA_Traits<SM90_GMMA_SS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
   using SM90_64x##N##x8_F32TF32TF32_SS_TN =                                                                       \
       SM90_GMMA_SS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
   using SM90_64x##N##x32_S32S8S8_SS_TN = SM90_GMMA_SS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
-  using SM90_64x##N##x32_S32U8U8_SS_TN = SM90_GMMA_SS<std::int32_t, std::uint8_t, std::uint8_t, N>;
+  using SM90_64x##N##x32_S32U8U8_SS_TN = SM90_GMMA_SS<std::int32_t, std::uint8_t, std::uint8_t, N>;            \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F16F16F16_RS = SM90_GMMA_RS<half_t, half_t, half_t, N, tA, tB, sA, sB>;                  \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F32F16F16_RS = SM90_GMMA_RS<float, half_t, half_t, N, tA, tB, sA, sB>;                   \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_F32BF16BF16_RS = SM90_GMMA_RS<float, bfloat16_t, bfloat16_t, N, tA, tB, sA, sB>;         \
+  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x8_F32TF32TF32_RS_TN =                                                                       \
+      SM90_GMMA_RS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
+  using SM90_64x##N##x32_S32S8S8_RS_TN = SM90_GMMA_RS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
+  using SM90_64x##N##x32_S32U8U8_RS_TN = SM90_GMMA_RS<std::int32_t, std::uint8_t, std::uint8_t, N>;
 
 TESSERA_GMMA_SS_NAMES(8)
 TESSERA_GMMA_SS_NAMES(16)

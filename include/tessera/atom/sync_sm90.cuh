@@ -19,8 +19,9 @@
 //   warpgroup_fence_operand(x)   no instruction: keeps the compiler from moving
 //                                accesses of x (a 32-bit register, an array or
 //                                a register Tensor of them, or a compact
-//                                16-bit register Tensor, fenced as the 32-bit
-//                                pairs wgmma packs it in) across the above
+//                                register Tensor of 16-bit, tf32 or 8-bit
+//                                values, fenced as the 32-bit words wgmma
+//                                reads it as) across the above
 //   block_rank_in_cluster()      %cluster_ctarank (sm_90)
 //   cluster_arrive(), cluster_wait(), cluster_sync(), elect_one_sync() (sm_90)
 //   cast_smem_ptr_to_uint(p)     the 32-bit shared-window address of p
@@ -53,22 +54,29 @@ __device__ __forceinline__ void warpgroup_wait() {
   if constexpr (kInRange) arch::wgmma_wait_group<kPending>();
 }
 
-// One register (float, 32-bit integer), an array of them, or a Tensor whose
-// elements are such registers (an accumulator fragment).
+// One register (float, 32-bit integer), an array of them, or a register
+// Tensor: of such registers element by element, of any other element type
+// (f16/bf16 accumulators, RS-form A fragments of bf16, tf32 or 8-bit values)
+// as the 32-bit words its compact storage packs, which is how wgmma reads it.
 namespace detail {
+template <class V>
+inline constexpr bool is_fence_register_v =
+    std::is_same_v<V, float> || std::is_same_v<V, std::uint32_t> || std::is_same_v<V, std::int32_t>;
+
 template <class U>
-constexpr bool is_16bit_tensor() {
-  if constexpr (is_tensor_v<U>) return sizeof(typename U::value_type) == 2;
+constexpr bool is_packed_tensor() {
+  if constexpr (is_tensor_v<U>) return !is_fence_register_v<std::remove_cv_t<typename U::value_type>>;
   else return false;
 }
 
-template <class L>
-constexpr bool fence_compact_pairs() {
+// Static, offset i at index i, whole 32-bit words.
+template <class L, int kElemBytes>
+constexpr bool fence_compact_words() {
   if constexpr (!(is_static_v<typename L::shape_type> && is_static_v<typename L::stride_type>)) {
     return false;
   } else {
     constexpr int n = decltype(size(L{}))::value;
-    if (n % 2 != 0) return false;
+    if ((n * kElemBytes) % 4 != 0) return false;
     for (int i = 0; i < n; ++i)
       if (int(L{}(i)) != i) return false;
     return true;
@@ -79,16 +87,16 @@ constexpr bool fence_compact_pairs() {
 template <class T>
 __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
   using U = std::remove_cv_t<T>;
-  if constexpr (detail::is_16bit_tensor<U>()) {
-    // 16-bit accumulators (the f16 GMMA atoms): the fragment is wgmma's
-    // registers, values 2i and 2i+1 packed in word i, so the words are fenced.
+  if constexpr (detail::is_packed_tensor<U>()) {
     using L = std::remove_cvref_t<decltype(x.layout())>;
-    static_assert(detail::fence_compact_pairs<L>(),
-                  "warpgroup_fence_operand: a 16-bit register Tensor is fenced as 32-bit pairs, so it must be "
-                  "compact (static layout, offset i at index i) with an even number of values");
+    constexpr int kBytes = int(sizeof(typename U::value_type));
+    static_assert(detail::fence_compact_words<L, kBytes>(),
+                  "warpgroup_fence_operand: a register Tensor of non-32-bit-register values is fenced as the 32-bit "
+                  "words of its storage, so it must be compact (static layout, offset i at index i) and fill whole "
+                  "words");
     auto* words = reinterpret_cast<std::uint32_t*>(&x(0));
 #pragma unroll
-    for (int i = 0; i < int(size(x)) / 2; ++i) arch::wgmma_fence_operand(words[i]);
+    for (int i = 0; i < int(size(x)) * kBytes / 4; ++i) arch::wgmma_fence_operand(words[i]);
   } else if constexpr (is_tensor_v<U>) {
 #pragma unroll
     for (int i = 0; i < int(size(x)); ++i) warpgroup_fence_operand(x(i));
@@ -96,8 +104,7 @@ __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
 #pragma unroll
     for (int i = 0; i < int(std::extent_v<U>); ++i) warpgroup_fence_operand(x[i]);
   } else {
-    constexpr bool kRegister =
-        std::is_same_v<U, float> || std::is_same_v<U, std::uint32_t> || std::is_same_v<U, std::int32_t>;
+    constexpr bool kRegister = detail::is_fence_register_v<U>;
     static_assert(kRegister,
                   "warpgroup_fence_operand: operands are 32-bit registers (float, uint32_t, int32_t), arrays or "
                   "register Tensors of them [16-bit accumulators: pass their register Tensor, fenced as 32-bit pairs]");
