@@ -43,6 +43,11 @@ TEST(AtomGmma, TraitsFixedAnswers) {
   EXPECT_EQ(str(typename MMA_Atom<SM90_64x8x16_F16F16F16_SS<>>::LayoutC_TV{}),
             "((_4,_8,_4),(_2,_2,_1)):((_128,_1,_16),(_64,_8,_512))");
   EXPECT_TRUE((std::is_same_v<typename MMA_Atom<SM90_64x64x32_S32U8U8_SS_TN>::ValTypeD, std::int32_t>));
+  using Fp8 = MMA_Atom<SM90_64x64x32_F32E4M3E5M2_SS_TN<>>;
+  EXPECT_EQ(str(typename Fp8::Shape_MNK{}), "(_64,_64,_32)");
+  EXPECT_TRUE((std::is_same_v<typename Fp8::ValTypeA, float_e4m3_t> && std::is_same_v<typename Fp8::ValTypeB, float_e5m2_t>));
+  EXPECT_EQ(str(typename MMA_Atom<SM90_64x64x32_F32E5M2E5M2_RS_TN<>>::LayoutA_TV{}),
+            "((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))");
   EXPECT_TRUE((std::is_same_v<typename MMA_Atom<SM90_64x64x16_F16F16F16_SS<>>::ValTypeC, half_t>));
 }
 

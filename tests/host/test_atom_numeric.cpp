@@ -3,7 +3,10 @@
 //
 // The atoms' element types: every binary16 value survives half -> float ->
 // half; float -> half rounds to nearest even (checked against the two
-// neighbouring halves of each probe); bf16 and tf32 round the same way.
+// neighbouring halves of each probe); bf16 and tf32 round the same way;
+// the 8-bit floats: every finite code survives decode -> encode, midpoints
+// between neighbours round to the even code, the rest to the nearer one,
+// overflow and infinities saturate, NaN stays NaN.
 
 #include <cmath>
 #include <cstdint>
@@ -78,6 +81,53 @@ TEST(AtomNumeric, Bf16AndTf32) {
   float const t = float(tfloat32_t(3.14159265f));
   std::memcpy(&bits, &t, 4);
   EXPECT_EQ(bits & 0x1fffu, 0u);
+}
+
+// Fp8: the laws above over all 256 codes, and fixed answers.
+template <class T>
+void check_fp8(std::uint8_t max_code, float max_value, bool has_inf) {
+  auto code = [](float f) { return T(f).storage; };
+  for (int c = 0; c < 256; ++c) {
+    float const v = float(T::bitcast(std::uint8_t(c)));
+    if (std::isnan(v)) {
+      EXPECT_EQ(code(v) & 0x7f, 0x7f) << c;
+      continue;
+    }
+    if (std::isinf(v)) {
+      EXPECT_EQ(code(v), std::uint8_t((c & 0x80) | max_code)) << "infinity saturates";
+      continue;
+    }
+    EXPECT_EQ(code(v), std::uint8_t(c)) << "round trip of code " << c;
+  }
+  for (int c = 0; c < max_code; ++c) {  // positive neighbours c, c + 1
+    float const lo = float(T::bitcast(std::uint8_t(c))), hi = float(T::bitcast(std::uint8_t(c + 1)));
+    float const mid = 0.5f * (lo + hi);  // exact: both are short binary fractions
+    EXPECT_EQ(code(mid), std::uint8_t((c % 2 == 0) ? c : c + 1)) << "tie between " << lo << " and " << hi;
+    EXPECT_EQ(code(std::nextafter(mid, 0.f)), std::uint8_t(c)) << lo;
+    EXPECT_EQ(code(std::nextafter(mid, 1e30f)), std::uint8_t(c + 1)) << hi;
+    EXPECT_EQ(code(-mid), std::uint8_t(0x80 | ((c % 2 == 0) ? c : c + 1)));
+  }
+  EXPECT_EQ(float(T::bitcast(max_code)), max_value);
+  EXPECT_EQ(code(max_value * 1.5f), max_code) << "overflow saturates";
+  EXPECT_EQ(code(-1e30f), std::uint8_t(0x80 | max_code));
+  EXPECT_EQ(code(1e-30f), 0);
+  EXPECT_TRUE(std::isnan(float(T(std::nanf("")))));
+  EXPECT_EQ(has_inf, std::isinf(float(T::bitcast(std::uint8_t(max_code + 1)))));
+}
+
+TEST(AtomNumeric, Fp8E4M3) {
+  check_fp8<tessera::float_e4m3_t>(0x7e, 448.f, false);
+  EXPECT_EQ(tessera::float_e4m3_t(1.0f).storage, 0x38);
+  EXPECT_EQ(tessera::float_e4m3_t(-2.0f).storage, 0xc0);
+  EXPECT_EQ(tessera::float_e4m3_t(0.001953125f).storage, 0x01);  // 2^-9, the smallest subnormal
+  EXPECT_EQ(float(tessera::float_e4m3_t::bitcast(0x08)), 0.015625f);  // 2^-6, the smallest normal
+}
+
+TEST(AtomNumeric, Fp8E5M2) {
+  check_fp8<tessera::float_e5m2_t>(0x7b, 57344.f, true);
+  EXPECT_EQ(tessera::float_e5m2_t(1.0f).storage, 0x3c);
+  EXPECT_EQ(tessera::float_e5m2_t(1.5f).storage, 0x3e);
+  EXPECT_EQ(tessera::float_e5m2_t(1.52587890625e-05f).storage, 0x01);  // 2^-16
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 // Names: SM90_64xNx16_{F16F16F16,F32F16F16,F32BF16BF16}_SS<tnspA, tnspB, scaleA, scaleB>
 // (tnsp: GMMA::Major::K or MN, default K; scale: GMMA::ScaleIn::One or Neg),
 // SM90_64xNx8_F32TF32TF32_SS_TN<scaleA, scaleB>, SM90_64xNx32_S32{S8S8,U8U8}_SS_TN,
+// SM90_64xNx32_F32{E4M3,E5M2}{E4M3,E5M2}_SS_TN<scaleA, scaleB>,
 // N = 8, 16, ..., 256. (CuTe declares tnspA/tnspB without defaults; seed 002
 // writes SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>, which the defaults accept.)
 //
@@ -66,7 +67,10 @@
 //   tf32   ((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))
 //   8-bit  ((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))
 //
-// Not here yet: fp8 (E4M3/E5M2) families, interleaved operand layouts.
+// fp8: SM90_64xNx32_F32{E4M3E4M3,E4M3E5M2,E5M2E4M3,E5M2E5M2}_{SS,RS}_TN<scaleA,
+// scaleB> over float_e4m3_t / float_e5m2_t (tessera/atom/numeric.hpp).
+//
+// Not here yet: interleaved operand layouts.
 
 #include <cstdint>
 #include <type_traits>
@@ -102,6 +106,7 @@ using CLayout_64xN =
 // An iterator over descriptors: *(it + n) is the descriptor whose start
 // address is n * 16 bytes past it's (the offsets of a descriptor tensor's
 // layout count 16-byte units).
+// @law (*(it + n)).start_address() == (*it).start_address() + 16 n, the other fields unchanged
 struct DescriptorIterator {
   using value_type = arch::GmmaDescriptor;
   using element_type = arch::GmmaDescriptor const;
@@ -261,6 +266,11 @@ struct to_desc_units {
 
 // The descriptor tensor of a partitioned operand: (V, REST...) in shared
 // memory -> (_1, REST...) of descriptors (see the top of the file).
+// @law shape(result) == (_1, shape of REST...)
+// @law result(0, r).start_address() == shared address of t(0, r) before the
+//      swizzle (== after it: a sub-tile starts on a pattern row), for every r
+// @law the wgmma reading result(0, r) reads element (mn, k) of t(_, r) where
+//      t(mn + MN k, r) lives (checked at compile time, element by element)
 template <class T>
 using gmma_iterator_t = std::remove_cvref_t<decltype(std::declval<T const&>().data())>;
 
@@ -355,9 +365,11 @@ struct SM90_GMMA_SS {
                     (std::is_same_v<D, float> && std::is_same_v<A, bfloat16_t> && std::is_same_v<B, bfloat16_t>) ||
                     (std::is_same_v<D, float> && std::is_same_v<A, tfloat32_t> && std::is_same_v<B, tfloat32_t>) ||
                     (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::int8_t> && std::is_same_v<B, std::int8_t>) ||
-                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::uint8_t> && std::is_same_v<B, std::uint8_t>),
+                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::uint8_t> && std::is_same_v<B, std::uint8_t>) ||
+                    (std::is_same_v<D, float> && (std::is_same_v<A, float_e4m3_t> || std::is_same_v<A, float_e5m2_t>) &&
+                     (std::is_same_v<B, float_e4m3_t> || std::is_same_v<B, float_e5m2_t>)),
                 "SM90_GMMA_SS: no wgmma for these types [D,A,B = f16,f16,f16 | f32,f16,f16 | f32,bf16,bf16 | "
-                "f32,tf32,tf32 | s32,s8,s8 | s32,u8,u8]");
+                "f32,tf32,tf32 | s32,s8,s8 | s32,u8,u8 | f32,e4m3|e5m2,e4m3|e5m2]");
   static_assert(kN >= 8 && kN <= 256 && kN % 8 == 0, "SM90_GMMA_SS: N must be a multiple of 8 in [8, 256]");
   static_assert(sizeof(A) == sizeof(B), "SM90_GMMA_SS: A and B must have the same element size");
   static_assert(sizeof(A) == 2 || (kMajorA == GMMA::Major::K && kMajorB == GMMA::Major::K),
@@ -384,6 +396,10 @@ template <> struct gmma_family<float, bfloat16_t, bfloat16_t> { using type = arc
 template <> struct gmma_family<float, tfloat32_t, tfloat32_t> { using type = arch::F32TF32TF32; };
 template <> struct gmma_family<std::int32_t, std::int8_t, std::int8_t> { using type = arch::S32S8S8; };
 template <> struct gmma_family<std::int32_t, std::uint8_t, std::uint8_t> { using type = arch::S32U8U8; };
+template <> struct gmma_family<float, float_e4m3_t, float_e4m3_t> { using type = arch::F32E4M3E4M3; };
+template <> struct gmma_family<float, float_e4m3_t, float_e5m2_t> { using type = arch::F32E4M3E5M2; };
+template <> struct gmma_family<float, float_e5m2_t, float_e4m3_t> { using type = arch::F32E5M2E4M3; };
+template <> struct gmma_family<float, float_e5m2_t, float_e5m2_t> { using type = arch::F32E5M2E5M2; };
 #endif
 }  // namespace detail
 
@@ -517,6 +533,11 @@ struct MMA_Traits<SM90_GMMA_RS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
 };
 
 // The CuTe names, N = 8 .. 256.
+#define TESSERA_GMMA_FP8_NAMES(N, AB, TA, TB)                                                                     \
+  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x32_F32##AB##_SS_TN = SM90_GMMA_SS<float, TA, TB, N, GMMA::Major::K, GMMA::Major::K, sA, sB>; \
+  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x32_F32##AB##_RS_TN = SM90_GMMA_RS<float, TA, TB, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;
 #define TESSERA_GMMA_SS_NAMES(N)                                                                                  \
   template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
             GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
@@ -545,7 +566,11 @@ struct MMA_Traits<SM90_GMMA_RS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
   using SM90_64x##N##x8_F32TF32TF32_RS_TN =                                                                       \
       SM90_GMMA_RS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
   using SM90_64x##N##x32_S32S8S8_RS_TN = SM90_GMMA_RS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
-  using SM90_64x##N##x32_S32U8U8_RS_TN = SM90_GMMA_RS<std::int32_t, std::uint8_t, std::uint8_t, N>;
+  using SM90_64x##N##x32_S32U8U8_RS_TN = SM90_GMMA_RS<std::int32_t, std::uint8_t, std::uint8_t, N>;            \
+  TESSERA_GMMA_FP8_NAMES(N, E4M3E4M3, float_e4m3_t, float_e4m3_t)                                                 \
+  TESSERA_GMMA_FP8_NAMES(N, E4M3E5M2, float_e4m3_t, float_e5m2_t)                                                 \
+  TESSERA_GMMA_FP8_NAMES(N, E5M2E4M3, float_e5m2_t, float_e4m3_t)                                                 \
+  TESSERA_GMMA_FP8_NAMES(N, E5M2E5M2, float_e5m2_t, float_e5m2_t)
 
 TESSERA_GMMA_SS_NAMES(8)
 TESSERA_GMMA_SS_NAMES(16)
@@ -581,5 +606,6 @@ TESSERA_GMMA_SS_NAMES(248)
 TESSERA_GMMA_SS_NAMES(256)
 
 #undef TESSERA_GMMA_SS_NAMES
+#undef TESSERA_GMMA_FP8_NAMES
 
 }  // namespace tessera

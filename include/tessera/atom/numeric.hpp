@@ -3,7 +3,7 @@
 #pragma once
 
 // The element types the MMA and copy atoms name: half_t, bfloat16_t,
-// tfloat32_t. Host-visible (a plain C++ compiler sees 16/32-bit storage with
+// tfloat32_t, float_e4m3_t, float_e5m2_t. Host-visible (a plain C++ compiler sees 16/32-bit storage with
 // software conversions); under nvcc the device pass converts with the same
 // round-to-nearest-even rule, so host references and device data agree bit
 // for bit.
@@ -143,13 +143,96 @@ struct tfloat32_t {
   TESSERA_HOST_DEVICE operator float() const { return detail::bits_float(storage); }
 };
 
+namespace detail {
+
+// 8-bit floats with kE exponent and kM mantissa bits, bias kBias, the
+// largest finite code kMaxCode, and whether the all-ones exponent encodes
+// infinity (e5m2) or only the top code NaN (e4m3). Conversion from float
+// rounds to nearest even and saturates to the largest finite magnitude
+// (PTX's cvt.rn.satfinite: infinities too); NaN stays NaN (code 0x7F).
+template <int kE, int kM, int kBias, std::uint8_t kMaxCode, bool kHasInf>
+struct fp8_format {
+  TESSERA_HOST_DEVICE static std::uint8_t encode(float f) {
+    std::uint32_t const x = float_bits(f);
+    std::uint8_t const sign = std::uint8_t((x >> 24) & 0x80u);
+    std::uint32_t const a = x & 0x7fffffffu;
+    if (a > 0x7f800000u) return std::uint8_t(sign | 0x7fu);  // NaN
+    if (a >= 0x7f800000u) return std::uint8_t(sign | kMaxCode);  // +-inf saturates
+    if (a < 0x00800000u) return sign;                        // below float's normals: rounds to 0
+    int const exp = int(a >> 23) - 127;
+    std::uint32_t const mant = (a & 0x7fffffu) | 0x800000u;  // 24-bit significand
+    int const te = exp > 1 - kBias ? exp : 1 - kBias;        // the target's exponent (subnormal floor)
+    int const shift = 23 - kM + (te - exp);                  // significand bits dropped
+    if (shift > 25) return sign;
+    std::uint32_t r = mant >> shift;
+    std::uint32_t const rem = mant & ((1u << shift) - 1u);
+    std::uint32_t const half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (r & 1u))) ++r;
+    // r counts units of 2^(te - kM); the code is continuous across the
+    // subnormal/normal boundary and a carry into the next binade.
+    std::uint32_t code = (std::uint32_t(te + kBias - 1) << kM) + r;
+    if (code > kMaxCode) code = kMaxCode;
+    return std::uint8_t(sign | code);
+  }
+  TESSERA_HOST_DEVICE static float decode(std::uint8_t c) {
+    std::uint32_t const mag = c & 0x7fu;
+    int const ef = int(mag >> kM);
+    std::uint32_t const mant = mag & ((1u << kM) - 1u);
+    float v;
+    if (kHasInf && ef == (1 << kE) - 1) {
+      v = mant == 0 ? bits_float(0x7f800000u) : bits_float(0x7fc00000u);
+    } else if (!kHasInf && mag == 0x7fu) {
+      v = bits_float(0x7fc00000u);
+    } else {
+      // (2^kM + mant) * 2^(ef - kBias - kM) for normals, mant * 2^(1 - kBias - kM) below.
+      float const sig = float(ef == 0 ? mant : (1u << kM) + mant);
+      int const e2 = (ef == 0 ? 1 : ef) - kBias - kM;
+      v = sig * bits_float(std::uint32_t(127 + e2) << 23);
+    }
+    return (c & 0x80u) ? -v : v;
+  }
+};
+
+using e4m3_format = fp8_format<4, 3, 7, 0x7e, false>;   // max 448, no infinities
+using e5m2_format = fp8_format<5, 2, 15, 0x7b, true>;   // max 57344
+
+}  // namespace detail
+
+// OCP 8-bit floats, what wgmma's .e4m3 / .e5m2 operands read.
+struct float_e4m3_t {
+  std::uint8_t storage = 0;
+  float_e4m3_t() = default;
+  TESSERA_HOST_DEVICE explicit float_e4m3_t(float f) : storage(detail::e4m3_format::encode(f)) {}
+  TESSERA_HOST_DEVICE explicit float_e4m3_t(double d) : float_e4m3_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE static float_e4m3_t bitcast(std::uint8_t bits) {
+    float_e4m3_t v;
+    v.storage = bits;
+    return v;
+  }
+  TESSERA_HOST_DEVICE operator float() const { return detail::e4m3_format::decode(storage); }
+};
+
+struct float_e5m2_t {
+  std::uint8_t storage = 0;
+  float_e5m2_t() = default;
+  TESSERA_HOST_DEVICE explicit float_e5m2_t(float f) : storage(detail::e5m2_format::encode(f)) {}
+  TESSERA_HOST_DEVICE explicit float_e5m2_t(double d) : float_e5m2_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE static float_e5m2_t bitcast(std::uint8_t bits) {
+    float_e5m2_t v;
+    v.storage = bits;
+    return v;
+  }
+  TESSERA_HOST_DEVICE operator float() const { return detail::e5m2_format::decode(storage); }
+};
+
 // 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
 struct alignas(16) uint128_t {
   std::uint64_t lo = 0;
   std::uint64_t hi = 0;
 };
 
-static_assert(sizeof(uint128_t) == 16 && sizeof(half_t) == 2 && sizeof(bfloat16_t) == 2 && sizeof(tfloat32_t) == 4,
+static_assert(sizeof(uint128_t) == 16 && sizeof(half_t) == 2 && sizeof(bfloat16_t) == 2 && sizeof(tfloat32_t) == 4 &&
+                  sizeof(float_e4m3_t) == 1 && sizeof(float_e5m2_t) == 1,
               "numeric: element types must have their storage size");
 
 }  // namespace tessera
