@@ -42,8 +42,9 @@
 //          atoms).
 // Element types: 8/16/32/64-bit integers (int8 as UINT8; TMA has no signed
 // 8-bit type, which matters only for reduce-add), __half / half_t, __nv_bfloat16
-// / bfloat16_t, float, double, and tfloat32_t (moved as TFLOAT32; a float
-// tensor may be passed as tfloat32_t const* for that).
+// / bfloat16_t, float, double, tfloat32_t (moved as TFLOAT32; a float
+// tensor may be passed as tfloat32_t const* for that), and float_e4m3_t /
+// float_e5m2_t (moved as UINT8).
 // Stores: a plan that is fine for loads may still be unfit for TMA stores,
 // which write whole 16-byte units of the contiguous dimension
 // (TmaPlan::store_error says why).
@@ -93,6 +94,9 @@ template <> struct tma_data_type<bfloat16_t> : detail::tma_data_type_is<CU_TENSO
 template <> struct tma_data_type<float> : detail::tma_data_type_is<CU_TENSOR_MAP_DATA_TYPE_FLOAT32> {};
 template <> struct tma_data_type<double> : detail::tma_data_type_is<CU_TENSOR_MAP_DATA_TYPE_FLOAT64> {};
 template <> struct tma_data_type<tfloat32_t> : detail::tma_data_type_is<CU_TENSOR_MAP_DATA_TYPE_TFLOAT32> {};
+// fp8 moves as bytes (TMA has no fp8 type; only reduce-add would care).
+template <> struct tma_data_type<float_e4m3_t> : detail::tma_data_type_is<CU_TENSOR_MAP_DATA_TYPE_UINT8> {};
+template <> struct tma_data_type<float_e5m2_t> : detail::tma_data_type_is<CU_TENSOR_MAP_DATA_TYPE_UINT8> {};
 
 // A checked tensor map: what make_tma_desc found out about a (gmem, smem) pair.
 struct TmaPlan {
