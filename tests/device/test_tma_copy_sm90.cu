@@ -188,6 +188,15 @@ double rel_error(Problem const& p, std::vector<float> const& c) {
   return std::sqrt(err2 / ref2);
 }
 
+// C from the device (poisoned before the launch) against the fp64 reference.
+void expect_matches_reference(Problem const& p, DevBuf const& dc) {
+  std::vector<float> c(std::size_t(p.M) * p.N);
+  TESSERA_TEST_CUDA(cudaMemcpy(c.data(), dc.p, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  double const rel = rel_error(p, c);
+  EXPECT_TRUE(std::isfinite(rel)) << "poison left in C";
+  EXPECT_LE(rel, 1e-5);
+}
+
 template <class Op>
 auto make_operand_copy(Op op, bfloat16_t const* p, int rows, int K) {
   return make_tma_copy(op, make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, K), make_stride(K, _1{}))),
@@ -214,11 +223,7 @@ TEST(TmaCopy, SeedHopperGemm) {
   kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<float> c(std::size_t(p.M) * p.N);
-  TESSERA_TEST_CUDA(cudaMemcpy(c.data(), dc.p, c_bytes, cudaMemcpyDeviceToHost));
-  double const rel = rel_error(p, c);
-  EXPECT_TRUE(std::isfinite(rel)) << "poison left in C";
-  EXPECT_LE(rel, 1e-5);
+  expect_matches_reference(p, dc);
 }
 
 TEST(TmaCopy, MulticastAcrossTwoCtas) {
@@ -238,24 +243,14 @@ TEST(TmaCopy, MulticastAcrossTwoCtas) {
   auto kernel = multicast_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
   int const smem = 1024 + 2 * BLK_M * BLK_K * 2;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2 * (p.M / BLK_M), p.N / (2 * BLK_N));
-  cfg.blockDim = dim3(128);
-  cfg.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = 2;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  TESSERA_TEST_CUDA(cudaLaunchKernelEx(&cfg, kernel, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
+  arch::ClusterLaunch l;
+  l.grid = dim3(2 * (p.M / BLK_M), p.N / (2 * BLK_N));
+  l.block = dim3(128);
+  l.cluster = dim3(2, 1, 1);
+  l.smem = std::size_t(smem);
+  TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<float> c(std::size_t(p.M) * p.N);
-  TESSERA_TEST_CUDA(cudaMemcpy(c.data(), dc.p, c_bytes, cudaMemcpyDeviceToHost));
-  double const rel = rel_error(p, c);
-  EXPECT_TRUE(std::isfinite(rel)) << "poison left in C";
-  EXPECT_LE(rel, 1e-5);
+  expect_matches_reference(p, dc);
 }
 
 // Bad input comes back as an error naming the rule; nothing is encoded.

@@ -532,80 +532,64 @@ struct MMA_Traits<SM90_GMMA_RS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
   }
 };
 
-// The CuTe names, N = 8 .. 256.
-#define TESSERA_GMMA_FP8_NAMES(N, AB, TA, TB)                                                                     \
+// The CuTe names, N = 8 .. 256, for FORM = SS or RS (OP = SM90_GMMA_SS or
+// SM90_GMMA_RS).
+#define TESSERA_GMMA_16BIT_NAME(N, FORM, OP, DAB, D, AB)                                                          \
+  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
+            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
+  using SM90_64x##N##x16_##DAB##_##FORM = OP<D, AB, AB, N, tA, tB, sA, sB>;
+#define TESSERA_GMMA_TN_NAME(N, FORM, OP, KDIM, DAB, D, TA, TB)                                                      \
   template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x32_F32##AB##_SS_TN = SM90_GMMA_SS<float, TA, TB, N, GMMA::Major::K, GMMA::Major::K, sA, sB>; \
-  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x32_F32##AB##_RS_TN = SM90_GMMA_RS<float, TA, TB, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;
-#define TESSERA_GMMA_SS_NAMES(N)                                                                                  \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F16F16F16_SS = SM90_GMMA_SS<half_t, half_t, half_t, N, tA, tB, sA, sB>;                  \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F32F16F16_SS = SM90_GMMA_SS<float, half_t, half_t, N, tA, tB, sA, sB>;                   \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F32BF16BF16_SS = SM90_GMMA_SS<float, bfloat16_t, bfloat16_t, N, tA, tB, sA, sB>;         \
-  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x8_F32TF32TF32_SS_TN =                                                                       \
-      SM90_GMMA_SS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
-  using SM90_64x##N##x32_S32S8S8_SS_TN = SM90_GMMA_SS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
-  using SM90_64x##N##x32_S32U8U8_SS_TN = SM90_GMMA_SS<std::int32_t, std::uint8_t, std::uint8_t, N>;            \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F16F16F16_RS = SM90_GMMA_RS<half_t, half_t, half_t, N, tA, tB, sA, sB>;                  \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F32F16F16_RS = SM90_GMMA_RS<float, half_t, half_t, N, tA, tB, sA, sB>;                   \
-  template <GMMA::Major tA = GMMA::Major::K, GMMA::Major tB = GMMA::Major::K,                                     \
-            GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x16_F32BF16BF16_RS = SM90_GMMA_RS<float, bfloat16_t, bfloat16_t, N, tA, tB, sA, sB>;         \
-  template <GMMA::ScaleIn sA = GMMA::ScaleIn::One, GMMA::ScaleIn sB = GMMA::ScaleIn::One>                         \
-  using SM90_64x##N##x8_F32TF32TF32_RS_TN =                                                                       \
-      SM90_GMMA_RS<float, tfloat32_t, tfloat32_t, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;                     \
-  using SM90_64x##N##x32_S32S8S8_RS_TN = SM90_GMMA_RS<std::int32_t, std::int8_t, std::int8_t, N>;                 \
-  using SM90_64x##N##x32_S32U8U8_RS_TN = SM90_GMMA_RS<std::int32_t, std::uint8_t, std::uint8_t, N>;            \
-  TESSERA_GMMA_FP8_NAMES(N, E4M3E4M3, float_e4m3_t, float_e4m3_t)                                                 \
-  TESSERA_GMMA_FP8_NAMES(N, E4M3E5M2, float_e4m3_t, float_e5m2_t)                                                 \
-  TESSERA_GMMA_FP8_NAMES(N, E5M2E4M3, float_e5m2_t, float_e4m3_t)                                                 \
-  TESSERA_GMMA_FP8_NAMES(N, E5M2E5M2, float_e5m2_t, float_e5m2_t)
+  using SM90_64x##N##x##KDIM##_##DAB##_##FORM##_TN = OP<D, TA, TB, N, GMMA::Major::K, GMMA::Major::K, sA, sB>;
+#define TESSERA_GMMA_FORM_NAMES(N, FORM, OP)                                                                      \
+  TESSERA_GMMA_16BIT_NAME(N, FORM, OP, F16F16F16, half_t, half_t)                                                 \
+  TESSERA_GMMA_16BIT_NAME(N, FORM, OP, F32F16F16, float, half_t)                                                  \
+  TESSERA_GMMA_16BIT_NAME(N, FORM, OP, F32BF16BF16, float, bfloat16_t)                                            \
+  TESSERA_GMMA_TN_NAME(N, FORM, OP, 8, F32TF32TF32, float, tfloat32_t, tfloat32_t)                                \
+  TESSERA_GMMA_TN_NAME(N, FORM, OP, 32, F32E4M3E4M3, float, float_e4m3_t, float_e4m3_t)                           \
+  TESSERA_GMMA_TN_NAME(N, FORM, OP, 32, F32E4M3E5M2, float, float_e4m3_t, float_e5m2_t)                           \
+  TESSERA_GMMA_TN_NAME(N, FORM, OP, 32, F32E5M2E4M3, float, float_e5m2_t, float_e4m3_t)                           \
+  TESSERA_GMMA_TN_NAME(N, FORM, OP, 32, F32E5M2E5M2, float, float_e5m2_t, float_e5m2_t)                           \
+  using SM90_64x##N##x32_S32S8S8_##FORM##_TN = OP<std::int32_t, std::int8_t, std::int8_t, N>;                     \
+  using SM90_64x##N##x32_S32U8U8_##FORM##_TN = OP<std::int32_t, std::uint8_t, std::uint8_t, N>;
+#define TESSERA_GMMA_NAMES(N) TESSERA_GMMA_FORM_NAMES(N, SS, SM90_GMMA_SS) TESSERA_GMMA_FORM_NAMES(N, RS, SM90_GMMA_RS)
 
-TESSERA_GMMA_SS_NAMES(8)
-TESSERA_GMMA_SS_NAMES(16)
-TESSERA_GMMA_SS_NAMES(24)
-TESSERA_GMMA_SS_NAMES(32)
-TESSERA_GMMA_SS_NAMES(40)
-TESSERA_GMMA_SS_NAMES(48)
-TESSERA_GMMA_SS_NAMES(56)
-TESSERA_GMMA_SS_NAMES(64)
-TESSERA_GMMA_SS_NAMES(72)
-TESSERA_GMMA_SS_NAMES(80)
-TESSERA_GMMA_SS_NAMES(88)
-TESSERA_GMMA_SS_NAMES(96)
-TESSERA_GMMA_SS_NAMES(104)
-TESSERA_GMMA_SS_NAMES(112)
-TESSERA_GMMA_SS_NAMES(120)
-TESSERA_GMMA_SS_NAMES(128)
-TESSERA_GMMA_SS_NAMES(136)
-TESSERA_GMMA_SS_NAMES(144)
-TESSERA_GMMA_SS_NAMES(152)
-TESSERA_GMMA_SS_NAMES(160)
-TESSERA_GMMA_SS_NAMES(168)
-TESSERA_GMMA_SS_NAMES(176)
-TESSERA_GMMA_SS_NAMES(184)
-TESSERA_GMMA_SS_NAMES(192)
-TESSERA_GMMA_SS_NAMES(200)
-TESSERA_GMMA_SS_NAMES(208)
-TESSERA_GMMA_SS_NAMES(216)
-TESSERA_GMMA_SS_NAMES(224)
-TESSERA_GMMA_SS_NAMES(232)
-TESSERA_GMMA_SS_NAMES(240)
-TESSERA_GMMA_SS_NAMES(248)
-TESSERA_GMMA_SS_NAMES(256)
+TESSERA_GMMA_NAMES(8)
+TESSERA_GMMA_NAMES(16)
+TESSERA_GMMA_NAMES(24)
+TESSERA_GMMA_NAMES(32)
+TESSERA_GMMA_NAMES(40)
+TESSERA_GMMA_NAMES(48)
+TESSERA_GMMA_NAMES(56)
+TESSERA_GMMA_NAMES(64)
+TESSERA_GMMA_NAMES(72)
+TESSERA_GMMA_NAMES(80)
+TESSERA_GMMA_NAMES(88)
+TESSERA_GMMA_NAMES(96)
+TESSERA_GMMA_NAMES(104)
+TESSERA_GMMA_NAMES(112)
+TESSERA_GMMA_NAMES(120)
+TESSERA_GMMA_NAMES(128)
+TESSERA_GMMA_NAMES(136)
+TESSERA_GMMA_NAMES(144)
+TESSERA_GMMA_NAMES(152)
+TESSERA_GMMA_NAMES(160)
+TESSERA_GMMA_NAMES(168)
+TESSERA_GMMA_NAMES(176)
+TESSERA_GMMA_NAMES(184)
+TESSERA_GMMA_NAMES(192)
+TESSERA_GMMA_NAMES(200)
+TESSERA_GMMA_NAMES(208)
+TESSERA_GMMA_NAMES(216)
+TESSERA_GMMA_NAMES(224)
+TESSERA_GMMA_NAMES(232)
+TESSERA_GMMA_NAMES(240)
+TESSERA_GMMA_NAMES(248)
+TESSERA_GMMA_NAMES(256)
 
-#undef TESSERA_GMMA_SS_NAMES
-#undef TESSERA_GMMA_FP8_NAMES
+#undef TESSERA_GMMA_NAMES
+#undef TESSERA_GMMA_FORM_NAMES
+#undef TESSERA_GMMA_TN_NAME
+#undef TESSERA_GMMA_16BIT_NAME
 
 }  // namespace tessera
