@@ -20,6 +20,9 @@
 //            warpgroups (setmaxnreg 232) sharing a 128x256 tile, each 64x256
 //            (AtomLayout 2x1 of SM90_64x256x16), releasing a stage through
 //            empty[s] once warpgroup_wait<1> has retired the batch that read it.
+//   h3_persistent  h2 with one CTA per SM walking the tiles, the ring running
+//            on across tiles (the next tile's loads overlap this tile's
+//            epilogue).
 
 #include <cstdint>
 
@@ -199,6 +202,87 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
     warpgroup_wait<0>();
     warpgroup_fence_operand(tCrC);
     store_tile<decltype(thr), decltype(tCrC), H2::kBM, H2::kBN>(thr, tCrC, C, M, N, m0, n0);
+  }
+#else
+  (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;
+#endif
+}
+
+// ---------------------------------------------------------------- h3 ----
+// h2 made persistent: one CTA per SM walks the tiles t = blockIdx.x,
+// blockIdx.x + gridDim.x, ... (M fastest, so neighbouring CTAs share a B
+// panel in L2). The ring's stage and phase run on across tiles, so the
+// producer fills the next tile's stages while the consumers still run the
+// epilogue of the last one; the consumers release a tile's final stage after
+// warpgroup_wait<0>.
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(H2::kThreads, 1)
+    h3_persistent(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N,
+                  int K) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
+  __shared__ __align__(8) std::uint64_t full[H2::kStages];
+  __shared__ __align__(8) std::uint64_t empty[H2::kStages];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < H2::kStages; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], 2);
+    }
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
+  int const tiles = tiles_m * ((N + H2::kBN - 1) / H2::kBN);
+  int const num_k = (K + kBlockK - 1) / kBlockK;
+
+  if (threadIdx.x < 128) {  // producer
+    arch::setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
+      int it = 0;  // k-tiles issued so far, over all tiles
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int const m0 = (t % tiles_m) * H2::kBM, n0 = (t / tiles_m) * H2::kBN;
+        for (int k = 0; k < num_k; ++k, ++it) {
+          int const s = it % H2::kStages;
+          if (it >= H2::kStages) mbarrier_wait(&empty[s], ((it / H2::kStages) - 1) & 1);
+          mbarrier_arrive_expect_tx(&full[s], bytes);
+          copy(tma_a.with(full[s]), make_coord(m0, k * kBlockK), sA(_, _, s));
+          copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
+        }
+      }
+    }
+  } else {  // consumers
+    arch::setmaxnreg_inc<232>();
+    auto mma = H2::tiled_mma();
+    auto thr = mma.get_slice(int(threadIdx.x) - 128);
+    Tensor tCrA = thr.partition_fragment_A(sA);
+    Tensor tCrB = thr.partition_fragment_B(sB);
+    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{}));
+    bool const releaser = threadIdx.x % 128 == 0;
+    int it = 0;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      int const m0 = (t % tiles_m) * H2::kBM, n0 = (t / tiles_m) * H2::kBN;
+      clear(tCrC);
+      for (int k = 0; k < num_k; ++k, ++it) {
+        int const s = it % H2::kStages;
+        mbarrier_wait(&full[s], (it / H2::kStages) & 1);
+        warpgroup_fence_operand(tCrC);
+        warpgroup_arrive();
+#pragma unroll
+        for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
+        warpgroup_commit_batch();
+        warpgroup_wait<1>();
+        warpgroup_fence_operand(tCrC);
+        if (releaser && k > 0) mbarrier_arrive(&empty[(it - 1) % H2::kStages]);
+      }
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(tCrC);
+      if (releaser && num_k > 0) mbarrier_arrive(&empty[(it - 1) % H2::kStages]);
+      store_tile<decltype(thr), decltype(tCrC), H2::kBM, H2::kBN>(thr, tCrC, C, M, N, m0, n0);
+    }
   }
 #else
   (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;

@@ -90,6 +90,13 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
     auto k = h1_seed<decltype(ta), decltype(tb)>;
     HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
     k<<<grid, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
+  } else if constexpr (kWhich == 3) {
+    static int sms = 0;
+    if (sms == 0) HC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    int const tiles = int(grid.x * grid.y);
+    auto k = h3_persistent<decltype(ta), decltype(tb)>;
+    HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
+    k<<<tiles < sms ? tiles : sms, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
   } else {
     auto k = h2_ws<decltype(ta), decltype(tb)>;
     HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
@@ -116,7 +123,10 @@ struct Contender {
   char const* name;
   Launcher run;
 };
-Contender const kContenders[] = {{"cublas", launch_cublas}, {"h1_seed", launch<H1, 1>}, {"h2_ws", launch<H2, 2>}};
+Contender const kContenders[] = {{"cublas", launch_cublas},
+                                 {"h1_seed", launch<H1, 1>},
+                                 {"h2_ws", launch<H2, 2>},
+                                 {"h3_persist", launch<H2, 3>}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
