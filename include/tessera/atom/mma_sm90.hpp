@@ -343,14 +343,6 @@ TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
   }
 }
 
-template <class TensorT>
-TESSERA_HOST_DEVICE constexpr bool compact_fragment(TensorT const& t) {
-  auto const l = t.layout();
-  for (int i = 0; i < int(size(l)); ++i)
-    if (int(l(i)) != i) return false;
-  return true;
-}
-
 }  // namespace detail
 
 // One wgmma.mma_async of shape 64 x kN x (32 bytes of A): D, A, B element
@@ -433,32 +425,49 @@ struct MMA_Traits<SM90_GMMA_SS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
     return detail::make_gmma_desc_tensor<kMajorB, kN, kK, B>(b);
   }
 
-  // D += A * B (or D = A * B under ScaleOut::Zero) on one sub-tile: A and B
-  // are descriptor tensors or shared-memory sub-tiles, D and C the same
-  // register fragment of size<1>(CLayout) values.
-  template <class TD, class TA, class TB, class TC>
-  TESSERA_HOST_DEVICE static void mma_unpack(MMA_Traits const& traits, TD&& d, TA const& a, TB const& b,
-                                             TC const& c) {
+  // The rules D and C keep in both forms: the same accumulator fragment of
+  // the atom's D type, one atom's values, stored in index order.
+  template <class TD, class TC>
+  static constexpr void check_accumulators() {
     using DT = std::remove_cvref_t<TD>;
     using CT = std::remove_cvref_t<TC>;
     static_assert(std::is_same_v<typename DT::value_type, typename CT::value_type> &&
                       std::is_same_v<typename DT::value_type, D>,
                   "GMMA atom: D and C must be the same accumulator fragment of the atom's D type "
                   "[call gemm(tiled_mma, A, B, C)]");
-    static_assert(decltype(size(c.layout()))::value == decltype(size<1>(CLayout{}))::value,
+    static_assert(decltype(size(std::declval<CT const&>().layout()))::value == decltype(size<1>(CLayout{}))::value,
                   "GMMA atom: the accumulator slice is not one atom's values [pass tCrC(_, m, n)]");
+    static_assert(is_compact_identity<std::remove_cvref_t<decltype(std::declval<CT const&>().layout())>>(),
+                  "GMMA atom: the accumulator slice must be stored in index order [a slice tCrC(_, m, n) of a "
+                  "register fragment from partition_fragment_C]");
+  }
+
 #if defined(__CUDA_ARCH__)
-    TESSERA_ASSERT(&d(0) == &c(0));
-    TESSERA_ASSERT(detail::compact_fragment(c));
-    using Mma = arch::Wgmma<typename detail::gmma_family<D, A, B>::type, kN>;
-    using Reg = typename Mma::CRegister;
-    static_assert(sizeof(D) * decltype(size<1>(CLayout{}))::value == sizeof(Reg) * Mma::kRegsD,
+  // The wgmma of this atom, and D's storage as its accumulator registers.
+  using Wgmma = arch::Wgmma<typename detail::gmma_family<D, A, B>::type, kN>;
+  template <class TD, class TC>
+  __device__ static auto& accumulator_registers(TD& d, TC const& c) {
+    using Reg = typename Wgmma::CRegister;
+    static_assert(sizeof(D) * decltype(size<1>(CLayout{}))::value == sizeof(Reg) * Wgmma::kRegsD,
                   "GMMA atom: accumulator values do not fill the instruction's registers");
-    Reg(&regs)[Mma::kRegsD] = *reinterpret_cast<Reg(*)[Mma::kRegsD]>(&d(0));
+    TESSERA_ASSERT(&d(0) == &c(0));
+    (void)c;
+    return *reinterpret_cast<Reg(*)[Wgmma::kRegsD]>(&d(0));
+  }
+#endif
+
+  // D += A * B (or D = A * B under ScaleOut::Zero) on one sub-tile: A and B
+  // are descriptor tensors or shared-memory sub-tiles, D and C the same
+  // register fragment of size<1>(CLayout) values.
+  template <class TD, class TA, class TB, class TC>
+  TESSERA_HOST_DEVICE static void mma_unpack(MMA_Traits const& traits, TD&& d, TA const& a, TB const& b,
+                                             TC const& c) {
+    check_accumulators<TD, TC>();
+#if defined(__CUDA_ARCH__)
     std::uint64_t const desc_a = detail::make_gmma_desc_tensor<kMajorA, 64, kK, A>(a)(0).desc;
     std::uint64_t const desc_b = detail::make_gmma_desc_tensor<kMajorB, kN, kK, B>(b)(0).desc;
-    Mma::template ss<kMajorA == GMMA::Major::MN ? 1 : 0, kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA),
-                     int(kScaleB)>(regs, desc_a, desc_b, int(traits.accumulate_));
+    Wgmma::template ss<kMajorA == GMMA::Major::MN ? 1 : 0, kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA),
+                       int(kScaleB)>(accumulator_registers(d, c), desc_a, desc_b, int(traits.accumulate_));
 #else
     static_assert(sizeof(TD) == 0, "GMMA atoms execute only in device code compiled for sm_90a");
     (void)traits, (void)d, (void)a, (void)b, (void)c;
@@ -500,31 +509,21 @@ struct MMA_Traits<SM90_GMMA_RS<D, A, B, kN, kMajorA, kMajorB, kScaleA, kScaleB>>
   template <class TD, class TA, class TB, class TC>
   TESSERA_HOST_DEVICE static void mma_unpack(MMA_Traits const& traits, TD&& d, TA const& a, TB const& b,
                                              TC const& c) {
-    using DT = std::remove_cvref_t<TD>;
-    using CT = std::remove_cvref_t<TC>;
     using AT = std::remove_cvref_t<TA>;
-    static_assert(std::is_same_v<typename DT::value_type, typename CT::value_type> &&
-                      std::is_same_v<typename DT::value_type, D>,
-                  "GMMA atom: D and C must be the same accumulator fragment of the atom's D type "
-                  "[call gemm(tiled_mma, A, B, C)]");
+    SS::template check_accumulators<TD, TC>();
     static_assert(!is_smem_v<std::remove_cvref_t<decltype(a.data())>> && !is_gmem_v<std::remove_cvref_t<decltype(a.data())>>,
                   "GMMA RS atom: A must be a register fragment [thr_mma.partition_fragment_A(sA), then copy into it]");
     static_assert(sizeof(typename AT::value_type) == sizeof(A) &&
                       decltype(size(a.layout()))::value * sizeof(A) == 4 * sizeof(std::uint32_t),
                   "GMMA RS atom: the A slice is not one atom's 4 registers [pass tCrA(_, m, k)]");
-    static_assert(decltype(size(c.layout()))::value == decltype(size<1>(typename SS::CLayout{}))::value,
-                  "GMMA atom: the accumulator slice is not one atom's values [pass tCrC(_, m, n)]");
+    static_assert(is_compact_identity<std::remove_cvref_t<decltype(a.layout())>>(),
+                  "GMMA RS atom: the A slice must be stored in index order [a slice tCrA(_, m, k) of a register "
+                  "fragment from partition_fragment_A]");
 #if defined(__CUDA_ARCH__)
-    TESSERA_ASSERT(&d(0) == &c(0));
-    TESSERA_ASSERT(detail::compact_fragment(c));
-    TESSERA_ASSERT(detail::compact_fragment(a));
-    using Mma = arch::Wgmma<typename detail::gmma_family<D, A, B>::type, kN>;
-    using Reg = typename Mma::CRegister;
-    Reg(&regs)[Mma::kRegsD] = *reinterpret_cast<Reg(*)[Mma::kRegsD]>(&d(0));
     std::uint32_t const(&ra)[4] = *reinterpret_cast<std::uint32_t const(*)[4]>(&a(0));
     std::uint64_t const desc_b = detail::make_gmma_desc_tensor<kMajorB, kN, SS::kK, B>(b)(0).desc;
-    Mma::template rs<kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA), int(kScaleB)>(regs, ra, desc_b,
-                                                                                    int(traits.accumulate_));
+    SS::Wgmma::template rs<kMajorB == GMMA::Major::MN ? 1 : 0, int(kScaleA), int(kScaleB)>(
+        SS::accumulator_registers(d, c), ra, desc_b, int(traits.accumulate_));
 #else
     static_assert(sizeof(TD) == 0, "GMMA atoms execute only in device code compiled for sm_90a");
     (void)traits, (void)d, (void)a, (void)b, (void)c;

@@ -69,17 +69,13 @@ constexpr bool is_packed_tensor() {
   else return false;
 }
 
-// Static, offset i at index i, whole 32-bit words.
+// Compact (offset i at index i) and whole 32-bit words.
 template <class L, int kElemBytes>
 constexpr bool fence_compact_words() {
-  if constexpr (!(is_static_v<typename L::shape_type> && is_static_v<typename L::stride_type>)) {
+  if constexpr (!is_compact_identity<L>()) {
     return false;
   } else {
-    constexpr int n = decltype(size(L{}))::value;
-    if ((n * kElemBytes) % 4 != 0) return false;
-    for (int i = 0; i < n; ++i)
-      if (int(L{}(i)) != i) return false;
-    return true;
+    return (decltype(size(L{}))::value * kElemBytes) % 4 == 0;
   }
 }
 }  // namespace detail

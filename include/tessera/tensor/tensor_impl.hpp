@@ -29,6 +29,22 @@ template <class T> struct is_tensor<T&> : is_tensor<T> {};
 template <class T> struct is_tensor<T&&> : is_tensor<T> {};
 template <class T> inline constexpr bool is_tensor_v = is_tensor<T>::value;
 
+// Whether L is static and maps index i to offset i: elements stored in index
+// order, as in a register fragment from make_tensor<T>(shape) and its slices
+// that fix the trailing modes (what the wgmma wrappers reinterpret as
+// registers).
+template <class L>
+constexpr bool is_compact_identity() {
+  if constexpr (!(is_static_v<typename L::shape_type> && is_static_v<typename L::stride_type>)) {
+    return false;
+  } else {
+    constexpr int n = decltype(size(L{}))::value;
+    for (int i = 0; i < n; ++i)
+      if (int(L{}(i)) != i) return false;
+    return true;
+  }
+}
+
 namespace detail {
 template <class T> struct is_plain_layout : std::false_type {};
 template <class S, class D> struct is_plain_layout<Layout<S, D>> : std::true_type {};
