@@ -198,32 +198,24 @@ using e5m2_format = fp8_format<5, 2, 15, 0x7b, true>;   // max 57344
 
 }  // namespace detail
 
-// OCP 8-bit floats, what wgmma's .e4m3 / .e5m2 operands read.
-struct float_e4m3_t {
+// OCP 8-bit floats, what wgmma's .e4m3 / .e5m2 operands read: one storage
+// byte in the given detail::fp8_format.
+template <class Format>
+struct float8_t {
   std::uint8_t storage = 0;
-  float_e4m3_t() = default;
-  TESSERA_HOST_DEVICE explicit float_e4m3_t(float f) : storage(detail::e4m3_format::encode(f)) {}
-  TESSERA_HOST_DEVICE explicit float_e4m3_t(double d) : float_e4m3_t(static_cast<float>(d)) {}
-  TESSERA_HOST_DEVICE static float_e4m3_t bitcast(std::uint8_t bits) {
-    float_e4m3_t v;
+  float8_t() = default;
+  TESSERA_HOST_DEVICE explicit float8_t(float f) : storage(Format::encode(f)) {}
+  TESSERA_HOST_DEVICE explicit float8_t(double d) : float8_t(static_cast<float>(d)) {}
+  TESSERA_HOST_DEVICE static float8_t bitcast(std::uint8_t bits) {
+    float8_t v;
     v.storage = bits;
     return v;
   }
-  TESSERA_HOST_DEVICE operator float() const { return detail::e4m3_format::decode(storage); }
+  TESSERA_HOST_DEVICE operator float() const { return Format::decode(storage); }
 };
 
-struct float_e5m2_t {
-  std::uint8_t storage = 0;
-  float_e5m2_t() = default;
-  TESSERA_HOST_DEVICE explicit float_e5m2_t(float f) : storage(detail::e5m2_format::encode(f)) {}
-  TESSERA_HOST_DEVICE explicit float_e5m2_t(double d) : float_e5m2_t(static_cast<float>(d)) {}
-  TESSERA_HOST_DEVICE static float_e5m2_t bitcast(std::uint8_t bits) {
-    float_e5m2_t v;
-    v.storage = bits;
-    return v;
-  }
-  TESSERA_HOST_DEVICE operator float() const { return detail::e5m2_format::decode(storage); }
-};
+using float_e4m3_t = float8_t<detail::e4m3_format>;
+using float_e5m2_t = float8_t<detail::e5m2_format>;
 
 // 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
 struct alignas(16) uint128_t {
