@@ -232,20 +232,12 @@ constexpr gmma_operand_plan plan_gmma_operand() {
   return p;
 }
 
-template <class LayoutT>
-struct gmma_layout_parts {  // a plain layout: no swizzle, offset 0
-  using swizzle = Swizzle<0, 4, 3>;
-  using inner = LayoutT;
-  TESSERA_HOST_DEVICE static constexpr auto offset(LayoutT const&) { return Int<0>{}; }
-  TESSERA_HOST_DEVICE static constexpr LayoutT const& inner_of(LayoutT const& l) { return l; }
-};
-template <class A, class O, class B>
-struct gmma_layout_parts<ComposedLayout<A, O, B>> {
-  using swizzle = A;
-  using inner = B;
-  TESSERA_HOST_DEVICE static constexpr O offset(ComposedLayout<A, O, B> const& l) { return l.offset(); }
-  TESSERA_HOST_DEVICE static constexpr B const& inner_of(ComposedLayout<A, O, B> const& l) { return l.layout_b(); }
-};
+// The offset a swizzled layout adds before its swizzle (0 for a plain layout).
+template <class L>
+TESSERA_HOST_DEVICE constexpr auto offset_before_swizzle(L const& l) {
+  if constexpr (is_composed_layout_v<L>) return l.offset();
+  else return Int<0>{};
+}
 
 // Stride in elements -> stride in 16-byte units (a static multiple of 16 bytes).
 template <int kE>
@@ -282,8 +274,8 @@ inline constexpr bool gmma_static_layout_v = is_static_v<typename Inner::shape_t
 template <GMMA::Major kMajor, int kMN, int kK, class ValType, class TensorT>
 TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
   using T = std::remove_cvref_t<TensorT>;
-  using Parts = gmma_layout_parts<std::remove_cvref_t<decltype(t.layout())>>;
-  using Inner = typename Parts::inner;
+  using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(t.layout()))>;
+  using SwizzleT = decltype(get_swizzle_portion(t.layout()));
   constexpr int kE = int(sizeof(typename T::value_type));
   if constexpr (std::is_same_v<typename T::value_type, arch::GmmaDescriptor>) {
     return t;  // already descriptors
@@ -305,7 +297,7 @@ TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
     return t;
   } else {
     using VLayout = std::remove_cvref_t<decltype(layout<0>(Inner{}))>;
-    constexpr gmma_operand_plan kPlan = plan_gmma_operand<kMajor, kE, kMN, kK, typename Parts::swizzle, VLayout>();
+    constexpr gmma_operand_plan kPlan = plan_gmma_operand<kMajor, kE, kMN, kK, SwizzleT, VLayout>();
     if constexpr (!kPlan.swizzled) {
       static_assert(kPlan.swizzled,
                     "GMMA SS atom: the operand tile is not swizzled for wgmma (Swizzle<1|2|3, 4 - log2(sizeof(T)), 3>); "
@@ -319,9 +311,9 @@ TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
                     "GMMA::Layout_MN_SW*_Atom<T>; and pass the same GMMA::Major to the atom]");
       return t;
     } else {
-      Inner const& inner = Parts::inner_of(t.layout());
+      Inner const inner = get_nonswizzle_portion(t.layout());
       auto const base = raw_pointer_cast(t.data());
-      std::uint32_t const offset_bytes = std::uint32_t(std::int64_t(Parts::offset(t.layout())) * kE);
+      std::uint32_t const offset_bytes = std::uint32_t(std::int64_t(offset_before_swizzle(t.layout())) * kE);
 #if defined(__CUDA_ARCH__)
       std::uint32_t const base_addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
       TESSERA_ASSERT(base_addr % kPlan.period == 0);

@@ -122,20 +122,6 @@ void tma_copy_fail(Copy& c, std::string const& msg) {
   c.error_[n] = '\0';
 }
 
-template <class L>
-constexpr auto tma_inner_layout(L const& l) {
-  if constexpr (is_composed_layout_v<L>) return l.layout_b();
-  else return l;
-}
-template <class L>
-struct tma_swizzle_type {
-  using type = void;
-};
-template <class A, class O, class B>
-struct tma_swizzle_type<ComposedLayout<A, O, B>> {
-  using type = A;
-};
-
 }  // namespace detail
 
 // The TMA copy of boxes laid out as `smem_layout` out of `gmem_tensor`.
@@ -194,10 +180,9 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
                 "copy(tma.with(mbar), coord, smem): the destination must be a shared-memory tensor");
   static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
                 "copy(tma.with(mbar), coord, smem): element size differs from the tensor map's");
-  using Want = decltype(coalesce(detail::tma_inner_layout(SmemLayout{})));
-  using Have = decltype(coalesce(detail::tma_inner_layout(SLayout{})));
-  static_assert(std::is_same_v<typename detail::tma_swizzle_type<SmemLayout>::type,
-                               typename detail::tma_swizzle_type<SLayout>::type> &&
+  using Want = decltype(coalesce(get_nonswizzle_portion(SmemLayout{})));
+  using Have = decltype(coalesce(get_nonswizzle_portion(SLayout{})));
+  static_assert(std::is_same_v<decltype(get_swizzle_portion(SmemLayout{})), decltype(get_swizzle_portion(SLayout{}))> &&
                     std::is_same_v<Want, Have>,
                 "copy(tma.with(mbar), coord, smem): the shared-memory tensor's layout is not the one the TMA copy "
                 "was made for [make_tma_copy(op, gmem, <this layout>, ...)]");
