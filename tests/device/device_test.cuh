@@ -3,13 +3,17 @@
 #pragma once
 
 // What every device test needs: the GPU's compute capability (to skip loudly
-// when it is missing or too old), a CUDA-call assertion, and device buffers
-// (DevBuf, upload) freed on every return path.
+// when it is missing or too old), a CUDA-call assertion, device buffers
+// (DevBuf, upload) freed on every return path, and a way to run a case that
+// may fault the device in a process of its own (run_isolated).
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::test {
@@ -74,6 +78,44 @@ template <class T>
 void upload(DevBuf& d, const std::vector<T>& h) {
   TESSERA_TEST_CUDA(cudaMalloc(&d.p, h.size() * sizeof(T)));
   TESSERA_TEST_CUDA(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+}  // namespace tessera::test
+
+namespace tessera::test {
+
+// TESSERA_TEST_IN_PROCESS=1 asks run_isolated to run its cases here (for
+// compute-sanitizer, which does not follow re-executed children).
+inline bool in_process() {
+  char const* v = std::getenv("TESSERA_TEST_IN_PROCESS");
+  return v != nullptr && v[0] == '1';
+}
+
+// A device fault (an illegal instruction, a trap) is sticky: it poisons the
+// CUDA context for the rest of the process. run_isolated runs `body` (a
+// callable returning "" on success, else what went wrong) in a child process
+// by default (GoogleTest's "threadsafe" death-test style re-executes this
+// binary, so the child starts with no CUDA context) and expects it to
+// succeed; the child prints its diagnostics on stderr. One failing case
+// cannot fail the others. Under in_process() the body runs here.
+template <class F>
+void run_isolated(std::string const& what, F&& body) {
+  SCOPED_TRACE(what);
+  if (in_process()) {
+    std::string const err = std::forward<F>(body)();
+    EXPECT_TRUE(err.empty()) << err;
+    return;
+  }
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::string const err = std::forward<F>(body)();
+        if (!err.empty()) std::fprintf(stderr, "%s: %s\n", what.c_str(), err.c_str());
+        std::fflush(stderr);
+        std::_Exit(err.empty() ? 0 : 1);
+      },
+      testing::ExitedWithCode(0), "")
+      << what;
 }
 
 }  // namespace tessera::test

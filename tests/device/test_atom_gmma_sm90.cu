@@ -11,7 +11,8 @@
 // poisoned beforehand. Inputs are fresh random values; C is compared with an
 // fp64 reference (computed from the values as stored, after rounding to the
 // input type) by relative Frobenius error, or exactly for integers. Cases:
-// K- and MN-major operands, every swizzle width, one and two warpgroups,
+// K- and MN-major operands, every swizzle width and the interleaved
+// (unswizzled) layouts, one and two warpgroups,
 // f32/f16/s32 accumulators, scale-d = 0 over poisoned accumulators, a
 // negated A, the RS forms (A copied from shared memory into the atom's
 // register fragment), and fp8 operands. Skips unless the device is sm_90.
@@ -296,6 +297,44 @@ TEST(AtomGmma, RegisterATf32AndS8) {
                 KSw128<tfloat32_t, 64, 32>, true, true>>(1e-5);
   run_case<Case<SM90_64x128x32_S32S8S8_RS_TN, One, Tile<_64, _128, _32>, KSw64<std::int8_t, 64, 64>,
                 KSw64<std::int8_t, 128, 64>, true, false>>(0.0);
+}
+
+// Interleaved (unswizzled) operands: core matrices of 8 rows x 16 bytes,
+// no swizzle. LBO steps along K and SBO along M/N in both major orders;
+// tiling the atoms M/N first or K first makes the two strides differ in
+// opposite ways, so swapped roles would fail one of each pair.
+template <class T, int BM, int BK>
+using KInter = decltype(tile_to_shape(GMMA::Layout_K_INTER_Atom<T>{}, Shape<Int<BM>, Int<BK>>{}));
+template <class T, int BM, int BK>
+using KInterKFirst = decltype(tile_to_shape(GMMA::Layout_K_INTER_Atom<T>{}, Shape<Int<BM>, Int<BK>>{}, Step<_2, _1>{}));
+template <class T, int BM, int BK>
+using MnInter = decltype(tile_to_shape(GMMA::Layout_MN_INTER_Atom<T>{}, Shape<Int<BM>, Int<BK>>{}));
+template <class T, int BM, int BK>
+using MnInterKFirst = decltype(tile_to_shape(GMMA::Layout_MN_INTER_Atom<T>{}, Shape<Int<BM>, Int<BK>>{}, Step<_2, _1>{}));
+
+TEST(AtomGmma, InterleavedKMajor) {
+  run_case<Case<SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>, One, Tile<_128, _128, _16>,
+                KInter<bfloat16_t, 128, 64>, KInter<bfloat16_t, 128, 64>, true, true>>(1e-5);
+  run_case<Case<SM90_64x64x16_F32F16F16_SS<>, Layout<Shape<_2, _1, _1>>, Tile<_128, _64, _16>,
+                KInterKFirst<half_t, 128, 32>, KInter<half_t, 64, 32>, false, false>>(1e-5);
+}
+TEST(AtomGmma, InterleavedMnMajor) {
+  run_case<Case<SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN, GMMA::Major::MN>, One, Tile<_128, _128, _16>,
+                MnInter<half_t, 128, 64>, MnInterKFirst<half_t, 128, 64>, true, true>>(1e-5);
+  run_case<Case<SM90_64x64x16_F32BF16BF16_SS<GMMA::Major::MN, GMMA::Major::K>, One, Tile<_64, _64, _16>,
+                MnInterKFirst<bfloat16_t, 64, 32>, KInterKFirst<bfloat16_t, 64, 32>, false, true>>(1e-5);
+}
+TEST(AtomGmma, InterleavedTf32S8Fp8) {
+  run_case<Case<SM90_64x32x8_F32TF32TF32_SS_TN<>, One, Tile<_64, _32, _8>, KInter<tfloat32_t, 64, 16>,
+                KInterKFirst<tfloat32_t, 32, 16>, true, true>>(1e-5);
+  run_case<Case<SM90_64x64x32_S32S8S8_SS_TN, One, Tile<_64, _64, _32>, KInterKFirst<std::int8_t, 64, 64>,
+                KInter<std::int8_t, 64, 64>, true, false>>(0.0);
+  run_case<Case<SM90_64x8x32_F32E4M3E5M2_SS_TN<>, One, Tile<_64, _8, _32>, KInter<float_e4m3_t, 64, 32>,
+                KInter<float_e5m2_t, 8, 32>, true, true>>(2e-3);
+}
+TEST(AtomGmma, InterleavedRegisterA) {
+  run_case<Case<SM90_64x128x16_F32BF16BF16_RS<GMMA::Major::K, GMMA::Major::MN>, One, Tile<_64, _128, _16>,
+                KInter<bfloat16_t, 64, 32>, MnInterKFirst<bfloat16_t, 128, 32>, true, true>>(1e-5);
 }
 
 // fp8: Hopper's fp8 wgmma accumulates with fewer bits than f32 (run 2 of

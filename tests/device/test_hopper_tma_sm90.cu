@@ -45,32 +45,8 @@ namespace {
     if (e_ != cudaSuccess) return std::string(#expr) + ": " + cudaGetErrorName(e_) + " (" + cudaGetErrorString(e_) + ")"; \
   } while (0)
 
-bool in_process() {
-  char const* v = std::getenv("TESSERA_TEST_IN_PROCESS");
-  return v != nullptr && v[0] == '1';
-}
-
-// Runs `body` (returns "" on success, else what went wrong) either here or,
-// by default, in a child process; reports `what` with the diagnostics.
-template <class F>
-void run_checked(std::string const& what, F&& body) {
-  SCOPED_TRACE(what);
-  if (in_process()) {
-    std::string const err = body();
-    EXPECT_TRUE(err.empty()) << err;
-    return;
-  }
-  GTEST_FLAG_SET(death_test_style, "threadsafe");  // re-exec: the child starts with no CUDA context
-  EXPECT_EXIT(
-      {
-        std::string const err = body();
-        if (!err.empty()) std::fprintf(stderr, "%s: %s\n", what.c_str(), err.c_str());
-        std::fflush(stderr);
-        std::_Exit(err.empty() ? 0 : 1);
-      },
-      testing::ExitedWithCode(0), "")
-      << what;
-}
+using tessera::test::in_process;
+using tessera::test::run_isolated;
 
 constexpr int kSmemBytes = 64 * 1024;
 
@@ -258,7 +234,7 @@ std::string check_case(const Case& c) {
 }
 
 void run_case(const Case& c) {
-  run_checked(case_name(c), [&] { return check_case(c); });
+  run_isolated(case_name(c), [&] { return check_case(c); });
 }
 
 // NOTE (hardware rule, found on an H200 in GPU run 2): the innermost box
@@ -310,7 +286,7 @@ TEST(HopperTma, MisalignedInnerCoordinateFaults) {
   if (in_process()) GTEST_SKIP() << "needs process isolation (TESSERA_TEST_IN_PROCESS is set)";
   for (int x : {-5, 5}) {
     Case const c{2, {40, 30, 1}, {16, 8, 1}, {x, 3, 0}, tessera::tma::Swizzle::none};
-    run_checked("misaligned " + case_name(c), [&]() -> std::string {
+    run_isolated("misaligned " + case_name(c), [&]() -> std::string {
       std::vector<uint8_t> got;
       std::string msg;
       cudaError_t const e = load_box(c, got, msg);
@@ -385,7 +361,7 @@ std::string store_and_reduce_case() {
 
 TEST(HopperTma, StoreAndReduceAdd) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  run_checked("store + reduce-add f32 96x40, box 32x16 128B", store_and_reduce_case);
+  run_isolated("store + reduce-add f32 96x40, box 32x16 128B", store_and_reduce_case);
 }
 
 // A cluster of 2 CTAs: CTA r multicasts rows 8r..8r+7 of a 16x16 u16 tensor
@@ -478,7 +454,7 @@ std::string multicast_case() {
 
 TEST(HopperTma, MulticastClusterOf2) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  run_checked("multicast, cluster of 2", multicast_case);
+  run_isolated("multicast, cluster of 2", multicast_case);
 }
 
 TEST(HopperTma, EncoderRejectsMisalignedStride) {

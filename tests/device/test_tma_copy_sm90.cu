@@ -11,7 +11,8 @@
 // after warpgroup_wait<1>, once the wgmma batch that read that stage has
 // finished (the seed issues it first, racing the previous batch). Then the
 // multicast form on a 2-CTA cluster (CTA 0 multicasts the shared A tile),
-// and make_tma_copy's refusals. Random inputs, poisoned C, fp64 reference.
+// make_tma_copy's refusals, and copy()'s device-side checks (traps, each in
+// a child process). Random inputs, poisoned C, fp64 reference.
 // Skips unless the device is sm_90.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -251,6 +252,97 @@ TEST(TmaCopy, MulticastAcrossTwoCtas) {
   TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   expect_matches_reference(p, dc);
+}
+
+// How checked_load_kernel breaks copy()'s device-side rules.
+enum class Break : int { nothing, invalid_copy, misaligned_box, map_in_shared };
+
+// Thread 0 loads box (0, 0) of A through `tma` into shared memory and every
+// thread copies it out to `out`. `how` breaks one rule copy() checks on the
+// device: the destination 16 bytes past a 1024-byte boundary (the 128B
+// swizzle needs 1024), or the copy issued from a shared-memory copy of the
+// map (neither a __grid_constant__ parameter nor global memory). An
+// invalid copy is made so on the host.
+template <class Tma>
+__global__ void checked_load_kernel(__grid_constant__ const Tma tma, Break how, bfloat16_t* out) {
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  if (how == Break::misaligned_box) base += 16;
+  Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), SmemTile{});
+  __shared__ __align__(8) std::uint64_t mbar;
+  __shared__ __align__(64) unsigned char map_bytes[sizeof(Tma)];  // a TmaCopy is trivially copyable
+  Tma const& shared_map = *reinterpret_cast<Tma const*>(map_bytes);
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+    std::memcpy(map_bytes, &tma, sizeof(Tma));
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(&mbar, tma.box_bytes());
+    if (how == Break::map_in_shared) copy(shared_map.with(mbar), make_coord(0, 0), sA);
+    else copy(tma.with(mbar), make_coord(0, 0), sA);
+  }
+  mbarrier_wait(&mbar, 0);
+  for (int i = int(threadIdx.x); i < BLK_M * BLK_K; i += int(blockDim.x)) out[i] = sA(i / BLK_K, i % BLK_K);
+}
+
+// Runs checked_load_kernel; "" when the outcome is the expected one: the
+// box copied out exactly for Break::nothing, the kernel ended by a device
+// fault (the trap) for every broken rule.
+std::string checked_load_case(Break how) {
+  int const M = 256, K = 128;
+  Problem const p = make_problem(M, 8, K);
+  DevBuf da, dout;
+  std::size_t const out_bytes = std::size_t(BLK_M) * BLK_K * sizeof(bfloat16_t);
+  if (cudaMalloc(&da.p, p.a.size() * sizeof(bfloat16_t)) != cudaSuccess ||
+      cudaMemcpy(da.p, p.a.data(), p.a.size() * sizeof(bfloat16_t), cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMalloc(&dout.p, out_bytes) != cudaSuccess || cudaMemset(dout.p, 0xFF, out_bytes) != cudaSuccess)
+    return "set-up failed";
+  auto tma = make_operand_copy(SM90_TMA_LOAD{}, da.as<bfloat16_t>(), M, K);
+  if (!tma.ok()) return std::string("make_tma_copy failed: ") + tma.error();
+  auto bad = make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(da.as<bfloat16_t>() + 1),
+                                                        make_layout(make_shape(M, K), make_stride(K, _1{}))),
+                           SmemTile{}, make_shape(Int<BLK_M>{}, Int<BLK_K>{}));
+  if (bad.ok()) return "make_tma_copy accepted a misaligned base";  // the invalid copy: ok() is false
+  auto kernel = checked_load_kernel<decltype(tma)>;
+  int const smem = 2048 + BLK_M * BLK_K * 2;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
+    return "cudaFuncSetAttribute failed";
+  kernel<<<1, 128, smem>>>(how == Break::invalid_copy ? bad : tma, how, dout.as<bfloat16_t>());
+  cudaError_t const launch = cudaGetLastError();
+  cudaError_t const done = cudaDeviceSynchronize();
+  if (how != Break::nothing) {
+    if (launch != cudaSuccess) return std::string("launch failed: ") + cudaGetErrorName(launch);
+    if (done == cudaSuccess) return "the kernel completed: copy() did not refuse";
+    std::fprintf(stderr, "device fault as expected: %s\n", cudaGetErrorName(done));
+    return "";
+  }
+  if (launch != cudaSuccess || done != cudaSuccess)
+    return std::string("valid copy failed: ") + cudaGetErrorName(launch != cudaSuccess ? launch : done);
+  std::vector<bfloat16_t> out(std::size_t(BLK_M) * BLK_K);
+  if (cudaMemcpy(out.data(), dout.p, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return "copy-out failed";
+  for (int m = 0; m < BLK_M; ++m)
+    for (int k = 0; k < BLK_K; ++k)
+      if (std::memcmp(&out[std::size_t(m) * BLK_K + k], &p.a[std::size_t(m) * K + k], sizeof(bfloat16_t)) != 0)
+        return "box element (" + std::to_string(m) + "," + std::to_string(k) + ") differs";
+  return "";
+}
+
+// copy(tma.with(mbar), ...) refuses on the device: a copy whose
+// make_tma_copy failed, a box address without the swizzle's alignment, a
+// map outside parameter and global space each end the kernel in a trap
+// rather than loading garbage. The same kernel with nothing broken loads
+// the box exactly (the control that the trap is the rule, not the kernel).
+// A trap poisons the context, so each case runs in a child process; skipped
+// under TESSERA_TEST_IN_PROCESS.
+TEST(TmaCopy, DeviceChecksTrap) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  if (tessera::test::in_process()) GTEST_SKIP() << "needs process isolation (TESSERA_TEST_IN_PROCESS is set)";
+  tessera::test::run_isolated("nothing broken", [] { return checked_load_case(Break::nothing); });
+  tessera::test::run_isolated("invalid copy", [] { return checked_load_case(Break::invalid_copy); });
+  tessera::test::run_isolated("misaligned box", [] { return checked_load_case(Break::misaligned_box); });
+  tessera::test::run_isolated("map in shared memory", [] { return checked_load_case(Break::map_in_shared); });
 }
 
 // Bad input comes back as an error naming the rule; nothing is encoded.

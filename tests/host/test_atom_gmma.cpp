@@ -212,6 +212,48 @@ TEST(AtomGmma, DescriptorStartsAreSubTileOffsets) {
   check_starts<GMMA::Layout_MN_SW128_Atom<half_t>, half_t, MnMaj, 128, 64, Step<_2, _1>>("MN SW128, K first");
   check_starts<GMMA::Layout_MN_SW64_Atom<bfloat16_t>, bfloat16_t, MnMaj, 256, 32>("MN SW64");
   check_starts<GMMA::Layout_MN_SW32_Atom<half_t>, half_t, MnMaj, 64, 48, Step<_2, _1>>("MN SW32, K first");
+  check_starts<GMMA::Layout_K_INTER_Atom<bfloat16_t>, bfloat16_t, KMaj, 128, 64>("K INTER bf16");
+  check_starts<GMMA::Layout_K_INTER_Atom<tfloat32_t>, tfloat32_t, KMaj, 64, 24, Step<_2, _1>>("K INTER tf32, K first");
+  check_starts<GMMA::Layout_K_INTER_Atom<std::int8_t>, std::int8_t, KMaj, 192, 64>("K INTER s8");
+  check_starts<GMMA::Layout_MN_INTER_Atom<half_t>, half_t, MnMaj, 128, 48>("MN INTER, M first");
+  check_starts<GMMA::Layout_MN_INTER_Atom<half_t>, half_t, MnMaj, 64, 32, Step<_2, _1>>("MN INTER, K first");
+}
+
+// Interleaved tiles: LBO is the step along K (between the two core matrices
+// of a 32-byte K row; between groups of 8 k), SBO the step along M/N, in
+// both major orders; the swizzle field is 0 and a 16-byte base suffices.
+TEST(AtomGmma, InterleavedDescriptorFields) {
+  struct Want {
+    std::uint32_t lbo, sbo;
+  };
+  auto fields = [](auto const& frag, Want w, char const* what) {
+    SCOPED_TRACE(what);
+    arch::GmmaDescriptor const d = frag(0, 0, 0);
+    EXPECT_EQ(d.leading_byte_offset(), w.lbo);
+    EXPECT_EQ(d.stride_byte_offset(), w.sbo);
+    EXPECT_EQ(d.swizzle(), GmmaSwizzle::interleave);
+  };
+  auto k_mma = make_tiled_mma(SM90_64x64x16_F32BF16BF16_SS<GMMA::Major::K, GMMA::Major::MN>{});
+  auto thr = k_mma.get_slice(0);
+  // K-major, atoms M first: core matrices 128 B apart down M, 64 rows * 16 B apart along K.
+  auto a_m = smem_tensor<bfloat16_t>(tile_to_shape(GMMA::Layout_K_INTER_Atom<bfloat16_t>{}, Shape<_64, _64>{}));
+  fields(thr.partition_fragment_A(a_m), {1024, 128}, "K, M first");
+  EXPECT_EQ(str(thr.partition_fragment_A(a_m).layout()), "(_1,_1,_4):(_0,_0,_128)");
+  // K-major, atoms K first: 128 B apart along K, 8 atoms * 128 B apart down M.
+  auto a_k = smem_tensor<bfloat16_t>(
+      tile_to_shape(GMMA::Layout_K_INTER_Atom<bfloat16_t>{}, Shape<_64, _64>{}, Step<_2, _1>{}));
+  fields(thr.partition_fragment_A(a_k), {128, 1024}, "K, K first");
+  // MN-major, atoms N first: 8 atoms of 8 n x 8 k, 128 B apart along N; K groups 1024 B apart.
+  auto b_n = smem_tensor<bfloat16_t>(tile_to_shape(GMMA::Layout_MN_INTER_Atom<bfloat16_t>{}, Shape<_64, _32>{}));
+  fields(thr.partition_fragment_B(b_n), {1024, 128}, "MN, N first");
+  // MN-major, atoms K first: K groups 128 B apart, N runs 4 * 128 B apart.
+  auto b_k = smem_tensor<bfloat16_t>(
+      tile_to_shape(GMMA::Layout_MN_INTER_Atom<bfloat16_t>{}, Shape<_64, _32>{}, Step<_2, _1>{}));
+  fields(thr.partition_fragment_B(b_k), {128, 512}, "MN, K first");
+  // 8-bit K-major: 16 elements per core-matrix row, two core matrices per K of 32.
+  auto s8 = make_tiled_mma(SM90_64x64x32_S32S8S8_SS_TN{});
+  auto a8 = smem_tensor<std::int8_t>(tile_to_shape(GMMA::Layout_K_INTER_Atom<std::int8_t>{}, Shape<_64, _64>{}));
+  fields(s8.get_slice(0).partition_fragment_A(a8), {1024, 128}, "K s8");
 }
 
 // gemm over (V,M,K) with an atom whose accumulate_ scale is 0 computes

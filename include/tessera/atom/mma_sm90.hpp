@@ -36,15 +36,19 @@
 // (64, K) sub-tile one instruction reads. Its descriptor is built when the
 // sub-tile is a canonical wgmma layout: the tensor's layout is
 // Swizzle<B, 4 - log2 E, 3> o offset o L (B = 1, 2, 3: 32, 64, 128-byte
-// rows; E = element bytes, what GMMA::Layout_*_SW*_Atom<T> tile into) with L
-// plain and, on the sub-tile's (mn, k),
-//   K-major:  L(mn, k) == (mn % 8) * W/E + (mn / 8) * SBO/E + k
-//   MN-major: L(mn, k) == mn % A + (mn / A) * LBO/E + (k % 8) * A + (k / 8) * SBO/E,  A = W/E
-// The check runs at compile time over every element of the sub-tile and
-// fails the build naming the rule otherwise (interleaved, i.e. unswizzled,
-// operand tiles included: not supported yet). Hardware and layout then both
-// read byte Sw(base + offset*E + L(...)*E) when the tensor's base is aligned
-// to the swizzle period (8 W bytes), which is checked with TESSERA_ASSERT.
+// rows; E = element bytes, what GMMA::Layout_*_SW*_Atom<T> tile into), or a
+// plain L (interleaved: 16-byte rows, what GMMA::Layout_*_INTER_Atom<T>
+// tile into), with, on the sub-tile's (mn, k) and A = W/E elements per row:
+//   swizzled K-major:     L(mn, k) == (mn % 8) A + (mn / 8) SBO/E + k
+//   swizzled MN-major:    L(mn, k) == mn % A + (mn / A) LBO/E + (k % 8) A + (k / 8) SBO/E
+//   interleaved K-major:  L(mn, k) == (mn % 8) A + (mn / 8) SBO/E + k % A + (k / A) LBO/E
+//   interleaved MN-major: L(mn, k) == mn % A + (mn / A) SBO/E + (k % 8) A + (k / 8) LBO/E
+// (interleaved: LBO steps along K, SBO along M/N; run 173 pinned these roles
+// on an H100). The check runs at compile time over every element of the
+// sub-tile and fails the build naming the rule otherwise. Hardware and
+// layout then both read byte Sw(base + offset*E + L(...)*E) when the
+// tensor's base is aligned to the swizzle period (8 W bytes; 16 bytes
+// interleaved), which is checked with TESSERA_ASSERT.
 // The repeats' strides (in 16-byte units) become the layout of a descriptor
 // tensor, so tCrA(_, m, k) is the descriptor of sub-tile (m, k), its start
 // address advanced as the tile's offsets say.
@@ -69,10 +73,9 @@
 //
 // fp8: SM90_64xNx32_F32{E4M3E4M3,E4M3E5M2,E5M2E4M3,E5M2E5M2}_{SS,RS}_TN<scaleA,
 // scaleB> over float_e4m3_t / float_e5m2_t (tessera/atom/numeric.hpp).
-//
-// Not here yet: interleaved operand layouts.
 
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
@@ -191,43 +194,69 @@ constexpr flat_layout flat_layout_of() {
 }
 
 // VLayout: the sub-tile's layout, index mn + kMN * k -> element offset.
+// The canonical forms (PTX ISA, "Shared Memory Matrix Layout" and the
+// descriptor's strides), in elements, A = W/E elements per row of W bytes
+// (W = 16 for the interleaved mode: one core matrix of 8 rows x 16 bytes):
+//   swizzled K-major:   (mn % 8) A + (mn / 8) SBO + k            (K within one row)
+//   swizzled MN-major:  mn % A + (mn / A) LBO + (k % 8) A + (k / 8) SBO
+//   interleaved K-major:  (mn % 8) A + (mn / 8) SBO + k % A + (k / A) LBO
+//   interleaved MN-major: mn % A + (mn / A) SBO + (k % 8) A + (k / 8) LBO
+// So LBO steps along K in both interleaved forms (between the core matrices
+// of one 8-row group; between groups of 8 k), and SBO along M/N, the roles
+// the swizzled MN-major form swaps. A stride the instruction never takes (one
+// 8-row group, one atom) is reported as the 8-row pattern's size.
 template <GMMA::Major kMajor, int kE, int kMN, int kK, class SwizzleT, class VLayout>
 constexpr gmma_operand_plan plan_gmma_operand() {
   gmma_operand_plan p;
   using P = gmma_swizzle_params<SwizzleT>;
   constexpr int kLogE = kE == 1 ? 0 : kE == 2 ? 1 : kE == 4 ? 2 : -1;
-  if (kLogE < 0 || P::shift != 3 || P::base != 4 - kLogE || P::bits < 1 || P::bits > 3) return p;
+  constexpr bool kInterleave = P::bits == 0;  // Swizzle<0, M, S> is the identity
+  if (kLogE < 0) return p;
+  if (!kInterleave && (P::shift != 3 || P::base != 4 - kLogE || P::bits < 1 || P::bits > 3)) return p;
   p.swizzled = true;
-  p.mode = P::bits == 3 ? arch::GmmaSwizzle::b128 : P::bits == 2 ? arch::GmmaSwizzle::b64 : arch::GmmaSwizzle::b32;
-  long long const w = 16LL << P::bits;  // row bytes
-  long long const a = w / kE;           // elements per row
-  p.period = std::uint32_t(8 * w);
+  p.mode = kInterleave      ? arch::GmmaSwizzle::interleave
+           : P::bits == 3   ? arch::GmmaSwizzle::b128
+           : P::bits == 2   ? arch::GmmaSwizzle::b64
+                            : arch::GmmaSwizzle::b32;
+  long long const w = kInterleave ? 16 : 16LL << P::bits;  // row bytes
+  long long const a = w / kE;                               // elements per row
+  p.period = kInterleave ? 16u : std::uint32_t(8 * w);
   constexpr flat_layout f = flat_layout_of<VLayout>();
   auto at = [&](long long i) { return f(i); };
+  long long lbo = 8 * a, sbo = 8 * a;  // elements
   if constexpr (kMajor == GMMA::Major::K) {
-    if (kK * kE > w) return p;
-    long long const sbo = kMN > 8 ? at(8) : 8 * a;
-    for (int i = 0; i < kMN * kK; ++i) {
-      int const r = i % kMN, k = i / kMN;
-      if (at(i) != (r % 8) * a + (r / 8) * sbo + k) return p;
+    if (kInterleave) {
+      if (kK % a != 0) return p;
+      if (kMN > 8) sbo = at(8);
+      if (kK > a) lbo = at(kMN * a);
+      for (int i = 0; i < kMN * kK; ++i) {
+        int const r = i % kMN, k = i / kMN;
+        if (at(i) != (r % 8) * a + (r / 8) * sbo + k % a + (k / a) * lbo) return p;
+      }
+    } else {
+      if (kK * kE > w) return p;
+      if (kMN > 8) sbo = at(8);
+      lbo = 16 / kE;  // unused by the swizzled K-major form; the field holds 16 bytes
+      for (int i = 0; i < kMN * kK; ++i) {
+        int const r = i % kMN, k = i / kMN;
+        if (at(i) != (r % 8) * a + (r / 8) * sbo + k) return p;
+      }
     }
-    if (sbo <= 0 || (sbo * kE) % 16 != 0 || sbo * kE >= (1LL << 18)) return p;
-    p.lbo = 16;
-    p.sbo = std::uint32_t(sbo * kE);
   } else {
     if (kE != 2 || kK % 8 != 0) return p;
-    long long const lbo = kMN > a ? at(a) : 8 * a;
-    long long const sbo = kK > 8 ? at(8 * kMN) : 8 * a;
+    long long const mn_step = kMN > a ? at(a) : 8 * a;  // between the A-element runs along M/N
+    long long const k_step = kK > 8 ? at(8 * kMN) : 8 * a;  // between the groups of 8 k
     for (int i = 0; i < kMN * kK; ++i) {
       int const mn = i % kMN, k = i / kMN;
-      if (at(i) != mn % a + (mn / a) * lbo + (k % 8) * a + (k / 8) * sbo) return p;
+      if (at(i) != mn % a + (mn / a) * mn_step + (k % 8) * a + (k / 8) * k_step) return p;
     }
-    if (lbo <= 0 || sbo <= 0 || (lbo * kE) % 16 != 0 || (sbo * kE) % 16 != 0 || lbo * kE >= (1LL << 18) ||
-        sbo * kE >= (1LL << 18))
-      return p;
-    p.lbo = std::uint32_t(lbo * kE);
-    p.sbo = std::uint32_t(sbo * kE);
+    lbo = kInterleave ? k_step : mn_step;
+    sbo = kInterleave ? mn_step : k_step;
   }
+  for (long long const bo : {lbo, sbo})
+    if (bo <= 0 || (bo * kE) % 16 != 0 || bo * kE >= (1LL << 18)) return p;
+  p.lbo = std::uint32_t(lbo * kE);
+  p.sbo = std::uint32_t(sbo * kE);
   p.canonical = true;
   return p;
 }
@@ -300,15 +329,15 @@ TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
     constexpr gmma_operand_plan kPlan = plan_gmma_operand<kMajor, kE, kMN, kK, SwizzleT, VLayout>();
     if constexpr (!kPlan.swizzled) {
       static_assert(kPlan.swizzled,
-                    "GMMA SS atom: the operand tile is not swizzled for wgmma (Swizzle<1|2|3, 4 - log2(sizeof(T)), 3>); "
-                    "Tessera builds descriptors for the 32B/64B/128B swizzled canonical layouts only "
-                    "[tile_to_shape(GMMA::Layout_K_SW128_Atom<T>{}, tile) or ss_smem_selector]");
+                    "GMMA SS atom: the operand tile's swizzle is not a wgmma mode [none (interleaved) or "
+                    "Swizzle<1|2|3, 4 - log2(sizeof(T)), 3>: tile_to_shape(GMMA::Layout_K_SW128_Atom<T>{}, tile) "
+                    "or ss_smem_selector]");
       return t;
     } else if constexpr (!kPlan.canonical) {
       static_assert(kPlan.canonical,
                     "GMMA SS atom: the operand sub-tile is not the canonical wgmma layout of its swizzle and major "
-                    "order [K-major: tile GMMA::Layout_K_SW*_Atom<T>; MN-major (16-bit only): "
-                    "GMMA::Layout_MN_SW*_Atom<T>; and pass the same GMMA::Major to the atom]");
+                    "order [K-major: tile GMMA::Layout_K_{INTER,SW32,SW64,SW128}_Atom<T>; MN-major (16-bit "
+                    "only): GMMA::Layout_MN_*_Atom<T>; and pass the same GMMA::Major to the atom]");
       return t;
     } else {
       Inner const inner = get_nonswizzle_portion(t.layout());
