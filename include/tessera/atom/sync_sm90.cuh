@@ -23,7 +23,12 @@
 //                                values, fenced as the 32-bit words wgmma
 //                                reads it as) across the above
 //   block_rank_in_cluster()      %cluster_ctarank (sm_90)
+//   cluster_size()               %cluster_nctarank: the CTAs in this cluster (sm_90)
 //   cluster_arrive(), cluster_wait(), cluster_sync(), elect_one_sync() (sm_90)
+//   cluster_local_smem_ptr(p, r) seed 002's name for distributed shared memory:
+//                                p's location in the shared memory of CTA r of
+//                                the cluster, as a generic pointer (mapa; see
+//                                arch::map_shared_rank for what may use it)
 //   cast_smem_ptr_to_uint(p)     the 32-bit shared-window address of p
 //   mbarrier_init, mbarrier_arrive, mbarrier_arrive_expect_tx,
 //   mbarrier_try_wait_parity, mbarrier_wait(bar, parity) (sm_90)
@@ -109,6 +114,15 @@ __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
 }
 
 __device__ __forceinline__ std::uint32_t block_rank_in_cluster() { return arch::cluster_ctarank(); }
+__device__ __forceinline__ std::uint32_t cluster_size() { return arch::cluster_nctarank(); }
+
+// make_tensor(make_smem_ptr(cluster_local_smem_ptr(p, r)), layout) views the
+// peer's tile through the same layout; element reads, writes and copies
+// through it are generic accesses and reach CTA r.
+template <class T>
+__device__ __forceinline__ T* cluster_local_smem_ptr(T* p, std::uint32_t cta_rank) {
+  return arch::map_shared_rank(p, cta_rank);
+}
 
 __device__ __forceinline__ std::uint32_t cast_smem_ptr_to_uint(void const* p) { return arch::smem_u32(p); }
 

@@ -8,6 +8,7 @@
 //   %cluster_nctaid.{x,y,z}
 //   barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;
 //   elect.sync %r|%p, membermask;
+//   mapa.u64 d, a, rank;   (distributed shared memory)
 
 #include <cstdint>
 
@@ -82,6 +83,30 @@ __device__ __forceinline__ bool elect_one_sync() {
 #else
   tessera_error_requires_sm90_or_newer();
   return false;
+#endif
+}
+
+// Distributed shared memory. `p` is a generic pointer into this CTA's shared
+// memory; the result is the generic pointer to the same offset in the shared
+// memory of CTA `cta_rank` of this cluster (mapa.u64 d, a, rank), so that
+// ordinary loads, stores and atomics through it reach that CTA (rank ==
+// cluster_ctarank() gives p back). The instructions that take shared-window
+// addresses (ldmatrix, cp.async, TMA, wgmma descriptors) cannot use it: they
+// address this CTA only. The peer's memory is valid while it runs: make its
+// writes visible with a cluster barrier (cluster_sync) before reading them,
+// and keep it from exiting (a cluster_sync after the last remote access)
+// while others still access its memory. sm_90.
+// @pre p points into this CTA's shared memory; cta_rank < cluster_nctarank()
+template <class T>
+__device__ __forceinline__ T* map_shared_rank(T* p, uint32_t cta_rank) {
+#if TESSERA_SM90_ENABLED
+  uint64_t out;
+  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"(reinterpret_cast<uint64_t>(p)), "r"(cta_rank));
+  return reinterpret_cast<T*>(out);
+#else
+  (void)cta_rank;
+  tessera_error_requires_sm90_or_newer();
+  return p;
 #endif
 }
 
