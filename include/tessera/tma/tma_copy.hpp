@@ -78,7 +78,7 @@ struct TmaCopy {
   CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
   TmaCoordMap coords_{};
   std::uint32_t box_bytes_ = 0;
-  std::uint32_t smem_align_ = 0;
+  std::uint32_t smem_align_mask_ = 0;  // the box's alignment - 1 (a power of two: 128 << swizzle bits)
   int multicast_ = 1;
   bool valid_ = false;
   char error_[224] = {};
@@ -161,7 +161,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
   }
   r.coords_ = plan.coord_map();
   r.box_bytes_ = plan.box_bytes;
-  r.smem_align_ = plan.smem_align;
+  r.smem_align_mask_ = plan.smem_align - 1;
   r.multicast_ = mcast;
   r.valid_ = true;
   return r;
@@ -190,7 +190,9 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
   void* const dst = &smem(0);
   auto const addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(dst));
   bool const map_ok = __isGridConstant(&tma.tmap_) || __isGlobal(&tma.tmap_);
-  if (!tma.valid_ || !map_ok || addr % tma.smem_align_ != 0) {
+  // A mask, not a %: the check runs in the producer's issue loop, where a
+  // division by a run-time value was a 20-instruction dependent chain.
+  if (!tma.valid_ || !map_ok || (addr & tma.smem_align_mask_) != 0) {
 #if !defined(NDEBUG)
     // Debug builds say which rule broke. Not in release builds: a printf is a
     // function call, and wgmma batches in flight across one are serialised
