@@ -169,6 +169,8 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   if (warpgroup == 0) {  // producer
     arch::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
+      prefetch_tma_descriptor(tma_a.get_tma_descriptor());
+      prefetch_tma_descriptor(tma_b.get_tma_descriptor());
       std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
       for (int k = 0; k < num_k; ++k) {
         int const s = k % H2::kStages;
@@ -241,6 +243,8 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   if (threadIdx.x < 128) {  // producer
     arch::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
+      prefetch_tma_descriptor(tma_a.get_tma_descriptor());
+      prefetch_tma_descriptor(tma_b.get_tma_descriptor());
       std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
       int it = 0;  // k-tiles issued so far, over all tiles
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {

@@ -130,6 +130,10 @@ __global__ void __launch_bounds__(128, 1)
     mbarrier_init(&mbar, 1);
     arch::fence_mbarrier_init();
   }
+  if (threadIdx.x == 0) {  // the issuing thread warms the TMA unit's map cache (a hint)
+    if (rank == 0) prefetch_tma_descriptor(tma_load_A.get_tma_descriptor());
+    prefetch_tma_descriptor(tma_load_B.get_tma_descriptor());
+  }
   cluster_sync();  // every barrier initialised before any multicast lands
 
   auto tiled_mma = seed_tiled_mma();

@@ -79,6 +79,7 @@
 #include <type_traits>
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
+#include <tessera/arch/sm90/gmma_layout.hpp>
 #include <tessera/atom/gmma_smem_atoms.hpp>
 #include <tessera/atom/mma_traits.hpp>
 #include <tessera/tensor/pointer.hpp>
@@ -193,18 +194,10 @@ constexpr flat_layout flat_layout_of() {
   return f;
 }
 
-// VLayout: the sub-tile's layout, index mn + kMN * k -> element offset.
-// The canonical forms (PTX ISA, "Shared Memory Matrix Layout" and the
-// descriptor's strides), in elements, A = W/E elements per row of W bytes
-// (W = 16 for the interleaved mode: one core matrix of 8 rows x 16 bytes):
-//   swizzled K-major:   (mn % 8) A + (mn / 8) SBO + k            (K within one row)
-//   swizzled MN-major:  mn % A + (mn / A) LBO + (k % 8) A + (k / 8) SBO
-//   interleaved K-major:  (mn % 8) A + (mn / 8) SBO + k % A + (k / A) LBO
-//   interleaved MN-major: mn % A + (mn / A) SBO + (k % 8) A + (k / 8) LBO
-// So LBO steps along K in both interleaved forms (between the core matrices
-// of one 8-row group; between groups of 8 k), and SBO along M/N, the roles
-// the swizzled MN-major form swaps. A stride the instruction never takes (one
-// 8-row group, one atom) is reported as the 8-row pattern's size.
+// VLayout: the sub-tile's layout, index mn + kMN * k -> element offset,
+// compared with arch::gmma_canonical_offset (tessera/arch/sm90/gmma_layout.hpp)
+// with LBO/SBO read off the layout. A stride the instruction never takes
+// (one 8-row group, one atom) is reported as the 8-row pattern's size.
 template <GMMA::Major kMajor, int kE, int kMN, int kK, class SwizzleT, class VLayout>
 constexpr gmma_operand_plan plan_gmma_operand() {
   gmma_operand_plan p;
@@ -223,36 +216,22 @@ constexpr gmma_operand_plan plan_gmma_operand() {
   p.period = kInterleave ? 16u : std::uint32_t(8 * w);
   constexpr flat_layout f = flat_layout_of<VLayout>();
   auto at = [&](long long i) { return f(i); };
+  constexpr bool kKMajor = kMajor == GMMA::Major::K;
   long long lbo = 8 * a, sbo = 8 * a;  // elements
-  if constexpr (kMajor == GMMA::Major::K) {
-    if (kInterleave) {
-      if (kK % a != 0) return p;
-      if (kMN > 8) sbo = at(8);
-      if (kK > a) lbo = at(kMN * a);
-      for (int i = 0; i < kMN * kK; ++i) {
-        int const r = i % kMN, k = i / kMN;
-        if (at(i) != (r % 8) * a + (r / 8) * sbo + k % a + (k / a) * lbo) return p;
-      }
-    } else {
-      if (kK * kE > w) return p;
-      if (kMN > 8) sbo = at(8);
-      lbo = 16 / kE;  // unused by the swizzled K-major form; the field holds 16 bytes
-      for (int i = 0; i < kMN * kK; ++i) {
-        int const r = i % kMN, k = i / kMN;
-        if (at(i) != (r % 8) * a + (r / 8) * sbo + k) return p;
-      }
-    }
+  if constexpr (kKMajor) {
+    if (kInterleave ? kK % a != 0 : kK * kE > w) return p;
+    if (kMN > 8) sbo = at(8);
+    // Swizzled: LBO unused (k stays inside one row); the field holds 16 bytes.
+    lbo = kInterleave ? (kK > a ? at(kMN * a) : 8 * a) : 16 / kE;
   } else {
     if (kE != 2 || kK % 8 != 0) return p;
-    long long const mn_step = kMN > a ? at(a) : 8 * a;  // between the A-element runs along M/N
+    long long const mn_step = kMN > a ? at(a) : 8 * a;      // between the A-element runs along M/N
     long long const k_step = kK > 8 ? at(8 * kMN) : 8 * a;  // between the groups of 8 k
-    for (int i = 0; i < kMN * kK; ++i) {
-      int const mn = i % kMN, k = i / kMN;
-      if (at(i) != mn % a + (mn / a) * mn_step + (k % 8) * a + (k / 8) * k_step) return p;
-    }
     lbo = kInterleave ? k_step : mn_step;
     sbo = kInterleave ? mn_step : k_step;
   }
+  for (int i = 0; i < kMN * kK; ++i)
+    if (at(i) != arch::gmma_canonical_offset(kKMajor, kInterleave, a, lbo, sbo, i % kMN, i / kMN)) return p;
   for (long long const bo : {lbo, sbo})
     if (bo <= 0 || (bo * kE) % 16 != 0 || bo * kE >= (1LL << 18)) return p;
   p.lbo = std::uint32_t(lbo * kE);

@@ -20,6 +20,8 @@
 //     }
 //     mbarrier_wait(&mbar, phase);
 //
+//   prefetch_tma_descriptor(tma.get_tma_descriptor())   optional, before the first copy
+//
 //   SM90_TMA_LOAD              one CTA loads the box into its own shared memory
 //   SM90_TMA_LOAD_MULTICAST    copy(tma.with(mbar, cta_mask), ...) from one CTA
 //                              writes the box into every CTA of the cluster in
@@ -168,6 +170,14 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
 }
 
 #if defined(__CUDACC__)
+
+// CuTe's prefetch_tma_descriptor: prefetch.tensormap of a map
+// (tma.get_tma_descriptor()) into the TMA unit's cache, e.g. by the thread
+// that will issue the copies, before its first one. A hint: no effect on
+// results. sm_90.
+__device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc) {
+  arch::tma_prefetch_descriptor(desc);
+}
 
 // Loads the box whose first element sits at mode coordinate `coord` of the
 // global tensor (a tuple, one integer per mode; boxes past the edge read

@@ -25,6 +25,27 @@ namespace detail {
 TESSERA_HOST_DEVICE constexpr int log2_exact(int x) { return x == 1 ? 0 : x == 2 ? 1 : x == 4 ? 2 : x == 8 ? 3 : -1; }
 }  // namespace detail
 
+// The canonical wgmma operand layout, the one formula every descriptor check
+// here and in tessera/atom/mma_sm90.hpp evaluates: the element offset, before
+// the swizzle, of element (mn, k) of an operand tile, with A elements per row
+// of W bytes (A = W / E; W = 16 for the interleaved mode) and LBO/SBO in
+// elements (PTX ISA, "Shared Memory Matrix Layout" and the descriptor's
+// strides):
+//   K-major:              (mn % 8) A + (mn / 8) SBO + k % A + (k / A) LBO
+//                         (swizzled: k < A, one row; LBO unused)
+//   swizzled MN-major:    mn % A + (mn / A) LBO + (k % 8) A + (k / 8) SBO
+//   interleaved MN-major: mn % A + (mn / A) SBO + (k % 8) A + (k / 8) LBO
+// In the interleaved forms LBO steps along K and SBO along M/N (run 173
+// pinned this on an H100); the swizzled MN-major form swaps them.
+TESSERA_HOST_DEVICE constexpr long long gmma_canonical_offset(bool k_major, bool interleave, long long a,
+                                                             long long lbo, long long sbo, long long mn,
+                                                             long long k) {
+  if (k_major) return (mn % 8) * a + (mn / 8) * sbo + k % a + (k / a) * lbo;
+  long long const mn_step = interleave ? sbo : lbo;
+  long long const k_step = interleave ? lbo : sbo;
+  return mn % a + (mn / a) * mn_step + (k % 8) * a + (k / 8) * k_step;
+}
+
 // The swizzle mode a swizzled layout of kElemBytes elements corresponds to,
 // or interleave when it is not a GMMA swizzle (unswizzled or wrong base/shift).
 template <int kElemBytes, class LayoutT>
@@ -50,9 +71,11 @@ template <int kElemBytes, class LayoutT>
   int const rows = int(size<0>(layout));
   int const cols = int(size<1>(layout));
   if (cols * kElemBytes != w || rows % 8 != 0 || rows == 0) return false;
+  int const a = w / kElemBytes;
   for (int r = 0; r < rows; ++r)
     for (int k = 0; k < cols; ++k) {
-      int const logical = r * w + k * kElemBytes;
+      // rows w bytes apart: SBO = 8 rows
+      int const logical = int(gmma_canonical_offset(true, false, a, a, 8 * a, r, k)) * kElemBytes;
       int const phys = logical ^ (((logical >> 7) & mask) << 4);
       if (int(layout(r, k)) * kElemBytes != phys) return false;
     }
@@ -101,7 +124,9 @@ template <int kElemBytes, class LayoutT>
   if (stride <= 0 || stride % (8 * w) != 0) return false;
   for (int i = 0; i < mn; ++i)
     for (int k = 0; k < ks; ++k) {
-      int const logical = (i / per_atom) * stride + k * w + (i % per_atom) * kElemBytes;
+      // atoms `stride` bytes apart (LBO), K rows w bytes apart (SBO = 8 rows)
+      int const logical =
+          int(gmma_canonical_offset(false, false, per_atom, stride / kElemBytes, 8 * per_atom, i, k)) * kElemBytes;
       int const phys = logical ^ (((logical >> 7) & mask) << 4);
       if (int(layout(i, k)) * kElemBytes != phys) return false;
     }
