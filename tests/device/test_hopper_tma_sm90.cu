@@ -91,10 +91,10 @@ __global__ void tma_roundtrip_kernel(const __grid_constant__ CUtensorMap tmap, i
   if (do_store && threadIdx.x == 0) {
     tessera::arch::tma_store_2d(&store_tmap, smem, s0, s1);
     tessera::arch::tma_store_commit_group();
-    tessera::arch::tma_store_wait<0>();
+    tessera::arch::tma_store_wait_writes<0>();
     tessera::arch::tma_reduce_add_2d(&store_tmap, smem, s0, s1);
     tessera::arch::tma_store_commit_group();
-    tessera::arch::tma_store_wait<0>();
+    tessera::arch::tma_store_wait_writes<0>();
   }
   __syncthreads();
   if (threadIdx.x == 0) tessera::arch::mbarrier_inval(&bar);

@@ -11,8 +11,9 @@
 // after warpgroup_wait<1>, once the wgmma batch that read that stage has
 // finished (the seed issues it first, racing the previous batch). Then the
 // multicast form on a 2-CTA cluster (CTA 0 multicasts the shared A tile),
-// make_tma_copy's refusals, and copy()'s device-side checks (traps, each in
-// a child process). Random inputs, poisoned C, fp64 reference.
+// TMA stores and reduce-adds (copy(tma_store, sD, coord), tma_store_arrive,
+// tma_store_wait), make_tma_copy's refusals, and copy()'s device-side
+// checks (traps, each in a child process). Random inputs, poisoned C, fp64 reference.
 // Skips unless the device is sm_90.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -349,6 +350,84 @@ TEST(TmaCopy, DeviceChecksTrap) {
   tessera::test::run_isolated("map in shared memory", [] { return checked_load_case(Break::map_in_shared); });
 }
 
+// TMA stores under CuTe's names: every CTA writes one 128x32 f32 box into
+// 128B-swizzled shared memory through the box's layout, fences, and thread 0
+// stores it to D at its tile's coordinate (copy(tma_store, sD, coord),
+// tma_store_arrive, tma_store_wait<0>). The boxes cover three tiles of a
+// 200x80 D, two of them clipped at the bottom or right edge.
+constexpr int kStoreRows = 128, kStoreCols = 32;  // 32 f32 = one 128-byte swizzle row
+using StoreTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<Int<kStoreRows>, Int<kStoreCols>>{}));
+
+template <class Tma>
+__global__ void tma_store_kernel(__grid_constant__ const Tma tma_store, float const* boxes, int const* tiles) {
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  Tensor sD = make_tensor(make_smem_ptr(reinterpret_cast<float*>(base)), StoreTile{});  // (128,32)
+  float const* src = boxes + std::size_t(blockIdx.x) * kStoreRows * kStoreCols;
+  for (int i = int(threadIdx.x); i < kStoreRows * kStoreCols; i += int(blockDim.x))
+    sD(i / kStoreCols, i % kStoreCols) = src[i];
+  tma_store_fence();  // this thread's writes, visible to the TMA unit
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    copy(tma_store, sD, make_coord(tiles[2 * blockIdx.x] * kStoreRows, tiles[2 * blockIdx.x + 1] * kStoreCols));
+    tma_store_arrive();
+    tma_store_wait<0>();  // sD is read; the kernel's exit completes the writes
+  }
+}
+
+template <class Op>
+void run_store(Op op, DevBuf& dd, int M, int N, DevBuf const& dboxes, DevBuf const& dtiles, int ctas) {
+  auto tma = make_tma_copy(op, make_tensor(make_gmem_ptr(dd.as<float>()), make_layout(make_shape(M, N), make_stride(N, _1{}))),
+                           StoreTile{}, make_shape(Int<kStoreRows>{}, Int<kStoreCols>{}));
+  ASSERT_TRUE(tma.ok()) << tma.error();
+  auto kernel = tma_store_kernel<decltype(tma)>;
+  int const smem = 1024 + kStoreRows * kStoreCols * 4;
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<ctas, 128, smem>>>(tma, dboxes.as<float>(), dtiles.as<int>());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+}
+
+TEST(TmaCopy, StoreAndReduceAddBoxes) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  int const M = 200, N = 80;
+  std::vector<int> const tiles = {0, 1, 1, 2, 1, 0};  // (tm, tn): interior, bottom-right corner, bottom edge
+  int const ctas = int(tiles.size()) / 2;
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> old(std::size_t(M) * N), boxes(std::size_t(ctas) * kStoreRows * kStoreCols);
+  for (auto& v : old) v = d(rng);
+  for (auto& v : boxes) v = d(rng);
+  DevBuf dd, dboxes, dtiles;
+  ASSERT_NO_FATAL_FAILURE(upload(dd, old));
+  ASSERT_NO_FATAL_FAILURE(upload(dboxes, boxes));
+  ASSERT_NO_FATAL_FAILURE(upload(dtiles, tiles));
+  // Where each element of D should come from: -1 untouched, else the box value's index.
+  std::vector<long long> from(old.size(), -1);
+  for (int b = 0; b < ctas; ++b)
+    for (int r = 0; r < kStoreRows; ++r)
+      for (int c = 0; c < kStoreCols; ++c) {
+        int const m = tiles[2 * b] * kStoreRows + r, n = tiles[2 * b + 1] * kStoreCols + c;
+        if (m < M && n < N) from[std::size_t(m) * N + n] = (std::size_t(b) * kStoreRows + r) * kStoreCols + c;
+      }
+  auto check = [&](int times, char const* what) {
+    std::vector<float> got(old.size());
+    TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    long long wrong = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      float const want = from[i] < 0 ? old[i] : float(times) * boxes[std::size_t(from[i])];  // 2x: exact doubling
+      if (std::memcmp(&got[i], &want, sizeof(float)) != 0 && ++wrong <= 3)
+        ADD_FAILURE() << what << ": D(" << i / N << "," << i % N << ") = " << got[i] << ", expected " << want
+                      << (from[i] < 0 ? " (outside every box: untouched)" : "");
+    }
+    EXPECT_EQ(wrong, 0) << what;
+  };
+  ASSERT_NO_FATAL_FAILURE(run_store(SM90_TMA_STORE{}, dd, M, N, dboxes, dtiles, ctas));
+  check(1, "store");
+  ASSERT_NO_FATAL_FAILURE(run_store(SM90_TMA_REDUCE_ADD{}, dd, M, N, dboxes, dtiles, ctas));
+  check(2, "reduce-add");
+}
+
 // Bad input comes back as an error naming the rule; nothing is encoded.
 // (No GPU needed: every case fails before the driver is asked.)
 TEST(TmaCopy, RefusalsNameTheRule) {
@@ -375,6 +454,13 @@ TEST(TmaCopy, RefusalsNameTheRule) {
   auto narrow = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), Narrow{}, make_shape(_128{}, _128{}));
   EXPECT_FALSE(ok(narrow));
   EXPECT_GT(std::strlen(narrow.error()), 0u);
+  // Stores: from one CTA only; reduce-add of 16-bit elements is not offered.
+  auto store_mcast = make_tma_copy(SM90_TMA_STORE{}, g(host, 256, 256, 256), SmemTile{}, tile, Int<2>{});
+  EXPECT_FALSE(ok(store_mcast));
+  EXPECT_NE(std::string(store_mcast.error()).find("writes from one CTA"), std::string::npos) << store_mcast.error();
+  auto add_bf16 = make_tma_copy(SM90_TMA_REDUCE_ADD{}, g(host, 256, 256, 256), SmemTile{}, tile);
+  EXPECT_FALSE(ok(add_bf16));
+  EXPECT_NE(std::string(add_bf16.error()).find("f32, s32 or u32"), std::string::npos) << add_bf16.error();
 }
 
 }  // namespace

@@ -472,7 +472,7 @@ __global__ void tma_tile_kernel(const __grid_constant__ CUtensorMap tmap, TmaCoo
       arch::tma_store_3d(&store_map, smem, cs[0], cs[1], cs[2]);
     }
     arch::tma_store_commit_group();
-    arch::tma_store_wait<0>();
+    arch::tma_store_wait_writes<0>();
   }
   __syncthreads();
   if (threadIdx.x == 0) arch::mbarrier_inval(&bar);

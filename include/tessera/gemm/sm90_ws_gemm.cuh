@@ -914,7 +914,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // The shared sources must outlive the bulk stores; wait for the global
     // writes too, so the kernel's completion covers them.
     if constexpr (Cfg::kTmaStore) {
-      if (threadIdx.x % 128 == 0) arch::tma_store_wait<0>();
+      if (threadIdx.x % 128 == 0) arch::tma_store_wait_writes<0>();
     }
   }
   // Cluster: no CTA leaves while its peer may still multicast into it or

@@ -2,7 +2,8 @@
 // Part of Tessera.
 #pragma once
 
-// CuTe's names for TMA loads, in the form seed 002 writes them:
+// CuTe's names for TMA loads and stores, loads in the form seed 002 writes
+// them:
 //
 //   // host: a (M,K) row-major bf16 A, boxes of 128x64 in the 128B swizzle
 //   using SmemLayoutA = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
@@ -27,11 +28,23 @@
 //                              writes the box into every CTA of the cluster in
 //                              cta_mask, at the same shared offset, and signals
 //                              each one's barrier at mbar's offset (2-D maps)
+//   SM90_TMA_STORE             copy(tma_store, sD, make_coord(m0, n0)) writes
+//                              the box in sD into the global tensor (clipped at
+//                              its edges), in the issuing thread's bulk group
+//   SM90_TMA_REDUCE_ADD        the same, adding into it (f32/s32/u32, 2-D maps)
+//
+//   // the epilogue: every writer of sD fences, then one thread stores
+//   ... write sD ...;  tma_store_fence();  __syncthreads();
+//   if (threadIdx.x == 0) {
+//     copy(tma_store_D, sD, make_coord(m0, n0));
+//     tma_store_arrive();      // close the bulk group
+//     tma_store_wait<0>();     // sD may be rewritten once its reads are done
+//   }
 //
 // make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, multicast) checks its
 // arguments with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
 // these: cta_tile is the smem layout's shape; multicast is 1 for
-// SM90_TMA_LOAD and 1..16 for SM90_TMA_LOAD_MULTICAST (only the cluster
+// SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST (only the cluster
 // size bound; the box is the whole tile either way, not CuTe's slice per
 // CTA). It never throws: ok() says whether the map is usable and error()
 // why not. The copy checks on the device that the map lives in parameter or
@@ -57,6 +70,7 @@
 #include <tessera/tma/tma_coord.hpp>
 
 #if defined(__CUDACC__)
+#include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/tma.cuh>
 #endif
 
@@ -64,6 +78,13 @@ namespace tessera {
 
 struct SM90_TMA_LOAD {};
 struct SM90_TMA_LOAD_MULTICAST {};
+struct SM90_TMA_STORE {};
+struct SM90_TMA_REDUCE_ADD {};
+
+namespace detail {
+template <class Op>
+inline constexpr bool is_tma_store_op_v = std::is_same_v<Op, SM90_TMA_STORE> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>;
+}  // namespace detail
 
 template <class Copy>
 struct TmaCopyWith;
@@ -72,8 +93,10 @@ struct TmaCopyWith;
 // can be a kernel argument (declare it `__grid_constant__ const`).
 template <class Op, class T, class SmemLayout>
 struct TmaCopy {
-  static_assert(std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
-                "TmaCopy: the operation must be SM90_TMA_LOAD or SM90_TMA_LOAD_MULTICAST");
+  static_assert(std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ||
+                    detail::is_tma_store_op_v<Op>,
+                "TmaCopy: the operation must be SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE or "
+                "SM90_TMA_REDUCE_ADD");
   using value_type = T;
   using smem_layout = SmemLayout;
 
@@ -87,7 +110,8 @@ struct TmaCopy {
 
   [[nodiscard]] TESSERA_HOST_DEVICE bool ok() const { return valid_; }
   [[nodiscard]] TESSERA_HOST_DEVICE char const* error() const { return error_; }
-  // Bytes one copy writes into one CTA (the mbarrier transaction count).
+  // Bytes of one box (for a load: what one copy writes into one CTA, the
+  // mbarrier transaction count).
   [[nodiscard]] TESSERA_HOST_DEVICE std::uint32_t box_bytes() const { return box_bytes_; }
   [[nodiscard]] TESSERA_HOST_DEVICE int multicast() const { return multicast_; }
   [[nodiscard]] TESSERA_HOST_DEVICE CUtensorMap const* get_tma_descriptor() const { return &tmap_; }
@@ -95,7 +119,10 @@ struct TmaCopy {
   // The copy bound to the mbarrier its bytes complete on (and, multicast,
   // the cluster CTAs that receive the box).
   TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy> with(std::uint64_t& mbar) const {
-    static_assert(std::is_same_v<Op, SM90_TMA_LOAD>,
+    static_assert(!detail::is_tma_store_op_v<Op>,
+                  "TmaCopy::with(mbar): a TMA store completes in a bulk group, not on an mbarrier [copy(tma_store, "
+                  "smem, coord); tma_store_arrive(); tma_store_wait<0>()]");
+    static_assert(!std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                   "TmaCopy::with(mbar): a SM90_TMA_LOAD_MULTICAST copy names its receivers: with(mbar, cta_mask)");
     return {this, &mbar, 0};
   }
@@ -142,6 +169,17 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
                                  " needs SM90_TMA_LOAD_MULTICAST");
     return r;
   }
+  if (detail::is_tma_store_op_v<Op> && mcast != 1) {
+    detail::tma_copy_fail(r, "make_tma_copy: a TMA store writes from one CTA; multicast " + std::to_string(mcast) +
+                                 " is for SM90_TMA_LOAD_MULTICAST");
+    return r;
+  }
+  if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
+    if (!std::is_same_v<T, float> && !std::is_same_v<T, std::int32_t> && !std::is_same_v<T, std::uint32_t>) {
+      detail::tma_copy_fail(r, "make_tma_copy: SM90_TMA_REDUCE_ADD adds f32, s32 or u32 elements here");
+      return r;
+    }
+  }
   if (mcast < 1 || mcast > 16) {
     detail::tma_copy_fail(r, "make_tma_copy: multicast " + std::to_string(mcast) +
                                  " is outside [1, 16] (a cluster has at most 16 CTAs)");
@@ -152,9 +190,10 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     detail::tma_copy_fail(r, plan.error);
     return r;
   }
-  if (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && plan.rank != 2) {
-    detail::tma_copy_fail(r, "make_tma_copy: multicast loads are 2-D here; the tensor has rank " +
-                                 std::to_string(plan.rank));
+  if ((std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) && plan.rank != 2) {
+    detail::tma_copy_fail(r, std::string("make_tma_copy: ") +
+                                 (std::is_same_v<Op, SM90_TMA_REDUCE_ADD> ? "reduce-add stores" : "multicast loads") +
+                                 " are 2-D here; the tensor has rank " + std::to_string(plan.rank));
     return r;
   }
   if (tma::EncodeResult const e = tma::encode(&r.tmap_, plan); !e.ok) {
@@ -170,6 +209,39 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
 }
 
 #if defined(__CUDACC__)
+
+namespace detail {
+
+// The checks copy() makes on the device (both directions): the copy is
+// valid, its map lives in parameter or global space, the box's shared
+// address has the swizzle's alignment. A violation traps; debug builds
+// (without NDEBUG) print the rule first. Not in release builds: a printf is
+// a function call, and wgmma batches in flight across one are serialised by
+// ptxas (C7510). The alignment is a mask, not a %: the check runs in the
+// producer's issue loop, where a division by a run-time value was a
+// 20-instruction dependent chain (docs/performance.md, session 18).
+template <class Copy>
+__device__ __forceinline__ void tma_copy_check(Copy const& tma, std::uint32_t smem_addr) {
+  bool const map_ok = __isGridConstant(&tma.tmap_) || __isGlobal(&tma.tmap_);
+  if (!tma.valid_ || !map_ok || (smem_addr & tma.smem_align_mask_) != 0) {
+#if !defined(NDEBUG)
+    printf("tessera copy(tma, ...): %s\n",
+           !tma.valid_ ? "the TmaCopy is not valid (make_tma_copy failed: check ok() / error() on the host)"
+           : !map_ok   ? "the tensor map is neither a __grid_constant__ kernel parameter nor in global memory "
+                         "[declare the kernel argument `__grid_constant__ const`]"
+                       : "the box's shared address lacks the alignment its swizzle needs");
+#endif
+    __trap();
+  }
+}
+
+template <class SmemLayout, class SLayout>
+constexpr bool tma_smem_layout_matches_v =
+    std::is_same_v<decltype(get_swizzle_portion(SmemLayout{})), decltype(get_swizzle_portion(SLayout{}))> &&
+    std::is_same_v<decltype(coalesce(get_nonswizzle_portion(SmemLayout{}))),
+                   decltype(coalesce(get_nonswizzle_portion(SLayout{})))>;
+
+}  // namespace detail
 
 // CuTe's prefetch_tma_descriptor: prefetch.tensormap of a map
 // (tma.get_tma_descriptor()) into the TMA unit's cache, e.g. by the thread
@@ -190,31 +262,12 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
                 "copy(tma.with(mbar), coord, smem): the destination must be a shared-memory tensor");
   static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
                 "copy(tma.with(mbar), coord, smem): element size differs from the tensor map's");
-  using Want = decltype(coalesce(get_nonswizzle_portion(SmemLayout{})));
-  using Have = decltype(coalesce(get_nonswizzle_portion(SLayout{})));
-  static_assert(std::is_same_v<decltype(get_swizzle_portion(SmemLayout{})), decltype(get_swizzle_portion(SLayout{}))> &&
-                    std::is_same_v<Want, Have>,
+  static_assert(detail::tma_smem_layout_matches_v<SmemLayout, SLayout>,
                 "copy(tma.with(mbar), coord, smem): the shared-memory tensor's layout is not the one the TMA copy "
                 "was made for [make_tma_copy(op, gmem, <this layout>, ...)]");
   TmaCopy<Op, T, SmemLayout> const& tma = *b.copy_;
   void* const dst = &smem(0);
-  auto const addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(dst));
-  bool const map_ok = __isGridConstant(&tma.tmap_) || __isGlobal(&tma.tmap_);
-  // A mask, not a %: the check runs in the producer's issue loop, where a
-  // division by a run-time value was a 20-instruction dependent chain.
-  if (!tma.valid_ || !map_ok || (addr & tma.smem_align_mask_) != 0) {
-#if !defined(NDEBUG)
-    // Debug builds say which rule broke. Not in release builds: a printf is a
-    // function call, and wgmma batches in flight across one are serialised
-    // by ptxas (C7510).
-    printf("tessera copy(tma.with(mbar), ...): %s\n",
-           !tma.valid_ ? "the TmaCopy is not valid (make_tma_copy failed: check ok() / error() on the host)"
-           : !map_ok   ? "the tensor map is neither a __grid_constant__ kernel parameter nor in global memory "
-                         "[declare the kernel argument `__grid_constant__ const`]"
-                       : "the box's shared address lacks the alignment its swizzle needs");
-#endif
-    __trap();
-  }
+  detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
   TmaCoords const c = tma.coords_(coord);
   if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
     arch::tma_load_2d_multicast(dst, &tma.tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
@@ -223,6 +276,54 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
   } else {
     arch::tma_load_3d(dst, &tma.tmap_, b.mbar_, c[0], c[1], c[2]);
   }
+}
+
+// Stores (SM90_TMA_STORE) or adds (SM90_TMA_REDUCE_ADD, 2-D) the box in
+// `smem` into the global tensor, its first element at mode coordinate
+// `coord` (boxes past the edge are clipped). One thread issues it, after the
+// threads that wrote `smem` made their writes visible to the TMA unit
+// (tma_store_fence(), then a barrier). The copy joins the issuing thread's
+// open bulk group: tma_store_arrive() closes the group, tma_store_wait<N>()
+// waits until at most N of its groups still read shared memory (then `smem`
+// may be rewritten). sm_90.
+template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class Coord>
+  requires detail::is_tma_store_op_v<Op>
+__device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, Coord const& coord) {
+  static_assert(is_smem_v<std::remove_cvref_t<decltype(smem.data())>>,
+                "copy(tma_store, smem, coord): the source must be a shared-memory tensor");
+  static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
+                "copy(tma_store, smem, coord): element size differs from the tensor map's");
+  static_assert(detail::tma_smem_layout_matches_v<SmemLayout, SLayout>,
+                "copy(tma_store, smem, coord): the shared-memory tensor's layout is not the one the TMA copy was "
+                "made for [make_tma_copy(op, gmem, <this layout>, ...)]");
+  void const* const src = &smem(0);
+  detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(src)));
+  TmaCoords const c = tma.coords_(coord);
+  if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
+    arch::tma_reduce_add_2d(&tma.tmap_, src, c[0], c[1]);
+  } else if (tma.coords_.rank == 2) {
+    arch::tma_store_2d(&tma.tmap_, src, c[0], c[1]);
+  } else {
+    arch::tma_store_3d(&tma.tmap_, src, c[0], c[1], c[2]);
+  }
+}
+
+// CuTe's names for the store side's ordering, for the thread(s) involved:
+//   tma_store_fence()    fence.proxy.async.shared::cta: this thread's
+//                        writes to shared memory become visible to the TMA
+//                        unit (each writer, before the barrier that precedes
+//                        the store)
+//   tma_store_arrive()   cp.async.bulk.commit_group: closes the issuing
+//                        thread's group of stores
+//   tma_store_wait<N>()  cp.async.bulk.wait_group.read N: at most N of the
+//                        issuing thread's groups still read shared memory
+//                        (the global writes may still be in flight; kernel
+//                        exit completes them)
+__device__ __forceinline__ void tma_store_fence() { arch::fence_proxy_async_shared_cta(); }
+__device__ __forceinline__ void tma_store_arrive() { arch::tma_store_commit_group(); }
+template <int N>
+__device__ __forceinline__ void tma_store_wait() {
+  arch::tma_store_wait_read<N>();
 }
 
 #endif

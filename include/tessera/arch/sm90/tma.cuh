@@ -11,7 +11,7 @@
 //   ... .multicast::cluster [dst], [tmap, {...}], [mbar], ctaMask;
 //   cp.async.bulk.tensor.{2d,3d}.global.shared::cta.bulk_group [tmap, {...}], [src];
 //   cp.reduce.async.bulk.tensor.{2d,3d}.global.shared::cta.add.bulk_group [tmap, {...}], [src];
-//   cp.async.bulk.commit_group;  cp.async.bulk.wait_group.read N;
+//   cp.async.bulk.commit_group;  cp.async.bulk.wait_group{.read} N;
 //   prefetch.tensormap [tmap];
 //
 // Coordinates are signed 32-bit element indices, innermost dimension first.
@@ -179,10 +179,12 @@ __device__ __forceinline__ void tma_store_wait_read() {
 #endif
 }
 
-// cp.async.bulk.wait_group N: the writes to global memory are complete. sm_90.
+// cp.async.bulk.wait_group N: the writes to global memory are complete (not
+// only the shared sources read, as tma_store_wait_read and CuTe's
+// tessera::tma_store_wait wait for). sm_90.
 template <int kPending>
-__device__ __forceinline__ void tma_store_wait() {
-  static_assert(kPending >= 0 && kPending <= 63, "tma_store_wait: N must be in [0, 63]");
+__device__ __forceinline__ void tma_store_wait_writes() {
+  static_assert(kPending >= 0 && kPending <= 63, "tma_store_wait_writes: N must be in [0, 63]");
 #if TESSERA_SM90_ENABLED
   asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
 #else
