@@ -43,8 +43,8 @@
 //   swizzled MN-major:    L(mn, k) == mn % A + (mn / A) LBO/E + (k % 8) A + (k / 8) SBO/E
 //   interleaved K-major:  L(mn, k) == (mn % 8) A + (mn / 8) SBO/E + k % A + (k / A) LBO/E
 //   interleaved MN-major: L(mn, k) == mn % A + (mn / A) SBO/E + (k % 8) A + (k / 8) LBO/E
-// (interleaved: LBO steps along K, SBO along M/N; run 173 pinned these roles
-// on an H100). The check runs at compile time over every element of the
+// (arch::gmma_canonical_offset, the one statement of these forms; interleaved:
+// LBO steps along K, SBO along M/N, pinned on an H100 by run 173). The check runs at compile time over every element of the
 // sub-tile and fails the build naming the rule otherwise. Hardware and
 // layout then both read byte Sw(base + offset*E + L(...)*E) when the
 // tensor's base is aligned to the swizzle period (8 W bytes; 16 bytes
