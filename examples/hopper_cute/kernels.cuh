@@ -23,9 +23,13 @@
 //   h3_persistent  h2 with one CTA per SM walking the tiles, the ring running
 //            on across tiles (the next tile's loads overlap this tile's
 //            epilogue).
+//   h4_tma_store  h3 with the epilogue through shared memory and TMA stores
+//            (make_tma_copy(SM90_TMA_STORE{}, ...), tma_store_fence/arrive/
+//            wait); needs N % 4 == 0.
 
 #include <cstdint>
 
+#include <tessera/arch/sm90/named_barrier.cuh>
 #include <tessera/tessera.hpp>
 
 namespace hopper_cute {
@@ -217,13 +221,12 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
 // producer fills the next tile's stages while the consumers still run the
 // epilogue of the last one; the consumers release a tile's final stage after
 // warpgroup_wait<0>.
-template <class TmaA, class TmaB>
-__global__ void __launch_bounds__(H2::kThreads, 1)
-    h3_persistent(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N,
-                  int K) {
-#if TESSERA_SM90A_ENABLED
-  extern __shared__ unsigned char smem_raw[];
-  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+// The body h3 and h4 share. `smem` holds the ring (then h4's epilogue
+// buffers); `epilogue(thr, tCrC, m0, n0)` runs in the consumer threads once a
+// tile's accumulators are final.
+template <class TmaA, class TmaB, class Epilogue>
+__device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
+                                Epilogue&& epilogue) {
   Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
   Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
   __shared__ __align__(8) std::uint64_t full[H2::kStages];
@@ -285,11 +288,81 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
       warpgroup_wait<0>();
       warpgroup_fence_operand(tCrC);
       if (releaser && num_k > 0) mbarrier_arrive(&empty[(it - 1) % H2::kStages]);
-      store_tile<decltype(thr), decltype(tCrC), H2::kBM, H2::kBN>(thr, tCrC, C, M, N, m0, n0);
+      epilogue(thr, tCrC, m0, n0);
     }
   }
+}
+
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(H2::kThreads, 1)
+    h3_persistent(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N,
+                  int K) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  persistent_body(tma_a, tma_b, reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw)), M, N, K,
+                  [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+                    store_tile<std::remove_cvref_t<decltype(thr)>, std::remove_cvref_t<decltype(tCrC)>, H2::kBM,
+                               H2::kBN>(thr, tCrC, C, M, N, m0, n0);
+                  });
 #else
   (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;
+#endif
+}
+
+// ---------------------------------------------------------------- h4 ----
+// h3 with the epilogue through shared memory and TMA stores, in CuTe's
+// names: each consumer warpgroup writes its 64 x 256 block as eight 64 x 32
+// f32 chunks into one of two 128B-swizzled buffers of its own (8 KiB each,
+// after the ring), fences (tma_store_fence), synchronises its 128 threads
+// (named barrier 1 + warpgroup), and its first thread stores the chunk
+// (copy(tma_store, sE, coord); tma_store_arrive). Before a buffer is
+// rewritten that thread waits until at most one of its stores still reads
+// (tma_store_wait<1>), then the warpgroup synchronises again. The TMA unit
+// writes C while the warpgroup goes on to the next chunk and the next tile.
+// C's rows must be a multiple of 16 bytes apart (N % 4 == 0): what a TMA map
+// can describe.
+struct H4 {
+  static constexpr int kChunkM = 64, kChunkN = 32;  // 32 f32 = one 128-byte swizzle row
+  using EpiTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<Int<kChunkM>, Int<kChunkN>>{}));
+  static constexpr int kEpiBytes = kChunkM * kChunkN * 4;                  // one buffer
+  static constexpr int kSmem = H2::kSmem + 2 /*warpgroups*/ * 2 /*buffers*/ * kEpiBytes;
+};
+
+template <class TmaA, class TmaB, class TmaC>
+__global__ void __launch_bounds__(H2::kThreads, 1)
+    h4_tma_store(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
+                 __grid_constant__ const TmaC tma_c, int M, int N, int K) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  auto* epi = reinterpret_cast<float*>(base + cosize(H2::SmemA{}) + cosize(H2::SmemB{}));  // 1024-aligned
+  int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
+  bool const issuer = threadIdx.x % 128 == 0;
+  int chunks = 0;  // chunks this warpgroup has stored so far
+  persistent_body(tma_a, tma_b, base, M, N, K, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+    Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{})));
+    // Value v of tCrC ((2,2,32),1,1) sits in column 8 (v / 4) + (0..7): chunk v / 16.
+#pragma unroll
+    for (int j = 0; j < H2::kBN / H4::kChunkN; ++j, ++chunks) {
+      Tensor sE = make_tensor(make_smem_ptr(epi + (2 * wg + (chunks & 1)) * (H4::kEpiBytes / 4)), H4::EpiTile{});
+      if (chunks >= 2 && issuer) tma_store_wait<1>();  // this buffer's last store has read it
+      arch::named_barrier_sync(1 + wg, 128);
+#pragma unroll
+      for (int v = 16 * j; v < 16 * j + 16; ++v) {
+        auto const c = tCcC(v);
+        sE(int(get<0>(c)) - H4::kChunkM * wg, int(get<1>(c)) - H4::kChunkN * j) = tCrC(v);
+      }
+      tma_store_fence();
+      arch::named_barrier_sync(1 + wg, 128);
+      if (issuer) {
+        copy(tma_c, sE, make_coord(m0 + H4::kChunkM * wg, n0 + H4::kChunkN * j));
+        tma_store_arrive();
+      }
+    }
+  });
+  if (wg >= 0 && issuer) tma_store_wait<0>();  // the buffers are read before the CTA's memory goes
+#else
+  (void)tma_a, (void)tma_b, (void)tma_c, (void)M, (void)N, (void)K;
 #endif
 }
 
