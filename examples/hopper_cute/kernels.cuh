@@ -26,6 +26,9 @@
 //   h4_tma_store  h3 with the epilogue through shared memory and TMA stores
 //            (make_tma_copy(SM90_TMA_STORE{}, ...), tma_store_fence/arrive/
 //            wait); needs N % 4 == 0.
+//   h5 (h4_tma_store, group_m = 16)  h4 walking the tiles in groups of 16
+//            M-tiles, N-first within a group, so that the tiles in flight
+//            share A and B panels in L2.
 
 #include <cstdint>
 
@@ -221,12 +224,26 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
 // producer fills the next tile's stages while the consumers still run the
 // epilogue of the last one; the consumers release a tile's final stage after
 // warpgroup_wait<0>.
+// Tile t's origin. group_m M-tiles form a group walked N-first within it
+// (t = group * group_m * tiles_n + n * rows + m_in_group), so the tiles in
+// flight at once share fewer A and B panels in L2; group_m >= tiles_m is the
+// plain M-fastest order.
+__device__ inline void tile_origin(int t, int tiles_m, int tiles_n, int group_m, int& m0, int& n0) {
+  int const g = min(group_m, tiles_m);
+  int const per_group = g * tiles_n;
+  int const first_m = (t / per_group) * g;
+  int const rows = min(g, tiles_m - first_m);
+  int const r = t % per_group;
+  m0 = (first_m + r % rows) * H2::kBM;
+  n0 = (r / rows) * H2::kBN;
+}
+
 // The body h3 and h4 share. `smem` holds the ring (then h4's epilogue
 // buffers); `epilogue(thr, tCrC, m0, n0)` runs in the consumer threads once a
 // tile's accumulators are final.
 template <class TmaA, class TmaB, class Epilogue>
 __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
-                                Epilogue&& epilogue) {
+                                int group_m, Epilogue&& epilogue) {
   Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
   Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
   __shared__ __align__(8) std::uint64_t full[H2::kStages];
@@ -240,7 +257,8 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
   }
   __syncthreads();
   int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
-  int const tiles = tiles_m * ((N + H2::kBN - 1) / H2::kBN);
+  int const tiles_n = (N + H2::kBN - 1) / H2::kBN;
+  int const tiles = tiles_m * tiles_n;
   int const num_k = (K + kBlockK - 1) / kBlockK;
 
   if (threadIdx.x < 128) {  // producer
@@ -251,7 +269,8 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
       std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
       int it = 0;  // k-tiles issued so far, over all tiles
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        int const m0 = (t % tiles_m) * H2::kBM, n0 = (t / tiles_m) * H2::kBN;
+        int m0, n0;
+        tile_origin(t, tiles_m, tiles_n, group_m, m0, n0);
         for (int k = 0; k < num_k; ++k, ++it) {
           int const s = it % H2::kStages;
           if (it >= H2::kStages) mbarrier_wait(&empty[s], ((it / H2::kStages) - 1) & 1);
@@ -271,7 +290,8 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
     bool const releaser = threadIdx.x % 128 == 0;
     int it = 0;
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-      int const m0 = (t % tiles_m) * H2::kBM, n0 = (t / tiles_m) * H2::kBN;
+      int m0, n0;
+      tile_origin(t, tiles_m, tiles_n, group_m, m0, n0);
       clear(tCrC);
       for (int k = 0; k < num_k; ++k, ++it) {
         int const s = it % H2::kStages;
@@ -299,7 +319,7 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
                   int K) {
 #if TESSERA_SM90A_ENABLED
   extern __shared__ unsigned char smem_raw[];
-  persistent_body(tma_a, tma_b, reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw)), M, N, K,
+  persistent_body(tma_a, tma_b, reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw)), M, N, K, M,
                   [&](auto const& thr, auto const& tCrC, int m0, int n0) {
                     store_tile<std::remove_cvref_t<decltype(thr)>, std::remove_cvref_t<decltype(tCrC)>, H2::kBM,
                                H2::kBN>(thr, tCrC, C, M, N, m0, n0);
@@ -331,7 +351,7 @@ struct H4 {
 template <class TmaA, class TmaB, class TmaC>
 __global__ void __launch_bounds__(H2::kThreads, 1)
     h4_tma_store(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
-                 __grid_constant__ const TmaC tma_c, int M, int N, int K) {
+                 __grid_constant__ const TmaC tma_c, int M, int N, int K, int group_m) {
 #if TESSERA_SM90A_ENABLED
   extern __shared__ unsigned char smem_raw[];
   auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
@@ -339,7 +359,7 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
   bool const issuer = threadIdx.x % 128 == 0;
   int chunks = 0;  // chunks this warpgroup has stored so far
-  persistent_body(tma_a, tma_b, base, M, N, K, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+  persistent_body(tma_a, tma_b, base, M, N, K, group_m, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
     Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{})));
     // Value v of tCrC ((2,2,32),1,1) sits in column 8 (v / 4) + (0..7): chunk v / 16.
 #pragma unroll
