@@ -235,11 +235,21 @@ __device__ __forceinline__ void tma_copy_check(Copy const& tma, std::uint32_t sm
   }
 }
 
-template <class SmemLayout, class SLayout>
-constexpr bool tma_smem_layout_matches_v =
-    std::is_same_v<decltype(get_swizzle_portion(SmemLayout{})), decltype(get_swizzle_portion(SLayout{}))> &&
-    std::is_same_v<decltype(coalesce(get_nonswizzle_portion(SmemLayout{}))),
-                   decltype(coalesce(get_nonswizzle_portion(SLayout{})))>;
+// The shared-memory side of a copy (destination of a load, source of a
+// store), checked at compile time against the copy it was made for.
+template <class T, class SmemLayout, class SmemTensor>
+constexpr void check_tma_smem_tensor() {
+  using SLayout = typename SmemTensor::layout_type;
+  static_assert(is_smem_v<std::remove_cvref_t<decltype(std::declval<SmemTensor const&>().data())>>,
+                "copy(tma...): the box's side must be a shared-memory tensor [make_tensor(make_smem_ptr(p), layout)]");
+  static_assert(sizeof(typename SmemTensor::value_type) == sizeof(T),
+                "copy(tma...): the shared-memory tensor's element size differs from the tensor map's");
+  static_assert(std::is_same_v<decltype(get_swizzle_portion(SmemLayout{})), decltype(get_swizzle_portion(SLayout{}))> &&
+                    std::is_same_v<decltype(coalesce(get_nonswizzle_portion(SmemLayout{}))),
+                                   decltype(coalesce(get_nonswizzle_portion(SLayout{})))>,
+                "copy(tma...): the shared-memory tensor's layout is not the one the TMA copy was made for "
+                "[make_tma_copy(op, gmem, <this layout>, ...)]");
+}
 
 }  // namespace detail
 
@@ -258,13 +268,7 @@ __device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc)
 template <class Op, class T, class SmemLayout, class Coord, class SEngine, class SLayout>
 __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem) {
-  static_assert(is_smem_v<std::remove_cvref_t<decltype(smem.data())>>,
-                "copy(tma.with(mbar), coord, smem): the destination must be a shared-memory tensor");
-  static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
-                "copy(tma.with(mbar), coord, smem): element size differs from the tensor map's");
-  static_assert(detail::tma_smem_layout_matches_v<SmemLayout, SLayout>,
-                "copy(tma.with(mbar), coord, smem): the shared-memory tensor's layout is not the one the TMA copy "
-                "was made for [make_tma_copy(op, gmem, <this layout>, ...)]");
+  detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
   TmaCopy<Op, T, SmemLayout> const& tma = *b.copy_;
   void* const dst = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
@@ -289,13 +293,7 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
 template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class Coord>
   requires detail::is_tma_store_op_v<Op>
 __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, Coord const& coord) {
-  static_assert(is_smem_v<std::remove_cvref_t<decltype(smem.data())>>,
-                "copy(tma_store, smem, coord): the source must be a shared-memory tensor");
-  static_assert(sizeof(typename Tensor<SEngine, SLayout>::value_type) == sizeof(T),
-                "copy(tma_store, smem, coord): element size differs from the tensor map's");
-  static_assert(detail::tma_smem_layout_matches_v<SmemLayout, SLayout>,
-                "copy(tma_store, smem, coord): the shared-memory tensor's layout is not the one the TMA copy was "
-                "made for [make_tma_copy(op, gmem, <this layout>, ...)]");
+  detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
   void const* const src = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(src)));
   TmaCoords const c = tma.coords_(coord);
