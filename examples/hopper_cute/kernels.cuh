@@ -14,7 +14,8 @@
 //            warpgroup_wait<0> retires the batch that read it (the seed
 //            refills it first, racing that batch, and waits with <1>, which
 //            makes ptxas serialise the wgmmas: see the loop).
-//   h2_ws    warp-specialised, as 002's "Ping-Pong"/cooperative discussion:
+//   h2_ws    warp-specialised, as 002's "Ping-Pong"/cooperative discussion
+//            (persistent_body with one CTA per tile):
 //            a producer warpgroup (setmaxnreg 40; one thread issues the TMA
 //            loads into a 4-stage ring, waiting on empty[s]) and two consumer
 //            warpgroups (setmaxnreg 232) sharing a 128x256 tile, each 64x256
@@ -151,79 +152,11 @@ struct H2 {
   }
 };
 
-template <class TmaA, class TmaB>
-__global__ void __launch_bounds__(H2::kThreads, 1)
-    h2_ws(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K) {
-#if TESSERA_SM90A_ENABLED
-  extern __shared__ unsigned char smem_raw[];
-  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
-  Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
-  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
-  __shared__ __align__(8) std::uint64_t full[H2::kStages];
-  __shared__ __align__(8) std::uint64_t empty[H2::kStages];
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < H2::kStages; ++s) {
-      mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], 2);  // one arrive per consumer warpgroup
-    }
-    arch::fence_mbarrier_init();
-  }
-  __syncthreads();
-  int const m0 = blockIdx.x * H2::kBM, n0 = blockIdx.y * H2::kBN;
-  int const num_k = (K + kBlockK - 1) / kBlockK;
-  int const warpgroup = int(threadIdx.x) / 128;
-
-  if (warpgroup == 0) {  // producer
-    arch::setmaxnreg_dec<40>();
-    if (threadIdx.x == 0) {
-      prefetch_tma_descriptor(tma_a.get_tma_descriptor());
-      prefetch_tma_descriptor(tma_b.get_tma_descriptor());
-      std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
-      for (int k = 0; k < num_k; ++k) {
-        int const s = k % H2::kStages;
-        if (k >= H2::kStages) mbarrier_wait(&empty[s], ((k / H2::kStages) - 1) & 1);
-        mbarrier_arrive_expect_tx(&full[s], bytes);
-        copy(tma_a.with(full[s]), make_coord(m0, k * kBlockK), sA(_, _, s));
-        copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
-      }
-    }
-  } else {  // consumers: threads 128..383 are the TiledMMA's 0..255
-    arch::setmaxnreg_inc<232>();
-    auto mma = H2::tiled_mma();
-    auto thr = mma.get_slice(int(threadIdx.x) - 128);
-    Tensor tCrA = thr.partition_fragment_A(sA);  // (_1,MMA_M,MMA_K,STAGE)
-    Tensor tCrB = thr.partition_fragment_B(sB);
-    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{}));
-    clear(tCrC);
-    bool const releaser = threadIdx.x % 128 == 0;
-    for (int k = 0; k < num_k; ++k) {
-      int const s = k % H2::kStages;
-      mbarrier_wait(&full[s], (k / H2::kStages) & 1);
-      warpgroup_fence_operand(tCrC);
-      warpgroup_arrive();
-#pragma unroll
-      for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
-      warpgroup_commit_batch();
-      warpgroup_wait<1>();
-      warpgroup_fence_operand(tCrC);
-      if (releaser && k > 0) mbarrier_arrive(&empty[(k - 1) % H2::kStages]);
-    }
-    warpgroup_wait<0>();
-    warpgroup_fence_operand(tCrC);
-    store_tile<decltype(thr), decltype(tCrC), H2::kBM, H2::kBN>(thr, tCrC, C, M, N, m0, n0);
-  }
-#else
-  (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K;
-#endif
-}
+// h2 and h3 are one kernel (h3_persistent, below), launched with one CTA per
+// tile (h2: the body's tile loop runs once, the hardware hands out the tiles)
+// or one per SM (h3).
 
 // ---------------------------------------------------------------- h3 ----
-// h2 made persistent: one CTA per SM walks the tiles t = blockIdx.x,
-// blockIdx.x + gridDim.x, ... (M fastest, so neighbouring CTAs share a B
-// panel in L2). The ring's stage and phase run on across tiles, so the
-// producer fills the next tile's stages while the consumers still run the
-// epilogue of the last one; the consumers release a tile's final stage after
-// warpgroup_wait<0>.
 // Tile t's origin. group_m M-tiles form a group walked N-first within it
 // (t = group * group_m * tiles_n + n * rows + m_in_group), so the tiles in
 // flight at once share fewer A and B panels in L2; group_m >= tiles_m is the
@@ -238,7 +171,11 @@ __device__ inline void tile_origin(int t, int tiles_m, int tiles_n, int group_m,
   n0 = (r / rows) * H2::kBN;
 }
 
-// The body h3 and h4 share. `smem` holds the ring (then h4's epilogue
+// The body h2-h5 share. Each CTA walks the tiles t = blockIdx.x,
+// blockIdx.x + gridDim.x, ... The ring's stage and phase run on across
+// tiles, so the producer fills the next tile's stages while the consumers
+// still run the epilogue of the last one; the consumers release a tile's
+// final stage after warpgroup_wait<0>. `smem` holds the ring (then h4's epilogue
 // buffers); `epilogue(thr, tCrC, m0, n0)` runs in the consumer threads once a
 // tile's accumulators are final.
 template <class TmaA, class TmaB, class Epilogue>

@@ -91,12 +91,13 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
     auto k = h1_seed<decltype(ta), decltype(tb)>;
     HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
     k<<<grid, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
-  } else if constexpr (kWhich >= 3) {
+  } else {
     static int sms = 0;
     if (sms == 0) HC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     int const tiles = int(grid.x * grid.y);
-    int const ctas = tiles < sms ? tiles : sms;
-    if constexpr (kWhich == 3) {
+    // h2: one CTA per tile; h3-h5: one per SM walking the tiles.
+    int const ctas = kWhich == 2 || tiles < sms ? tiles : sms;
+    if constexpr (kWhich <= 3) {
       auto k = h3_persistent<decltype(ta), decltype(tb)>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
       k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
@@ -113,10 +114,6 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
       // h5: groups of 16 M-tiles walked N-first (tile_origin); h4: the plain order.
       k<<<ctas, Cfg::kThreads, H4::kSmem>>>(ta, tb, tc, o.s.M, o.s.N, o.s.K, kWhich == 5 ? 16 : o.s.M);
     }
-  } else {
-    auto k = h2_ws<decltype(ta), decltype(tb)>;
-    HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
-    k<<<grid, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
   }
   HC_CUDA(cudaGetLastError());
   return true;
