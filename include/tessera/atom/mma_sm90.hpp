@@ -345,6 +345,40 @@ TESSERA_HOST_DEVICE auto make_gmma_desc_tensor(TensorT const& t) {
 
 }  // namespace detail
 
+namespace detail {
+// The (D, A, B) type triples wgmma has, each with its arch family for the
+// device code: the one list SM90_GMMA_SS checks against and dispatches on.
+template <class D, class A, class B>
+struct gmma_family {
+  static constexpr bool exists = false;
+};
+#if defined(__CUDACC__)
+#define TESSERA_GMMA_FAMILY(D, A, B, F)     \
+  template <>                               \
+  struct gmma_family<D, A, B> {             \
+    static constexpr bool exists = true;    \
+    using type = arch::F;                   \
+  };
+#else
+#define TESSERA_GMMA_FAMILY(D, A, B, F)     \
+  template <>                               \
+  struct gmma_family<D, A, B> {             \
+    static constexpr bool exists = true;    \
+  };
+#endif
+TESSERA_GMMA_FAMILY(half_t, half_t, half_t, F16F16F16)
+TESSERA_GMMA_FAMILY(float, half_t, half_t, F32F16F16)
+TESSERA_GMMA_FAMILY(float, bfloat16_t, bfloat16_t, F32BF16BF16)
+TESSERA_GMMA_FAMILY(float, tfloat32_t, tfloat32_t, F32TF32TF32)
+TESSERA_GMMA_FAMILY(std::int32_t, std::int8_t, std::int8_t, S32S8S8)
+TESSERA_GMMA_FAMILY(std::int32_t, std::uint8_t, std::uint8_t, S32U8U8)
+TESSERA_GMMA_FAMILY(float, float_e4m3_t, float_e4m3_t, F32E4M3E4M3)
+TESSERA_GMMA_FAMILY(float, float_e4m3_t, float_e5m2_t, F32E4M3E5M2)
+TESSERA_GMMA_FAMILY(float, float_e5m2_t, float_e4m3_t, F32E5M2E4M3)
+TESSERA_GMMA_FAMILY(float, float_e5m2_t, float_e5m2_t, F32E5M2E5M2)
+#undef TESSERA_GMMA_FAMILY
+}  // namespace detail
+
 // One wgmma.mma_async of shape 64 x kN x (32 bytes of A): D, A, B element
 // types, the major order of A and B in shared memory, the input scales.
 template <class D, class A, class B, int kN, GMMA::Major kMajorA = GMMA::Major::K,
@@ -352,14 +386,7 @@ template <class D, class A, class B, int kN, GMMA::Major kMajorA = GMMA::Major::
           GMMA::ScaleIn kScaleB = GMMA::ScaleIn::One>
 struct SM90_GMMA_SS {
   static constexpr int kK = 32 / int(sizeof(A));
-  static_assert((std::is_same_v<A, half_t> && std::is_same_v<B, half_t> &&
-                 (std::is_same_v<D, half_t> || std::is_same_v<D, float>)) ||
-                    (std::is_same_v<D, float> && std::is_same_v<A, bfloat16_t> && std::is_same_v<B, bfloat16_t>) ||
-                    (std::is_same_v<D, float> && std::is_same_v<A, tfloat32_t> && std::is_same_v<B, tfloat32_t>) ||
-                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::int8_t> && std::is_same_v<B, std::int8_t>) ||
-                    (std::is_same_v<D, std::int32_t> && std::is_same_v<A, std::uint8_t> && std::is_same_v<B, std::uint8_t>) ||
-                    (std::is_same_v<D, float> && (std::is_same_v<A, float_e4m3_t> || std::is_same_v<A, float_e5m2_t>) &&
-                     (std::is_same_v<B, float_e4m3_t> || std::is_same_v<B, float_e5m2_t>)),
+  static_assert(detail::gmma_family<D, A, B>::exists,
                 "SM90_GMMA_SS: no wgmma for these types [D,A,B = f16,f16,f16 | f32,f16,f16 | f32,bf16,bf16 | "
                 "f32,tf32,tf32 | s32,s8,s8 | s32,u8,u8 | f32,e4m3|e5m2,e4m3|e5m2]");
   static_assert(kN >= 8 && kN <= 256 && kN % 8 == 0, "SM90_GMMA_SS: N must be a multiple of 8 in [8, 256]");
@@ -377,23 +404,6 @@ struct SM90_GMMA_RS : SM90_GMMA_SS<D, A, B, kN, GMMA::Major::K, kMajorB, kScaleA
   static_assert(kMajorA == GMMA::Major::K,
                 "SM90_GMMA_RS: A comes from registers, where it is K-major; tnspA must be GMMA::Major::K");
 };
-
-namespace detail {
-#if defined(__CUDACC__)
-template <class D, class A, class B>
-struct gmma_family;  // the combinations SM90_GMMA_SS accepts
-template <> struct gmma_family<half_t, half_t, half_t> { using type = arch::F16F16F16; };
-template <> struct gmma_family<float, half_t, half_t> { using type = arch::F32F16F16; };
-template <> struct gmma_family<float, bfloat16_t, bfloat16_t> { using type = arch::F32BF16BF16; };
-template <> struct gmma_family<float, tfloat32_t, tfloat32_t> { using type = arch::F32TF32TF32; };
-template <> struct gmma_family<std::int32_t, std::int8_t, std::int8_t> { using type = arch::S32S8S8; };
-template <> struct gmma_family<std::int32_t, std::uint8_t, std::uint8_t> { using type = arch::S32U8U8; };
-template <> struct gmma_family<float, float_e4m3_t, float_e4m3_t> { using type = arch::F32E4M3E4M3; };
-template <> struct gmma_family<float, float_e4m3_t, float_e5m2_t> { using type = arch::F32E4M3E5M2; };
-template <> struct gmma_family<float, float_e5m2_t, float_e4m3_t> { using type = arch::F32E5M2E4M3; };
-template <> struct gmma_family<float, float_e5m2_t, float_e5m2_t> { using type = arch::F32E5M2E5M2; };
-#endif
-}  // namespace detail
 
 template <class D, class A, class B, int kN, GMMA::Major kMajorA, GMMA::Major kMajorB, GMMA::ScaleIn kScaleA,
           GMMA::ScaleIn kScaleB>
