@@ -5,7 +5,9 @@
 #
 # Reads the `ptxas -v` report <output> of compiling <source> and fails
 # (FATAL_ERROR) unless every entry function it built keeps two rules:
-#   * no C7515 ("wgmma.mma_async instructions are serialized"): ptxas makes
+#   * no "wgmma.mma_async instructions are serialized" (C7510-C7515, one
+#     code per cause: accumulators or A registers defined by other
+#     instructions, too few registers, a function call, ...): ptxas makes
 #     every wgmma of the kernel wait for the previous one, which silently
 #     costs a third of the speed or more (session 13: 0.53-0.72x cuBLAS);
 #   * no spill stores or loads (local-memory traffic), except in entry
@@ -33,8 +35,8 @@ function(tessera_check_ptxas_report source output)
   set(_errors "")
   set(_used "")
   foreach(_line IN LISTS _out_lines)
-    if(_line MATCHES "C7515")
-      string(APPEND _errors "  wgmma serialised (C7515): ${_line}\n")
+    if(_line MATCHES "wgmma.mma_async instructions are serialized")
+      string(APPEND _errors "  wgmma serialised: ${_line}\n")
     endif()
     if(_line MATCHES "Compiling entry function '([^']+)'")
       math(EXPR _entries "${_entries} + 1")

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gemm/registry.hpp"
 #include "gemm/repack.hpp"
@@ -114,6 +115,15 @@ struct Choice {
 // from the copy at ~50 TFLOP/s, 2 x 50e12 / (2.8e12 x 0.08) ~ 450.
 constexpr double kMinFlopForLayoutCopy = 8589934592.0;
 constexpr double kMinFlopPerCopiedByte = 512.0;
+// The K-major copy of one of two M/N-major tf32 operands on Hopper (the
+// only aligned case that reaches it: 16-bit inputs are read in any order,
+// and one M/N-major tf32 operand through registers) trades a pass over the
+// smaller operand for the TMA kernel instead of mma.sync, which runs tf32 at
+// 0.40-0.47x of it (run 189, H100, 1000^3 and 2048^3): it pays from about
+// 2 x 360 TFLOP/s / (1.5 x 3 TB/s) = 160 flop per copied byte and from
+// problems of a few microseconds.
+constexpr double kMinFlopForTf32Copy = 1073741824.0;
+constexpr double kMinFlopPerTf32CopiedByte = 256.0;
 
 double problem_flop(const GemmArgs& args) {
   return 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
@@ -182,17 +192,33 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
     // place (on Hopper, for tf32: the TMA kernel, which reads 16-bit inputs in
     // any order but tf32 only K-major, instead of mma.sync), and only for
     // problems large enough (see kMinFlopForLayoutCopy).
+    // Copying one of two M/N-major operands may be enough (tf32 on Hopper
+    // reads one through registers): the smaller one alone, then the other
+    // alone, then both; the first plan that reaches a higher-ranked kernel.
     if (!options.kernel.empty() || unpacked == nullptr || (a_km && b_km)) return best;
     double const flop = problem_flop(args);
-    if (flop < kMinFlopForLayoutCopy) return best;
-    RepackPlan const rp = detail::plan_repack(args, a_km ? RepackTarget::keep : RepackTarget::k_major,
-                                              b_km ? RepackTarget::keep : RepackTarget::k_major);
-    if (flop < kMinFlopPerCopiedByte * double(rp.bytes)) return best;
-    GemmArgs g;
-    const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
-    if (k == nullptr) return best;
-    int const rank = detail::heuristic_rank(*k, g, sm);
-    if (rank > detail::heuristic_rank(*unpacked, args, sm)) best = {rp, k, rank};
+    bool const tf32 = args.input == DataType::tf32;
+    double const min_flop_per_byte = tf32 ? kMinFlopPerTf32CopiedByte : kMinFlopPerCopiedByte;
+    if (flop < (tf32 ? kMinFlopForTf32Copy : kMinFlopForLayoutCopy)) return best;
+    int const unpacked_rank = detail::heuristic_rank(*unpacked, args, sm);
+    RepackPlan const both = detail::plan_repack(args, a_km ? RepackTarget::keep : RepackTarget::k_major,
+                                                b_km ? RepackTarget::keep : RepackTarget::k_major);
+    std::vector<RepackPlan> plans;
+    if (!a_km && !b_km) {
+      RepackPlan const only_a = detail::plan_repack(args, RepackTarget::k_major, RepackTarget::keep);
+      RepackPlan const only_b = detail::plan_repack(args, RepackTarget::keep, RepackTarget::k_major);
+      plans = only_a.bytes <= only_b.bytes ? std::vector<RepackPlan>{only_a, only_b}
+                                           : std::vector<RepackPlan>{only_b, only_a};
+    }
+    plans.push_back(both);
+    for (const RepackPlan& rp : plans) {
+      if (flop < min_flop_per_byte * double(rp.bytes)) continue;
+      GemmArgs g;
+      const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
+      if (k == nullptr) continue;
+      int const rank = detail::heuristic_rank(*k, g, sm);
+      if (rank > unpacked_rank) return {rp, k, rank};
+    }
     return best;
   }
   auto target = [](bool bad, bool km, int plan) {

@@ -180,24 +180,33 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
                            big(C, C, 256, 256, 256, false)})
     EXPECT_EQ(plan_of(g, 90), "sm90_ws_gemm") << g.m << "x" << g.n << "x" << g.k;
   EXPECT_EQ(plan_of(big(C, C, 4096, 4096, 4096, false), 80), "sm80_tensorop");
-  // tf32 (no transposed wgmma): a K-major copy when it reaches the TMA
-  // kernel, the problem is large, and the GEMM does >= 512 flop per copied
-  // byte; otherwise mma.sync reads the operands in place.
+  // tf32 (no transposed wgmma): the TMA kernel reads one M/N-major operand
+  // through registers (as wgmma's A), unless it is the small side of a
+  // skinny problem. Two M/N-major operands: one is copied K-major (the
+  // smaller; A at equal size) when the problem has >= 2^30 flop and the GEMM
+  // does >= 256 flop per copied byte; otherwise mma.sync reads them in place.
   auto tf32 = [](MatrixOrder ao, MatrixOrder bo, std::int64_t m, std::int64_t n, std::int64_t k) {
     return big(ao, bo, m, n, k, false, DataType::tf32);
   };
-  EXPECT_EQ(plan_of(tf32(R, C, 4096, 4096, 4096), 90), "sm90_ws_gemm");
-  EXPECT_EQ(plan_of(tf32(C, C, 4096, 4096, 4096), 90), "sm90_ws_gemm +A ws");
-  EXPECT_EQ(plan_of(tf32(R, R, 4096, 4096, 4096), 90), "sm90_ws_gemm +B ws");
-  EXPECT_EQ(plan_of(tf32(C, R, 4096, 4096, 4096), 90), "sm90_ws_gemm +A +B ws");  // 1024 flop per byte
-  EXPECT_EQ(plan_of(tf32(C, C, 256, 256, 256), 90), "sm80_tensorop");  // too small to pay for a copy
-  // Too little work per copied byte (run 23: 0.25x with the copy): the large
-  // M/N-major operand of a skinny GEMM is read in place by mma.sync.
-  for (GemmArgs const g : {tf32(C, R, 128, 8192, 8192), tf32(R, R, 64, 28672, 4096), tf32(C, R, 16, 4096, 14336)})
-    EXPECT_EQ(plan_of(g, 90), "sm80_tensorop") << g.m << "x" << g.n << "x" << g.k;
-  // A small M/N-major operand next to a large K-major one is still copied
-  // (128x8192x8192 nn: 4 MB copied for 17 GFLOP).
-  EXPECT_EQ(plan_of(tf32(C, C, 128, 8192, 8192), 90), "sm90_ws_gemm +A ws");
+  for (GemmArgs const g : {tf32(R, C, 4096, 4096, 4096), tf32(C, C, 4096, 4096, 4096), tf32(R, R, 4096, 4096, 4096),
+                           tf32(C, C, 256, 256, 256), tf32(C, C, 128, 8192, 8192), tf32(R, R, 64, 28672, 4096)})
+    EXPECT_EQ(plan_of(g, 90), "sm90_ws_gemm") << g.m << "x" << g.n << "x" << g.k;
+  EXPECT_EQ(plan_of(tf32(C, R, 4096, 4096, 4096), 90), "sm90_ws_gemm +A ws");  // 2048 flop per byte
+  EXPECT_EQ(plan_of(tf32(C, R, 4096, 8192, 4096), 90), "sm90_ws_gemm +A ws");  // the smaller one
+  EXPECT_EQ(plan_of(tf32(C, R, 8192, 4096, 4096), 90), "sm90_ws_gemm +B ws");
+  EXPECT_EQ(plan_of(tf32(C, R, 128, 8192, 8192), 90), "sm90_ws_gemm +A ws");  // 4 MB copied for 17 GFLOP
+  EXPECT_EQ(plan_of(tf32(C, R, 1000, 1000, 1000), 90), "sm90_ws_gemm +A ws");  // 500 flop per byte
+  EXPECT_EQ(plan_of(tf32(C, R, 512, 512, 512), 90), "sm80_tensorop");  // too small to pay for a copy
+  EXPECT_EQ(plan_of(tf32(C, R, 256, 256, 256), 90), "sm80_tensorop");
+  // 16x4096x14336: 1.9 GFLOP for 0.9 MB (A), 2048 flop per byte.
+  EXPECT_EQ(plan_of(tf32(C, R, 16, 4096, 14336), 90), "sm90_ws_gemm +A ws");
+  // Copying the smaller operand does (the other dimension) / 2 flop per
+  // byte: 150 here, too little work per copied byte.
+  EXPECT_EQ(plan_of(tf32(C, R, 300, 300, 8192), 90), "sm80_tensorop");
+  // The small side of a skinny problem M/N-major: copied K-major (2 MB for
+  // 8.6 GFLOP).
+  EXPECT_EQ(plan_of(tf32(C, C, 64, 8192, 8192), 90), "sm90_ws_gemm +A ws");
+  EXPECT_EQ(plan_of(tf32(R, R, 8192, 64, 8192), 90), "sm90_ws_gemm +B ws");
 }
 
 TEST(RepackSelect, F32KContiguousOperandsCopiedMnMajorForTheFfmaKernel) {

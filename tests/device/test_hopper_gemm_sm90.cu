@@ -409,11 +409,41 @@ TEST(HopperGemm, RejectsWhatTmaCannotDo) {
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   args.input = DataType::tf32;  // tf32: 16 elements of A per row = 64 bytes, fine
   EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
-  args.b.order = MatrixOrder::row_major;  // no transposed tf32 wgmma
+  // No transposed tf32 wgmma: one M/N-major operand is read through
+  // registers as wgmma's A, two are refused.
+  args.b.order = MatrixOrder::row_major;
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  args.a.order = MatrixOrder::col_major;
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   st = detail::launch_sm90_ws_gemm(args, nullptr);
-  EXPECT_NE(st.message.find("tf32 needs K-major"), std::string::npos) << st.message;
-  args.b.order = MatrixOrder::col_major;
+  EXPECT_EQ(st.code, StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("at most one M/N-major operand"), std::string::npos) << st.message;
+  args.b.order = MatrixOrder::col_major;  // A alone M/N-major
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  // ... but not as the small side of a skinny problem (the narrow tiles put
+  // it on wgmma's B); as the large side it is A'.
+  args.m = 16;
+  args.n = 4096;
+  args.d.ld = 4096;
+  EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
+  st = detail::launch_sm90_ws_gemm(args, nullptr);
+  EXPECT_NE(st.message.find("small side"), std::string::npos) << st.message;
+  args.m = 4096;
+  args.n = 16;
+  args.d.ld = 16;
+  EXPECT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  // An explicit variant whose orientation puts the M/N-major tf32 operand on
+  // B' is refused by name (D row-major, transposed: A becomes B').
+  detail::Sm90WsVariant tr;
+  tr.tile_n = 128;
+  tr.transpose = true;
+  st = detail::launch_sm90_ws_gemm(args, nullptr, tr);
+  EXPECT_EQ(st.code, StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("puts the M/N-major operand on B'"), std::string::npos) << st.message;
+  args.m = 4;
+  args.n = 4;
+  args.d.ld = 4;
+  args.a.order = MatrixOrder::row_major;
   args.a.ld = 10;  // 40-byte rows
   EXPECT_FALSE(detail::can_implement_sm90_ws_gemm(args));
   args.a.ld = 16;
@@ -937,6 +967,51 @@ TEST(HopperGemm, Tf32) {
     run_gemm<float, float>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<float, float>({513, 1031, 200}, MatrixOrder::col_major, -2.0f, 0.25f, 1, v);
   }
+}
+
+// tf32 with one M/N-major operand (read through registers as wgmma's A, the
+// RS form): the default launch, which makes that operand A' (a column-major
+// A directly; a row-major B by computing D^T = B^T A^T), on each kind of
+// shape: cooperative 128x256 (TMA store), ping-pong 128x128 and 64x128,
+// narrow tiles with split-K, an odd number of K-blocks, partial tiles in M
+// (not a multiple of the 32-element boxes), N and K, alpha/beta, a
+// column-major D, batches; then each configuration explicitly, and split-K.
+TEST(HopperGemm, Tf32MnMajorOperand) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  for (auto [ao, bo] : {std::pair{C, C}, std::pair{R, R}}) {
+    run_gemm<float, float>({129, 257, 65}, R, 1.0f, 0.0f, 1, def, ao, bo);
+    run_gemm<float, float>({1000, 1000, 1000}, R, 1.5f, -0.5f, 1, def, ao, bo);
+    run_gemm<float, float>({2048, 2048, 1024}, C, 1.0f, 0.0f, 1, def, ao, bo);
+    run_gemm<float, float>({4096, 4096, 2048}, R, 1.0f, 0.0f, 1, def, ao, bo);
+    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 3, def, ao, bo);
+    run_gemm<float, float>({1001, 777, 333}, C, -2.0f, 0.25f, 1, def, ao, bo);
+  }
+  // Skinny: the M/N-major operand is the large side (narrow tiles with
+  // split-K; ping-pong 64x128 for a dimension in (64, 128]).
+  run_gemm<float, float>({4096, 48, 3000}, R, 1.0f, 0.0f, 1, def, C, C);
+  run_gemm<float, float>({48, 4096, 3000}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<float, float>({100, 4096, 1000}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<float, float>({4096, 100, 1000}, C, 1.0f, 0.0f, 1, def, C, C);
+  // Explicit configurations, A column-major and D row-major (A' = A).
+  for (int kind = 0; kind < 5; ++kind) {
+    detail::Sm90WsVariant v;
+    v.pingpong = kind == 1 || kind == 2;
+    v.tile_n = kind == 0 || kind == 3 ? 256 : kind == 4 ? 64 : 128;
+    v.tile_m = kind == 2 ? 64 : 128;
+    v.tma_store = kind != 0 && kind != 4;
+    run_gemm<float, float>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, C, C);
+    run_gemm<float, float>({513, 1031, 200}, R, -2.0f, 0.25f, 2, v, C, C);
+    v.splits = 3;
+    run_gemm<float, float>({700, 600, 2000}, R, 1.0f, 0.5f, 1, v, C, C);
+  }
+  // B row-major with D column-major: the default orientation (D' = D^T)
+  // already has B as A'; explicitly transposed for a row-major D.
+  detail::Sm90WsVariant tr;
+  tr.transpose = true;
+  run_gemm<float, float>({777, 1000, 500}, R, 1.0f, 0.0f, 1, tr, R, R);
+  run_gemm<float, float>({777, 1000, 500}, C, 1.0f, 0.0f, 1, detail::Sm90WsVariant{}, R, R);
 }
 
 // Tail split (split_tail): the tiles of the last, partly filled wave are cut

@@ -8,7 +8,7 @@
 // warpgroup_arrive and warpgroup_commit_batch with one batch left in flight.
 // The accumulators reach wgmma through the fragment's own storage (no copies
 // between the asynchronous instructions), so ptxas must not serialise them
-// (C7515) and nothing may spill.
+// (any "wgmma ... serialized" report, C7510-C7515) and nothing may spill.
 #include <tessera/atom.hpp>
 #include <tessera/atom/sync_sm90.cuh>
 #include <tessera/tensor.hpp>

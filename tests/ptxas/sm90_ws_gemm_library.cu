@@ -6,7 +6,7 @@
 // for sm_90a with -Xptxas -v at test time (no GPU needed). All 78 entry
 // points (bf16, f16 and tf32 inputs; f32 and f16 accumulation; cooperative,
 // clusters of 2, ping-pong 64x256, 128x128 and 64x128, the narrow tiles;
-// TMA store and direct epilogues) must keep their wgmma pipelined (no C7515)
+// TMA store and direct epilogues) must keep their wgmma pipelined (no "wgmma.mma_async instructions are serialized", C7510-C7515)
 // and must not spill, but one.
 //
 // Ping-pong 128x128 with the TMA store and f16 accumulation widens both of a

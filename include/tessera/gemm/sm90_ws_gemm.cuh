@@ -13,7 +13,11 @@
 // MN-major: the producer then loads (64 x M'/N', 64 x K) TMA boxes whose
 // 128B-swizzled image is the wgmma MN-major canonical layout, and the
 // consumers' wgmma reads it with the transpose bit set (p.a_mn / p.b_mn),
-// so all four BLAS layouts run without a copy.
+// so all four BLAS layouts run without a copy. tf32 has no transposed
+// wgmma: an MN-major tf32 A' is loaded the same way (boxes of 32 elements
+// of M') and the consumers read it into registers for the RS form; B' must
+// be K-major, so the launcher makes the MN-major tf32 operand A' (two
+// MN-major tf32 operands: one is copied K-major first, by tessera::gemm).
 //
 // One CTA = 384 threads = 3 warpgroups, one CTA per SM, persistent over
 // 128x256 output tiles (grouped rasterisation, kGroupM tile rows per group so
@@ -113,10 +117,10 @@ struct WsGemmParams {
   int split_k_blocks = 0;
   float* partial = nullptr;
   int* counters = nullptr;
-  // MN-major operands (16-bit inputs only): A' (m, k) with m contiguous, B'
-  // (n, k) with n contiguous. The tensor map's inner dimension is then M'/N'
-  // and a stage holds TMA boxes of (W bytes of M'/N', kBlockK rows), see
-  // WsGemmConfigT::kMnAtomBytes.
+  // MN-major operands: A' (m, k) with m contiguous, B' (n, k) with n
+  // contiguous (16-bit inputs; tf32: A' only, read through registers). The
+  // tensor map's inner dimension is then M'/N' and a stage holds TMA boxes
+  // of (W bytes of M'/N', kBlockK rows), see WsGemmConfigT::kMnAtomBytes.
   bool a_mn = false, b_mn = false;
 };
 
@@ -210,6 +214,13 @@ struct WsGemmConfigT {
                                                                      : arch::GmmaSwizzle::b32;
   static constexpr int kMnAtomBytesA = 64 * 128;
   static constexpr int kMnAtomBytesB = 64 * kMnBytesB;
+  // An MN-major A' stage of any element type: boxes of 128 bytes of M' (64
+  // 16-bit or 32 tf32 elements) by kBlockK K rows, each 128 * kBlockK bytes
+  // (16-bit: kMnAtomBytesA; tf32: 4 KiB), kBlockM / kMnBoxA<T> per stage.
+  template <class TIn>
+  static constexpr int kMnBoxA = 128 / int(sizeof(TIn));
+  template <class TIn>
+  static constexpr int kMnBoxBytesA = 128 * kBlockK<TIn>;
   // One atom of the MN-major stage (the 128B case): (m, k) -> element offset.
   using SmemMnAtomLayout = decltype(make_composed_layout(
       Swizzle<3, 3, 3>{}, Int<0>{}, make_layout(make_shape(Int<64>{}, Int<64>{}), make_stride(Int<1>{}, Int<64>{}))));
@@ -694,11 +705,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // own B half, the peer's B half multicast into this CTA).
           arch::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
           if (p.a_mn) {
-            // (64 columns of M', kBlockK rows) per box.
+            // (128 bytes of M', kBlockK rows) per box.
+            constexpr int kBoxM = Cfg::template kMnBoxA<TIn>;
 #pragma unroll
-            for (int j = 0; j < Cfg::kBlockM / 64; ++j)
-              arch::tma_load_2d(sA + stage * Cfg::kABytes + j * Cfg::kMnAtomBytesA, &tmap_a, &full[stage],
-                                tm * Cfg::kBlockM + 64 * j, kb * kBlockK);
+            for (int j = 0; j < Cfg::kBlockM / kBoxM; ++j)
+              arch::tma_load_2d(sA + stage * Cfg::kABytes + j * Cfg::template kMnBoxBytesA<TIn>, &tmap_a,
+                                &full[stage], tm * Cfg::kBlockM + kBoxM * j, kb * kBlockK);
           } else {
             arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * kBlockK, tm * Cfg::kBlockM);
           }
@@ -754,6 +766,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     uint32_t seq = 0;  // ring sequence number
     if (Cfg::kPingPong && cw == 1 && unit0 < num_tiles) seq = uint32_t(ws_unit(unit0, p).kbs);
     int const a_row_off = Cfg::kPingPong ? 0 : cw * 64 * 128;                   // bytes into the A stage
+    // tf32 with an MN-major A' (p.a_mn): wgmma has no transposed tf32 form,
+    // so each consumer reads its A' rows from the MN-major stage into
+    // registers and issues the RS form. Per m64k8 step thread (warp w of the
+    // warpgroup, g = lane / 4, q = lane % 4) holds the mma.sync tf32 A
+    // fragment of its warp's 16 rows: (g, q), (g + 8, q), (g, q + 4),
+    // (g + 8, q + 4). Element (m, k) of the stage lies in box m / 32 (32 K
+    // rows of 128 bytes, 128B swizzle) at k * 128 + ((m % 32 / 4) ^ (k % 8))
+    // * 16 + (m % 4) * 4. rs_off[i]: the byte offset of fragment value i at
+    // row block 0, k step 0; row block hf adds 2 boxes (8 KiB), a k8 step 8
+    // rows (1 KiB), neither changing the swizzle term.
+    [[maybe_unused]] uint32_t rs_off[4];
+    if constexpr (sizeof(TIn) == 4) {
+      int const g = lane / 4, q = lane % 4;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        int const m = a_row_off / 128 + 16 * (warp % 4) + g + 8 * (i & 1);
+        int const k = q + 4 * (i >> 1);
+        rs_off[i] = uint32_t((m / 32) * 4096 + k * 128 + ((((m % 32) >> 2) ^ (k & 7)) << 4) + (m & 3) * 4);
+      }
+    }
     uint32_t my_tiles = 0;  // tiles this consumer has started
     // kHoldStage (16-bit outputs): the ring stage whose first 16 KiB per
     // consumer still feed the previous tile's first TMA store group, -1 when
@@ -861,8 +893,65 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else if (p.a_mn) mainloop.template operator()<1, 0>();
         else if (p.b_mn) mainloop.template operator()<0, 1>();
         else mainloop.template operator()<0, 0>();
+      } else if (p.a_mn) {
+        // tf32, A' MN-major through registers (see rs_off; B' is K-major:
+        // the launcher orients the problem so). Each K-block is two wgmma
+        // groups of two k8 steps, the first half's A registers in set 0, the
+        // second half's in set 1. One group stays in flight, so a set is
+        // reloaded only after the group that read it (the one before the
+        // other set's group) has completed.
+        // NOTE: first version: one group per K-block, two register sets
+        // alternating per K-block (a K loop unrolled by two). Cooperative
+        // 64-row blocks compiled fine; ping-pong 128x128 (two row blocks per
+        // consumer: 128 accumulators + 64 A registers) made ptxas serialise
+        // every wgmma for lack of registers (C7512). Half-K-block groups need
+        // half the A registers and no unrolling.
+        constexpr int kSteps = kBlockK / Mma::kK;  // k8 steps per K-block
+        constexpr int kPart = kSteps / 2;          // k8 steps per group
+        uint32_t ra[2][Cfg::kHalves][kPart][4];
+        for (int kb = 0; kb < unit.kbs; ++kb, ++seq) {
+          int const stage = int(seq % uint32_t(Cfg::kStages));
+          uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
+          arch::mbarrier_wait(&full[stage], phase);
+          const uint8_t* const a_stage = sA + stage * Cfg::kABytes;
+          arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(
+              arch::smem_u32(sB + stage * Cfg::kBBytes));
+          auto half = [&]<int kSet>() {
+#pragma unroll
+            for (int hf = 0; hf < Cfg::kHalves; ++hf)
+#pragma unroll
+              for (int s = 0; s < kPart; ++s)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                  ra[kSet][hf][s][i] = *reinterpret_cast<const uint32_t*>(a_stage + rs_off[i] + 8192 * hf +
+                                                                          1024 * (kSet * kPart + s));
+#pragma unroll
+            for (int hf = 0; hf < Cfg::kHalves; ++hf) {
+              arch::wgmma_fence_operand(acc[hf]);
+#pragma unroll
+              for (int s = 0; s < kPart; ++s) arch::wgmma_fence_operand(ra[kSet][hf][s]);
+            }
+            arch::wgmma_fence();
+#pragma unroll
+            for (int s = 0; s < kPart; ++s) {
+              int const kk = kSet * kPart + s;
+#pragma unroll
+              for (int hf = 0; hf < Cfg::kHalves; ++hf)
+                Mma::rs(acc[hf], ra[kSet][hf][s], db.advanced(32u * uint32_t(kk)).desc, (kb | kk) != 0 ? 1 : 0);
+            }
+            arch::wgmma_commit_group();
+#pragma unroll
+            for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+            arch::wgmma_wait_group<1>();
+          };
+          half.template operator()<0>();
+          half.template operator()<1>();
+          // Every group of the previous K-block has completed: its stage goes back.
+          if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
+          prev_stage = stage;
+        }
       } else {
-        mainloop.template operator()<0, 0>();  // tf32: K-major only (the launcher checks)
+        mainloop.template operator()<0, 0>();
       }
       // This thread has passed every full[] wait of the tile: the fills they
       // waited for are complete, which is all the other consumer needs.
@@ -942,8 +1031,9 @@ namespace tessera::detail {
 
 // Whether sm90_ws_gemm can run `args` (validated arguments): bf16/f16 inputs
 // with f32 accumulation in any order (f16 inputs and output also with f16
-// accumulation), or tf32 inputs (f32 output) with both
-// operands K-major (A row-major, B column-major); 16-byte aligned A/B base
+// accumulation), or tf32 inputs (f32 output) with at most one M/N-major
+// operand, not the small side of a skinny problem (one dimension <= 64, the
+// other >= 1024; it is read through registers as wgmma's A); 16-byte aligned A/B base
 // pointers, leading dimensions and batch strides; k > 0. Does not query the
 // device.
 bool can_implement_sm90_ws_gemm(const GemmArgs& args);

@@ -9,6 +9,7 @@
 // the TMA tensor maps and launches min(work units, SMs) persistent CTAs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -44,6 +45,26 @@ Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
 }
 
+// tf32 operand orders. wgmma reads tf32 tiles K-major only, except A from
+// registers: the launch orients the problem so that an MN-major operand is
+// A' (default_variant). The narrow tiles of a skinny problem (one dimension
+// <= 64, the other >= 1024) put the small dimension on N', so there the
+// MN-major operand must be the large one. Empty when `args` (tf32) keeps
+// these rules.
+std::string tf32_mn_rule(const GemmArgs& args) {
+  bool const a_mn = args.a.order == MatrixOrder::col_major, b_mn = args.b.order == MatrixOrder::row_major;
+  if (a_mn && b_mn)
+    return "tf32 reads at most one M/N-major operand (through registers, as wgmma's A); here A is column-major "
+           "and B row-major, both M/N-major";
+  if (!a_mn && !b_mn) return {};
+  std::int64_t const small = std::min(args.m, args.n), big = std::max(args.m, args.n);
+  std::int64_t const rows = a_mn ? args.m : args.n;  // of the M/N-major operand
+  if (small <= 64 && big >= 1024 && rows == small)
+    return "tf32: the M/N-major operand is the small side (" + std::to_string(rows) +
+           " <= 64) of a skinny problem, which the narrow tiles put on wgmma's B, read K-major only";
+  return {};
+}
+
 // The rule `args` breaks, or empty when the kernel can run it.
 std::string unsupported_reason(const GemmArgs& args) {
   if (args.input != DataType::bf16 && args.input != DataType::f16 && args.input != DataType::tf32)
@@ -59,14 +80,13 @@ std::string unsupported_reason(const GemmArgs& args) {
   if (args.k <= 0) return "needs k > 0";
   if (args.batch_count > INT_MAX) return "batch_count must be below 2^31";
   if (args.m > INT_MAX - 256 || args.n > INT_MAX - 256 || args.k > INT_MAX - 256) return "sizes must be below 2^31 - 256";
-  // Any order for 16-bit inputs (wgmma reads MN-major tiles transposed);
-  // tf32 has no transposed wgmma: A row-major and B column-major, whatever
-  // D's order (the swap for a column-major D exchanges the roles and the
-  // orders together).
-  if (args.input == DataType::tf32 &&
-      (args.a.order != MatrixOrder::row_major || args.b.order != MatrixOrder::col_major))
-    return "tf32 needs K-major operands (A row-major, B column-major: the \"tn\" case); wgmma transposes only "
-           "16-bit inputs";
+  // Any order for 16-bit inputs (wgmma reads MN-major tiles transposed).
+  // tf32 has no transposed wgmma: an MN-major operand is read through
+  // registers as wgmma's A (the RS form), so at most one may be MN-major,
+  // and it must be the one the launch can put on A' (tf32_mn_rule).
+  if (args.input == DataType::tf32) {
+    if (std::string why = tf32_mn_rule(args); !why.empty()) return why;
+  }
   auto mis16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
   if (mis16(args.a.data) || mis16(args.b.data)) return "TMA needs 16-byte aligned A and B base pointers";
   std::int64_t const e = size_of(args.input);
@@ -145,7 +165,7 @@ void kernel_k_major(const GemmArgs& args, bool swap, bool* a_km, bool* b_km) {
 
 // The default variant for `args` on the current device.
 detail::Sm90WsVariant default_variant(const GemmArgs& args) {
-  bool const swap = args.d.order == MatrixOrder::col_major;
+  bool swap = args.d.order == MatrixOrder::col_major;
   int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   if (sms <= 0) sms = 132;
   std::int64_t const e = size_of(args.input);
@@ -156,8 +176,16 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
     row_align /= 2;
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
-  return detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k, sms, int(e),
-                                        row_align, a_km, b_km);
+  // tf32: an MN-major operand goes on A' (registers); B' is read K-major.
+  bool const flip = args.input == DataType::tf32 && !b_km;
+  if (flip) {
+    swap = !swap;
+    kernel_k_major(args, swap, &a_km, &b_km);
+  }
+  detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
+                                                           sms, int(e), row_align, a_km, b_km);
+  if (flip) v.transpose = !v.transpose;
+  return v;
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
@@ -225,6 +253,10 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   kernel_k_major(args, swap, &a_km, &b_km);
   if ((!a_km || !b_km) && Cfg::kCluster != 1)
     return ws_fail(StatusCode::cannot_implement, "MN-major operands are not implemented for clusters");
+  if (args.input == DataType::tf32 && !b_km)
+    return ws_fail(StatusCode::cannot_implement,
+                   "tf32: this orientation puts the M/N-major operand on B', which wgmma reads K-major only (it "
+                   "reads an M/N-major tf32 operand as A', through registers: flip the variant's transpose)");
   std::int64_t const m = swap ? args.n : args.m;
   std::int64_t const n = swap ? args.m : args.n;
   DataType const out = resolved_output(args);
@@ -509,8 +541,12 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // contiguous bytes of each K row of an N-major operand per K-block, where
     // 128x64 tiles read 256 (two boxes of 64 elements); cuBLAS itself ran
     // nt/tt 6% faster than tn on this shape.
+    // tf32 with an MN-major A' (read through registers): the orientation is
+    // fixed, the MN-major operand being the large one (tf32_mn_rule), so
+    // the narrow tiles below, untransposed.
+    bool const tf32_rs = elem_bytes == 4 && !a_k_major;
     bool const big_mn_major = m < n ? !b_k_major : !a_k_major;
-    if (big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
+    if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
@@ -519,7 +555,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       return v;
     }
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
-    v.transpose = m < n;
+    v.transpose = m < n && !tf32_rs;
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
     v.tma_store = false;
     v.group_m = 8;
@@ -622,7 +658,7 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
             "128x128, or cooperative 128xN (N = 16..128, small dimension on N) with in-kernel split-K; "
             "bf16/f16 -> f32 acc, f16 -> f16 with f16 acc on request, any order (MN-major tiles read transposed); "
-            "tf32 -> f32, A row-major + B column-major; "
+            "tf32 -> f32, at most one M/N-major operand (read through registers); "
             "16-byte aligned A/B, ld and batch strides; one launch per batch"};
   k.can_implement = &can_implement;
   k.launch = &launch;
