@@ -190,8 +190,9 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
     // Aligned operands: a K-major copy of the M/N-major ones only when it
     // reaches a kernel the heuristic ranks above the one that reads them in
     // place (on Hopper, for tf32: the TMA kernel, which reads 16-bit inputs in
-    // any order but tf32 only K-major, instead of mma.sync), and only for
-    // problems large enough (see kMinFlopForLayoutCopy).
+    // any order but at most one M/N-major tf32 operand, instead of
+    // mma.sync), and only for problems large enough (kMinFlopForTf32Copy,
+    // kMinFlopForLayoutCopy).
     // Copying one of two M/N-major operands may be enough (tf32 on Hopper
     // reads one through registers): the smaller one alone, then the other
     // alone, then both; the first plan that reaches a higher-ranked kernel.
