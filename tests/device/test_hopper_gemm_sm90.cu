@@ -1014,6 +1014,27 @@ TEST(HopperGemm, Tf32MnMajorOperand) {
   run_gemm<float, float>({777, 1000, 500}, C, 1.0f, 0.0f, 1, detail::Sm90WsVariant{}, R, R);
 }
 
+// The same register path on small problems, each configuration once (and
+// split-K), for compute-sanitizer's racecheck, which cannot finish the
+// larger cases: the consumers' shared loads of A' against the producer's
+// next TMA writes into the stage they release.
+TEST(HopperGemm, Tf32MnMajorSmall) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (int kind = 0; kind < 5; ++kind) {
+    detail::Sm90WsVariant v;
+    v.pingpong = kind == 1 || kind == 2;
+    v.tile_n = kind == 0 || kind == 3 ? 256 : kind == 4 ? 64 : 128;
+    v.tile_m = kind == 2 ? 64 : 128;
+    v.tma_store = kind != 0 && kind != 4;
+    v.splits = kind == 4 ? 2 : 1;
+    run_gemm<float, float>({200, 300, 300}, R, 1.0f, 0.5f, 1, v, C, C);
+  }
+  detail::Sm90WsVariant tr;
+  tr.transpose = true;
+  run_gemm<float, float>({150, 260, 170}, R, 1.0f, 0.0f, 1, tr, R, R);
+}
+
 // Tail split (split_tail): the tiles of the last, partly filled wave are cut
 // into K-slices, the others run whole; every kernel configuration, both
 // orientations, alpha/beta, batches. 4096x4096 with 128x256 tiles = 512

@@ -82,7 +82,9 @@ __global__ void __launch_bounds__(128, 1)
   for (int s = 0; s < Stages - 1 && s < num_k; ++s) {
     if (threadIdx.x == 0) {
       mbarrier_arrive_expect_tx(&mbar[s], stage_bytes);
-      copy(tma_load_A.with(mbar[s]), make_coord(m0, s * BLK_K), sA(_, _, s));
+      // The prologue's A boxes in the seed's four-argument form (barrier
+      // last), everything else with .with(mbar): the same copy.
+      copy(tma_load_A, make_coord(m0, s * BLK_K), sA(_, _, s), &mbar[s]);
       copy(tma_load_B.with(mbar[s]), make_coord(n0, s * BLK_K), sB(_, _, s));
     }
   }

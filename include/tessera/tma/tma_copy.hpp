@@ -18,6 +18,7 @@
 //     if (threadIdx.x == 0) {
 //       mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes());
 //       copy(tma_load_A.with(mbar), make_coord(m0, k0), sA);   // the box whose first element is (m0, k0)
+//       // or, as the seed's first snippet writes it: copy(tma_load_A, make_coord(m0, k0), sA, &mbar);
 //     }
 //     mbarrier_wait(&mbar, phase);
 //
@@ -280,6 +281,16 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
   } else {
     arch::tma_load_3d(dst, &tma.tmap_, b.mbar_, c[0], c[1], c[2]);
   }
+}
+
+// Seed 002's first TMA snippet passes the barrier as a fourth argument:
+// copy(tma_load_A, coord, sA, mbar_ptr) is copy(tma_load_A.with(*mbar_ptr),
+// coord, sA). SM90_TMA_LOAD only: a multicast load names its receivers,
+// with(mbar, cta_mask). sm_90.
+template <class T, class SmemLayout, class Coord, class SEngine, class SLayout>
+__device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout> const& tma, Coord const& coord,
+                     Tensor<SEngine, SLayout> const& smem, std::uint64_t* mbar) {
+  copy(tma.with(*mbar), coord, smem);
 }
 
 // Stores (SM90_TMA_STORE) or adds (SM90_TMA_REDUCE_ADD, 2-D) the box in
