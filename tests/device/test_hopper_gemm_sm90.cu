@@ -783,6 +783,18 @@ TEST(HopperGemm, DefaultVariantSelection) {
   }
   // tf32: K-blocks of 32 elements, so twice as many per K.
   EXPECT_EQ(detail::select_sm90_ws_variant(16, 4096, 7168, 132, 4).splits, 4);
+  // tf32 with an M/N-major A' (read through registers, which only A can be):
+  // never transposed, so it stays A'. A bf16 problem of the same shape and
+  // majors takes ping-pong 64x256 transposed (Major above); tf32 the narrow
+  // 128x64 tiles, untransposed.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{28672, 64}, {4096, 48}, {8192, 16}}) {
+    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, 4096, 132, 4, 128, false, true);
+    SCOPED_TRACE(testing::Message() << m << "x" << n << " tf32, A' M-major");
+    EXPECT_FALSE(v.transpose);
+    EXPECT_FALSE(v.pingpong);
+    EXPECT_EQ(v.tile_n, n <= 16 ? 16 : 64);
+  }
+  EXPECT_TRUE(detail::select_sm90_ws_variant(28672, 64, 4096, 132, 2, 128, false, true).transpose);
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
