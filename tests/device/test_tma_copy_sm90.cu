@@ -49,7 +49,10 @@ __host__ __device__ auto seed_tiled_mma() {
 }
 
 // C (M,N) row-major f32 = A (M,K) row-major * B (N,K) row-major ^T.
-template <class TmaA, class TmaB>
+// kPartitioned: the loads in CuTe's partitioned form (its Hopper tutorial):
+// get_tma_tensor, local_tile, tma_partition, copy(tma.with(mbar), tAgA(_, k),
+// tAsA(_, pipe)); otherwise the seed's coordinate form.
+template <class TmaA, class TmaB, bool kPartitioned = false>
 __global__ void __launch_bounds__(128, 1)
     hopper_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B, float* C_ptr,
                        int M, int N, int K) {
@@ -79,14 +82,32 @@ __global__ void __launch_bounds__(128, 1)
   int const num_k = (K + BLK_K - 1) / BLK_K;  // the last box reads zeros past K
   std::uint32_t const stage_bytes = tma_load_A.box_bytes() + tma_load_B.box_bytes();
 
-  for (int s = 0; s < Stages - 1 && s < num_k; ++s) {
-    if (threadIdx.x == 0) {
-      mbarrier_arrive_expect_tx(&mbar[s], stage_bytes);
+  // CuTe's form: coordinate tensors tiled like the data, one box per mode-0 slice.
+  Tensor mA = tma_load_A.get_tma_tensor(make_shape(M, K));  // (M,K) -> (m,k)
+  Tensor mB = tma_load_B.get_tma_tensor(make_shape(N, K));  // (N,K) -> (n,k)
+  auto cta_tiler = make_shape(Int<BLK_M>{}, Int<BLK_N>{}, Int<BLK_K>{});
+  auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);
+  Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X, _1>{});  // (BLK_M,BLK_K,k)
+  Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step<X, _1, _1>{});  // (BLK_N,BLK_K,k)
+  auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+  auto [tBgB, tBsB] = tma_partition(tma_load_B, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+  // K-block k into stage s, from thread 0.
+  auto load = [&](int k, int s, bool prologue) {
+    mbarrier_arrive_expect_tx(&mbar[s], stage_bytes);
+    if constexpr (kPartitioned) {
+      copy(tma_load_A.with(mbar[s]), tAgA(_, k), tAsA(_, s));
+      copy(tma_load_B.with(mbar[s]), tBgB(_, k), tBsB(_, s));
+    } else {
       // The prologue's A boxes in the seed's four-argument form (barrier
       // last), everything else with .with(mbar): the same copy.
-      copy(tma_load_A, make_coord(m0, s * BLK_K), sA(_, _, s), &mbar[s]);
-      copy(tma_load_B.with(mbar[s]), make_coord(n0, s * BLK_K), sB(_, _, s));
+      if (prologue) copy(tma_load_A, make_coord(m0, k * BLK_K), sA(_, _, s), &mbar[s]);
+      else copy(tma_load_A.with(mbar[s]), make_coord(m0, k * BLK_K), sA(_, _, s));
+      copy(tma_load_B.with(mbar[s]), make_coord(n0, k * BLK_K), sB(_, _, s));
     }
+  };
+
+  for (int s = 0; s < Stages - 1 && s < num_k; ++s) {
+    if (threadIdx.x == 0) load(s, s, true);
   }
   for (int k = 0; k < num_k; ++k) {
     int const cur = k % Stages;
@@ -98,12 +119,7 @@ __global__ void __launch_bounds__(128, 1)
     warpgroup_wait<1>();  // batch k-1 is done: its stage, (k + Stages - 1) % Stages, may be refilled
     warpgroup_fence_operand(tCrC);
     int const prefetch = k + Stages - 1;
-    if (prefetch < num_k && threadIdx.x == 0) {
-      int const nxt = prefetch % Stages;
-      mbarrier_arrive_expect_tx(&mbar[nxt], stage_bytes);
-      copy(tma_load_A.with(mbar[nxt]), make_coord(m0, prefetch * BLK_K), sA(_, _, nxt));
-      copy(tma_load_B.with(mbar[nxt]), make_coord(n0, prefetch * BLK_K), sB(_, _, nxt));
-    }
+    if (prefetch < num_k && threadIdx.x == 0) load(prefetch, prefetch % Stages, false);
   }
   warpgroup_wait<0>();
   warpgroup_fence_operand(tCrC);
@@ -227,6 +243,29 @@ TEST(TmaCopy, SeedHopperGemm) {
   ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
   EXPECT_EQ(tma_load_A.box_bytes(), std::uint32_t(BLK_M * BLK_K * 2));
   auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  expect_matches_reference(p, dc);
+}
+
+// The same GEMM with the loads in CuTe's partitioned form (get_tma_tensor,
+// local_tile, tma_partition, copy(tma.with(mbar), tAgA(_, k), tAsA(_, s))).
+TEST(TmaCopy, PartitionedFormAsCuteTutorial) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  Problem const p = make_problem(384, 256, 1000);  // the last K-box partial
+  DevBuf da, db, dc;
+  ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
+  ASSERT_NO_FATAL_FAILURE(upload(db, p.b));
+  std::size_t const c_bytes = std::size_t(p.M) * p.N * sizeof(float);
+  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, c_bytes));
+  TESSERA_TEST_CUDA(cudaMemset(dc.p, 0xFF, c_bytes));  // poison: NaN
+  auto tma_load_A = make_operand_copy(SM90_TMA_LOAD{}, da.as<bfloat16_t>(), p.M, p.K);
+  auto tma_load_B = make_operand_copy(SM90_TMA_LOAD{}, db.as<bfloat16_t>(), p.N, p.K);
+  ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
+  ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
+  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), true>;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
   TESSERA_TEST_CUDA(cudaGetLastError());

@@ -104,6 +104,24 @@ TEST(Swizzle, ComposedLayoutTilingKeepsTheSwizzle) {
   EXPECT_EQ(str(layout<1>(sw)), "Sw<3,3,3> o _0 o _64:_1");
 }
 
+// group<B, E> of a swizzled layout regroups the inner layout's modes and
+// keeps the function (group_modes<0, 2>(sA) of a staged smem tile, as
+// tma_partition takes it).
+TEST(Swizzle, ComposedLayoutGroupKeepsTheFunction) {
+  auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
+  auto staged = tile_to_shape(sw, make_shape(_16{}, _64{}, _3{}));
+  auto g = group<0, 2>(staged);
+  EXPECT_EQ(str(g), "Sw<3,3,3> o _0 o ((_16,_64),(_1,_3)):((_64,_1),(_0,_1024))");
+  static_assert(decltype(rank(g))::value == 2);
+  static_assert(decltype(size(g))::value == decltype(size(staged))::value);
+  for (int i = 0; i < int(size(staged)); ++i) EXPECT_EQ(g(i), staged(i)) << i;
+  // A stage of the grouped layout is the stage of the original.
+  for (int s = 0; s < 3; ++s)
+    for (int i = 0; i < 16 * 64; ++i) EXPECT_EQ(g(_, s)(i), staged(_, _, s)(i)) << s << " " << i;
+  auto g12 = group<1, 3>(staged);
+  EXPECT_EQ(str(g12), "Sw<3,3,3> o _0 o (_16,(_64,(_1,_3))):(_64,(_1,(_0,_1024)))");
+}
+
 TEST(Swizzle, PortionsAndExplicitConstruction) {
   auto base = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));
   auto sw = make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, base);

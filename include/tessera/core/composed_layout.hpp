@@ -142,6 +142,15 @@ TESSERA_HOST_DEVICE constexpr auto get(ComposedLayout<A, O, B> const& c) {
   return composition(c.layout_a(), c.offset(), get<I>(c.layout_b()));
 }
 
+// Modes [B, E) of the inner layout folded into one: the same function,
+// regrouped coordinates (group_modes<0, 2>(sA) of a swizzled smem tile).
+// @law group<B, E>(c)(i) == c(i) for every index i in [0, size(c))
+// @law size(group<B, E>(c)) == size(c), rank == rank(c) - (E - B) + 1
+template <int B, int E, class A, class O, class L>
+TESSERA_HOST_DEVICE constexpr auto group(ComposedLayout<A, O, L> const& c) {
+  return composition(c.layout_a(), c.offset(), group<B, E>(c.layout_b()));
+}
+
 // Slicing moves the fixed coordinates' contribution into the offset.
 // @post slice(c, L)(x) == L(c with x at the `_` modes)
 template <class Coord, class A, class O, class B>

@@ -24,6 +24,11 @@
 //
 //   prefetch_tma_descriptor(tma.get_tma_descriptor())   optional, before the first copy
 //
+//   // or CuTe's partitioned form (see tma_partition below):
+//   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
+//                                     group_modes<0, 2>(gA));   // gA: local_tile of get_tma_tensor(shape)
+//   copy(tma_load_A.with(mbar), tAgA(_, k), tAsA(_, stage));
+//
 //   SM90_TMA_LOAD              one CTA loads the box into its own shared memory
 //   SM90_TMA_LOAD_MULTICAST    copy(tma.with(mbar, cta_mask), ...) from one CTA
 //                              writes the box into every CTA of the cluster in
@@ -62,6 +67,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include <tessera/layout.hpp>
@@ -116,6 +122,13 @@ struct TmaCopy {
   [[nodiscard]] TESSERA_HOST_DEVICE std::uint32_t box_bytes() const { return box_bytes_; }
   [[nodiscard]] TESSERA_HOST_DEVICE int multicast() const { return multicast_; }
   [[nodiscard]] TESSERA_HOST_DEVICE CUtensorMap const* get_tma_descriptor() const { return &tmap_; }
+  // CuTe's coordinate tensor of the global tensor the map was made from:
+  // element c is the mode coordinate c (make_tma_coord_tensor). Tile it like
+  // the data (local_tile) and partition it with tma_partition.
+  template <class ShapeT>
+  [[nodiscard]] TESSERA_HOST_DEVICE auto get_tma_tensor(ShapeT const& shape) const {
+    return make_tma_coord_tensor(shape);
+  }
 
   // The copy bound to the mbarrier its bytes complete on (and, multicast,
   // the cluster CTAs that receive the box).
@@ -267,6 +280,7 @@ __device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc)
 // zeros) into `smem`. One thread issues it; completion arrives on the bound
 // mbarrier as box_bytes() transaction bytes. sm_90.
 template <class Op, class T, class SmemLayout, class Coord, class SEngine, class SLayout>
+  requires(!is_tensor_v<Coord>)
 __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem) {
   detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
@@ -283,6 +297,33 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
   }
 }
 
+// CuTe's partitioned form (its Hopper tutorial's mainloop):
+//   Tensor mA = tma_load_A.get_tma_tensor(make_shape(M, K));                   // (M,K) -> (m,k)
+//   Tensor gA = local_tile(mA, make_tile(Int<BM>{}, Int<BK>{}), make_coord(bm, _));  // (BM,BK,k)
+//   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{},
+//                                     group_modes<0, 2>(sA), group_modes<0, 2>(gA));  // (TMA,k), (TMA,PIPE)
+//   copy(tma_load_A.with(mbar[pipe]), tAgA(_, k), tAsA(_, pipe));
+// Mode 0 of both tensors is one box (one TMA instruction), the other modes
+// index boxes. One CTA only: a cluster layout of more CTAs (CuTe's multicast
+// slices) fails the build by name. Host and device.
+template <class Op, class T, class SmemLayout, class CtaCoord, class CtaLayout, class SEngine, class SLayout,
+          class GEngine, class GLayout>
+[[nodiscard]] TESSERA_HOST_DEVICE auto tma_partition(TmaCopy<Op, T, SmemLayout> const&, CtaCoord const&,
+                                                     CtaLayout const& cta_layout, Tensor<SEngine, SLayout> const& stensor,
+                                                     Tensor<GEngine, GLayout> const& gtensor) {
+  static_assert(decltype(size(cta_layout))::value == 1,
+                "tma_partition: multicast slices of the box (a cluster layout of more than one CTA) are not offered "
+                "[load the whole box from one CTA: make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, ...), "
+                "copy(tma.with(mbar, cta_mask), coord, sA)]");
+  static_assert(decltype(size<0>(stensor))::value == decltype(size(SmemLayout{}))::value,
+                "tma_partition: mode 0 of the shared-memory tensor must be one box [group_modes<0, R>(sA) of the "
+                "layout the copy was made for]");
+  static_assert(decltype(size<0>(gtensor))::value == decltype(size(SmemLayout{}))::value,
+                "tma_partition: mode 0 of the coordinate tensor must be one box [group_modes<0, R>(gA) of a "
+                "local_tile of get_tma_tensor(shape) by the box's shape]");
+  return std::make_tuple(gtensor, stensor);
+}
+
 // Seed 002's first TMA snippet passes the barrier as a fourth argument:
 // copy(tma_load_A, coord, sA, mbar_ptr) is copy(tma_load_A.with(*mbar_ptr),
 // coord, sA). SM90_TMA_LOAD only: a multicast load names its receivers,
@@ -291,6 +332,20 @@ template <class T, class SmemLayout, class Coord, class SEngine, class SLayout>
 __device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout> const& tma, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem, std::uint64_t* mbar) {
   copy(tma.with(*mbar), coord, smem);
+}
+
+// The partitioned form: `box` is one box of a coordinate tensor
+// (tma_partition's tAgA(_, k)); its first element is the box's origin.
+// (The destination is a forwarding reference so that this overload, not
+// the generic copy(atom, src, dst), takes a sliced smem tensor prvalue.)
+template <class Op, class T, class SmemLayout, class CEngine, class CLayout, class SmemTensor>
+  requires is_tensor_v<std::remove_cvref_t<SmemTensor>>
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Tensor<CEngine, CLayout> const& box,
+                     SmemTensor&& smem) {
+  static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
+                "copy(tma.with(...), src, dst): the source is a coordinate tensor [tma_partition's tAgA(_, k), from "
+                "get_tma_tensor]; a TMA load reads global memory through the map, not through a data tensor");
+  copy(b, box(0), smem);
 }
 
 // Stores (SM90_TMA_STORE) or adds (SM90_TMA_REDUCE_ADD, 2-D) the box in
