@@ -981,6 +981,18 @@ TEST(HopperGemm, Tf32) {
   }
 }
 
+// The five configurations the tf32 register path runs in: 0 cooperative
+// 128x256 (direct epilogue), 1 ping-pong 128x128 and 2 ping-pong 64x128
+// (TMA store), 3 cooperative 128x256 (TMA store), 4 narrow 128x64.
+detail::Sm90WsVariant tf32_config(int kind) {
+  detail::Sm90WsVariant v;
+  v.pingpong = kind == 1 || kind == 2;
+  v.tile_n = kind == 0 || kind == 3 ? 256 : kind == 4 ? 64 : 128;
+  v.tile_m = kind == 2 ? 64 : 128;
+  v.tma_store = kind != 0 && kind != 4;
+  return v;
+}
+
 // tf32 with one M/N-major operand (read through registers as wgmma's A, the
 // RS form): the default launch, which makes that operand A' (a column-major
 // A directly; a row-major B by computing D^T = B^T A^T), on each kind of
@@ -1008,11 +1020,7 @@ TEST(HopperGemm, Tf32MnMajorOperand) {
   run_gemm<float, float>({4096, 100, 1000}, C, 1.0f, 0.0f, 1, def, C, C);
   // Explicit configurations, A column-major and D row-major (A' = A).
   for (int kind = 0; kind < 5; ++kind) {
-    detail::Sm90WsVariant v;
-    v.pingpong = kind == 1 || kind == 2;
-    v.tile_n = kind == 0 || kind == 3 ? 256 : kind == 4 ? 64 : 128;
-    v.tile_m = kind == 2 ? 64 : 128;
-    v.tma_store = kind != 0 && kind != 4;
+    detail::Sm90WsVariant v = tf32_config(kind);
     run_gemm<float, float>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, C, C);
     run_gemm<float, float>({513, 1031, 200}, R, -2.0f, 0.25f, 2, v, C, C);
     v.splits = 3;
@@ -1034,11 +1042,7 @@ TEST(HopperGemm, Tf32MnMajorSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   for (int kind = 0; kind < 5; ++kind) {
-    detail::Sm90WsVariant v;
-    v.pingpong = kind == 1 || kind == 2;
-    v.tile_n = kind == 0 || kind == 3 ? 256 : kind == 4 ? 64 : 128;
-    v.tile_m = kind == 2 ? 64 : 128;
-    v.tma_store = kind != 0 && kind != 4;
+    detail::Sm90WsVariant v = tf32_config(kind);
     v.splits = kind == 4 ? 2 : 1;
     run_gemm<float, float>({200, 300, 300}, R, 1.0f, 0.5f, 1, v, C, C);
   }

@@ -228,9 +228,11 @@ auto make_operand_copy(Op op, bfloat16_t const* p, int rows, int K) {
                        Int<std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ? 2 : 1>{});
 }
 
-TEST(TmaCopy, SeedHopperGemm) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  Problem const p = make_problem(256, 384, 1000);  // K: 15 full boxes and a partial one
+// Seed 002's GEMM on an M x N x K problem (M, N multiples of the tile),
+// the loads in the seed's coordinate form or, kPartitioned, in CuTe's.
+template <bool kPartitioned>
+void run_seed_gemm(int M, int N, int K) {
+  Problem const p = make_problem(M, N, K);
   DevBuf da, db, dc;
   ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
   ASSERT_NO_FATAL_FAILURE(upload(db, p.b));
@@ -242,7 +244,7 @@ TEST(TmaCopy, SeedHopperGemm) {
   ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
   ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
   EXPECT_EQ(tma_load_A.box_bytes(), std::uint32_t(BLK_M * BLK_K * 2));
-  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
+  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), kPartitioned>;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
   TESSERA_TEST_CUDA(cudaGetLastError());
@@ -250,27 +252,16 @@ TEST(TmaCopy, SeedHopperGemm) {
   expect_matches_reference(p, dc);
 }
 
+TEST(TmaCopy, SeedHopperGemm) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_seed_gemm<false>(256, 384, 1000);  // K: 15 full boxes and a partial one
+}
+
 // The same GEMM with the loads in CuTe's partitioned form (get_tma_tensor,
 // local_tile, tma_partition, copy(tma.with(mbar), tAgA(_, k), tAsA(_, s))).
 TEST(TmaCopy, PartitionedFormAsCuteTutorial) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  Problem const p = make_problem(384, 256, 1000);  // the last K-box partial
-  DevBuf da, db, dc;
-  ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
-  ASSERT_NO_FATAL_FAILURE(upload(db, p.b));
-  std::size_t const c_bytes = std::size_t(p.M) * p.N * sizeof(float);
-  TESSERA_TEST_CUDA(cudaMalloc(&dc.p, c_bytes));
-  TESSERA_TEST_CUDA(cudaMemset(dc.p, 0xFF, c_bytes));  // poison: NaN
-  auto tma_load_A = make_operand_copy(SM90_TMA_LOAD{}, da.as<bfloat16_t>(), p.M, p.K);
-  auto tma_load_B = make_operand_copy(SM90_TMA_LOAD{}, db.as<bfloat16_t>(), p.N, p.K);
-  ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
-  ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
-  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), true>;
-  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-  kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  expect_matches_reference(p, dc);
+  run_seed_gemm<true>(384, 256, 1000);
 }
 
 TEST(TmaCopy, MulticastAcrossTwoCtas) {
