@@ -124,6 +124,13 @@ constexpr double kMinFlopPerCopiedByte = 512.0;
 // problems of a few microseconds.
 constexpr double kMinFlopForTf32Copy = 1073741824.0;
 constexpr double kMinFlopPerTf32CopiedByte = 256.0;
+// A D of at least this many bytes written through the transposed, direct
+// epilogue costs more than copying a tf32 operand (choose_repack).
+// NOTE: runs 198-199 (H100, tf32 tt, D row-major, in place -> B copied):
+// 2048x2048x1024 (16 MB of D) 0.88 -> 0.86, 2048x2048x512 1.15 -> 1.14;
+// 3072x3072x1024 (36 MB) 0.80 -> 0.88, 4096x4096x1024 (64 MB) 0.85 -> 1.00,
+// 8192x8192x1024 0.82 -> 1.12, 16384x8192x1024 0.82 -> 1.15.
+constexpr double kMinTransposedWriteBytes = 33554432.0;
 
 double problem_flop(const GemmArgs& args) {
   return 2.0 * double(args.m) * double(args.n) * double(args.k) * double(args.batch_count);
@@ -212,13 +219,27 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
                                            : std::vector<RepackPlan>{only_b, only_a};
     }
     plans.push_back(both);
+    // The same kernel may also gain from a copy: the TMA kernel reads one
+    // M/N-major tf32 operand as A' only, so when that operand is B in D's
+    // own orientation it computes D^T and writes D through the direct
+    // epilogue. Where D is large and K short, those writes dominate: copied
+    // K-major, the operand lets the kernel keep D's orientation and its
+    // TMA-store epilogue.
+    // NOTE: run 198 (H100, tf32, D row-major, 16384x8192x1024): tt (B
+    // M/N-major, transposed) 0.815x cuBLAS, 241 TFLOP/s; nt (B copied, A
+    // read through registers, untransposed) 265.8; tn 316.8. 1000^3 and
+    // 1024^3 tt 1.08-1.12x; 4096^3 and longer K within noise of tn. The
+    // threshold on D: kMinTransposedWriteBytes.
+    bool const b_side = args.d.order == MatrixOrder::row_major ? !b_km : !a_km;
+    bool const same_kernel_gains = tf32 && (a_km != b_km) && b_side && args.k < 2048 &&
+                                   double(args.m) * double(args.n) * 4.0 >= kMinTransposedWriteBytes;
     for (const RepackPlan& rp : plans) {
       if (flop < min_flop_per_byte * double(rp.bytes)) continue;
       GemmArgs g;
       const GemmKernel* k = kernel_on_copies(args, rp, sm, options, &g);
       if (k == nullptr) continue;
       int const rank = detail::heuristic_rank(*k, g, sm);
-      if (rank > unpacked_rank) return {rp, k, rank};
+      if (rank > unpacked_rank || (same_kernel_gains && k == unpacked)) return {rp, k, rank};
     }
     return best;
   }

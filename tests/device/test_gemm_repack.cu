@@ -203,6 +203,20 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
   // Copying the smaller operand does (the other dimension) / 2 flop per
   // byte: 150 here, too little work per copied byte.
   EXPECT_EQ(plan_of(tf32(C, R, 300, 300, 8192), 90), "sm80_tensorop");
+  // One M/N-major operand that would sit on B' in D's orientation (tt with a
+  // row-major D): the kernel computes D^T with the direct epilogue; for a
+  // D of 32 MiB or more and a short K the operand is copied instead (runs
+  // 198-199: 16384x8192x1024 tt 0.815x in place, 1.148x copied).
+  EXPECT_EQ(plan_of(tf32(R, R, 16384, 8192, 1024), 90), "sm90_ws_gemm +B ws");
+  EXPECT_EQ(plan_of(tf32(R, R, 16384, 8192, 2048), 90), "sm90_ws_gemm");  // K long enough
+  EXPECT_EQ(plan_of(tf32(R, R, 2048, 2048, 1024), 90), "sm90_ws_gemm");   // 16 MB of D: in place
+  EXPECT_EQ(plan_of(tf32(R, R, 3072, 3072, 1024), 90), "sm90_ws_gemm +B ws");  // 36 MB
+  EXPECT_EQ(plan_of(tf32(C, C, 16384, 8192, 1024), 90), "sm90_ws_gemm");  // A' = A: TMA store as it is
+  {
+    GemmArgs g = tf32(C, C, 16384, 8192, 1024);  // D column-major: A is the B' side
+    g.d = {g.d.data, C, g.m, 0};
+    EXPECT_EQ(plan_of(g, 90), "sm90_ws_gemm +A ws");
+  }
   // The small side of a skinny problem M/N-major: copied K-major (2 MB for
   // 8.6 GFLOP).
   EXPECT_EQ(plan_of(tf32(C, C, 64, 8192, 8192), 90), "sm90_ws_gemm +A ws");
