@@ -222,16 +222,16 @@ Choice choose_repack(const GemmArgs& args, int sm, const GemmOptions& options, c
     // The same kernel may also gain from a copy: the TMA kernel reads one
     // M/N-major tf32 operand as A' only, so when that operand is B in D's
     // own orientation it computes D^T and writes D through the direct
-    // epilogue. Where D is large and K short, those writes dominate: copied
-    // K-major, the operand lets the kernel keep D's orientation and its
-    // TMA-store epilogue.
+    // epilogue (sm90_ws_transposes_for_tf32). Where D is large and K short,
+    // those writes dominate: copied K-major, the operand lets the kernel
+    // keep D's orientation and its TMA-store epilogue.
     // NOTE: run 198 (H100, tf32, D row-major, 16384x8192x1024): tt (B
     // M/N-major, transposed) 0.815x cuBLAS, 241 TFLOP/s; nt (B copied, A
     // read through registers, untransposed) 265.8; tn 316.8. 1000^3 and
     // 1024^3 tt 1.08-1.12x; 4096^3 and longer K within noise of tn. The
     // threshold on D: kMinTransposedWriteBytes.
-    bool const b_side = args.d.order == MatrixOrder::row_major ? !b_km : !a_km;
-    bool const same_kernel_gains = tf32 && (a_km != b_km) && b_side && args.k < 2048 &&
+    bool const same_kernel_gains = unpacked->info.name == std::string_view("sm90_ws_gemm") &&
+                                   detail::sm90_ws_transposes_for_tf32(args) && args.k < 2048 &&
                                    double(args.m) * double(args.n) * 4.0 >= kMinTransposedWriteBytes;
     for (const RepackPlan& rp : plans) {
       if (flop < min_flop_per_byte * double(rp.bytes)) continue;

@@ -17,4 +17,10 @@ const std::vector<GemmKernel>& registered_gemm_kernels();
 // higher runs first; negative means "never choose automatically".
 int heuristic_rank(const GemmKernel& kernel, const GemmArgs& args, int sm);
 
+// sm90_ws_gemm's orientation rule (kernels/sm90_ws_gemm.cu), for the repack
+// choice: whether its launch computes D^T to read a lone M/N-major tf32
+// operand as A' (wgmma takes only A from registers), writing D through the
+// direct epilogue. False for other inputs.
+bool sm90_ws_transposes_for_tf32(const GemmArgs& args);
+
 }  // namespace tessera::detail

@@ -208,6 +208,8 @@ TEST(RepackSelect, AlignedMnMajorCopiedOnlyWhenItReachesABetterKernel) {
   // D of 32 MiB or more and a short K the operand is copied instead (runs
   // 198-199: 16384x8192x1024 tt 0.815x in place, 1.148x copied).
   EXPECT_EQ(plan_of(tf32(R, R, 16384, 8192, 1024), 90), "sm90_ws_gemm +B ws");
+  // The rule is the Hopper kernel's orientation; Ampere's kernel has none.
+  EXPECT_EQ(plan_of(tf32(R, R, 16384, 8192, 1024), 80), "sm80_tensorop");
   EXPECT_EQ(plan_of(tf32(R, R, 16384, 8192, 2048), 90), "sm90_ws_gemm");  // K long enough
   EXPECT_EQ(plan_of(tf32(R, R, 2048, 2048, 1024), 90), "sm90_ws_gemm");   // 16 MB of D: in place
   EXPECT_EQ(plan_of(tf32(R, R, 3072, 3072, 1024), 90), "sm90_ws_gemm +B ws");  // 36 MB

@@ -19,6 +19,7 @@
 
 #include "gemm/kernel_entry.hpp"
 #include "gemm/launch_cache.hpp"
+#include "gemm/registry.hpp"
 #include "gemm/repack.hpp"
 #include "gemm/split_k.hpp"
 #include "tma/tensor_map.hpp"
@@ -174,14 +175,11 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   while (row_align > 16 && !(detail::operand_aligned(args.a, e, args.batch_count, row_align) &&
                              detail::operand_aligned(args.b, e, args.batch_count, row_align)))
     row_align /= 2;
+  // tf32: an MN-major operand goes on A' (registers); B' is read K-major.
+  bool const flip = detail::sm90_ws_transposes_for_tf32(args);
+  if (flip) swap = !swap;
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
-  // tf32: an MN-major operand goes on A' (registers); B' is read K-major.
-  bool const flip = args.input == DataType::tf32 && !b_km;
-  if (flip) {
-    swap = !swap;
-    kernel_k_major(args, swap, &a_km, &b_km);
-  }
   detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
                                                            sms, int(e), row_align, a_km, b_km);
   if (flip) v.transpose = !v.transpose;
@@ -438,6 +436,15 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
 namespace detail {
 
 bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
+
+// In D's own orientation (D' = D, or D^T for a column-major D) B' would be
+// the M/N-major tf32 operand: the launch flips the orientation.
+bool sm90_ws_transposes_for_tf32(const GemmArgs& args) {
+  if (args.input != DataType::tf32) return false;
+  bool a_km = true, b_km = true;
+  kernel_k_major(args, args.d.order == MatrixOrder::col_major, &a_km, &b_km);
+  return !b_km;
+}
 
 // NOTE: per-shape selection (default launch). Measured on an H200 (run 9,
 // 2026-11-22, bf16 TN, D col-major, ratio to cuBLAS in the same run, median
