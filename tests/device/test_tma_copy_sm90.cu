@@ -10,7 +10,10 @@
 // copy(tCrC, tCgC). One change from the seed: the next tile's TMA is issued
 // after warpgroup_wait<1>, once the wgmma batch that read that stage has
 // finished (the seed issues it first, racing the previous batch). Then the
-// multicast form on a 2-CTA cluster (CTA 0 multicasts the shared A tile),
+// multicast forms on a 2-CTA cluster (CTA 0 multicasts the shared A tile,
+// or each CTA multicasts its slice of it as CUTLASS does, through
+// tma_partition or get_slice), multicast slices of K- and M-major boxes
+// in clusters of 2 and 4,
 // TMA stores and reduce-adds (copy(tma_store, sD, coord), tma_store_arrive,
 // tma_store_wait), make_tma_copy's refusals, and copy()'s device-side
 // checks (traps, each in a child process). Random inputs, poisoned C, fp64 reference.
@@ -48,11 +51,16 @@ __host__ __device__ auto seed_tiled_mma() {
                         Tile<Int<BLK_M>, Int<BLK_N>, _16>{});
 }
 
-// C (M,N) row-major f32 = A (M,K) row-major * B (N,K) row-major ^T.
-// kPartitioned: the loads in CuTe's partitioned form (its Hopper tutorial):
-// get_tma_tensor, local_tile, tma_partition, copy(tma.with(mbar), tAgA(_, k),
-// tAsA(_, pipe)); otherwise the seed's coordinate form.
-template <class TmaA, class TmaB, bool kPartitioned = false>
+// How a test kernel names its TMA loads.
+enum class Form : int {
+  coordinate,  // the seed's: copy(tma.with(mbar), make_coord(m0, k0), sA(_, _, s))
+  partition,   // CuTe's Hopper tutorial: tma_partition, copy(tma.with(mbar), tAgA(_, k), tAsA(_, s))
+  get_slice,   // CuTe's older form: tma.get_slice(t).partition_S(gA) / partition_D(sA)
+};
+
+// C (M,N) row-major f32 = A (M,K) row-major * B (N,K) row-major ^T, the
+// loads in form kForm.
+template <class TmaA, class TmaB, Form kForm = Form::coordinate>
 __global__ void __launch_bounds__(128, 1)
     hopper_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B, float* C_ptr,
                        int M, int N, int K) {
@@ -91,12 +99,25 @@ __global__ void __launch_bounds__(128, 1)
   Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step<X, _1, _1>{});  // (BLK_N,BLK_K,k)
   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
   auto [tBgB, tBsB] = tma_partition(tma_load_B, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+  // The older form: ((TMA),_1,_1,k) and ((TMA),_1,_1,PIPE).
+  auto cta_tma_A = tma_load_A.get_slice(Int<0>{});
+  auto cta_tma_B = tma_load_B.get_slice(Int<0>{});
+  Tensor sAgA = cta_tma_A.partition_S(gA);
+  Tensor sAsA = cta_tma_A.partition_D(sA);
+  Tensor sBgB = cta_tma_B.partition_S(gB);
+  Tensor sBsB = cta_tma_B.partition_D(sB);
+  static_assert(decltype(rank(sAgA))::value == 4 && decltype(size<1>(sAgA))::value == 1 &&
+                    decltype(size<0>(sAsA))::value == BLK_M * BLK_K,
+                "get_slice(0).partition_S/D: ((TMA),_1,_1,rest)");
   // K-block k into stage s, from thread 0.
   auto load = [&](int k, int s, bool prologue) {
     mbarrier_arrive_expect_tx(&mbar[s], stage_bytes);
-    if constexpr (kPartitioned) {
+    if constexpr (kForm == Form::partition) {
       copy(tma_load_A.with(mbar[s]), tAgA(_, k), tAsA(_, s));
       copy(tma_load_B.with(mbar[s]), tBgB(_, k), tBsB(_, s));
+    } else if constexpr (kForm == Form::get_slice) {
+      copy(tma_load_A.with(mbar[s]), sAgA(_, _, _, k), sAsA(_, _, _, s));
+      copy(tma_load_B.with(mbar[s]), sBgB(_, _, _, k), sBsB(_, _, _, s));
     } else {
       // The prologue's A boxes in the seed's four-argument form (barrier
       // last), everything else with .with(mbar): the same copy.
@@ -131,11 +152,14 @@ __global__ void __launch_bounds__(128, 1)
   (void)M;
 }
 
-// A 2-CTA cluster computes C tiles (m, n0) and (m, n0 + 128): CTA 0
-// multicasts the shared A box to both, each CTA loads its own B box. One
-// stage, the cluster synchronised around each k-tile (the receivers' A
-// buffer is free once every CTA has finished reading it).
-template <class TmaA, class TmaB>
+// A 2-CTA cluster computes C tiles (m, n0) and (m, n0 + 128). The shared A
+// box reaches both CTAs either from CTA 0, which multicasts the whole box
+// (seed 002, kForm coordinate), or as CUTLASS's mainloops load it: each CTA
+// multicasts its half (tma_partition with Layout<_2>, or get_slice(rank)).
+// Each CTA loads its own B box. One stage, the cluster synchronised around
+// each k-tile (the receivers' A buffer is free once every CTA has finished
+// reading it).
+template <class TmaA, class TmaB, Form kForm>
 __global__ void __launch_bounds__(128, 1)
     multicast_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B,
                           float* C_ptr, int N, int K) {
@@ -164,10 +188,23 @@ __global__ void __launch_bounds__(128, 1)
   int const m0 = (blockIdx.x / 2) * BLK_M;
   int const n0 = blockIdx.y * 2 * BLK_N + int(rank) * BLK_N;
   int const num_k = (K + BLK_K - 1) / BLK_K;
+  // This CTA's half of every A box: ((TMA/2),k) and ((TMA/2)).
+  Tensor gA = local_tile(tma_load_A.get_tma_tensor(make_shape(int(gridDim.x / 2) * BLK_M, K)),
+                         make_shape(Int<BLK_M>{}, Int<BLK_K>{}), make_coord(int(blockIdx.x / 2), _));  // (BLK_M,BLK_K,k)
+  auto [tAgA, tAsA] = tma_partition(tma_load_A, rank, Layout<_2>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+  auto cta_tma_A = tma_load_A.get_slice(int(rank));
+  Tensor sAgA = cta_tma_A.partition_S(gA);  // ((TMA/2),_1,_1,k)
+  Tensor sAsA = cta_tma_A.partition_D(sA);  // ((TMA/2),_1,_1)
   for (int k = 0; k < num_k; ++k) {
     if (threadIdx.x == 0) {
-      mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes() + tma_load_B.box_bytes());
-      if (rank == 0) copy(tma_load_A.with(mbar, std::uint16_t(0b11)), make_coord(m0, k * BLK_K), sA);
+      mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes() + tma_load_B.box_bytes());  // both halves of A arrive
+      if constexpr (kForm == Form::coordinate) {
+        if (rank == 0) copy(tma_load_A.with(mbar, std::uint16_t(0b11)), make_coord(m0, k * BLK_K), sA);
+      } else if constexpr (kForm == Form::partition) {
+        copy(tma_load_A.with(mbar, std::uint16_t(0b11)), tAgA(_, k), tAsA);
+      } else {
+        copy(tma_load_A.with(mbar, std::uint16_t(0b11)), sAgA(_, _, _, k), sAsA);
+      }
       copy(tma_load_B.with(mbar), make_coord(n0, k * BLK_K), sB);
     }
     mbarrier_wait(&mbar, k & 1);
@@ -229,8 +266,8 @@ auto make_operand_copy(Op op, bfloat16_t const* p, int rows, int K) {
 }
 
 // Seed 002's GEMM on an M x N x K problem (M, N multiples of the tile),
-// the loads in the seed's coordinate form or, kPartitioned, in CuTe's.
-template <bool kPartitioned>
+// the loads in form kForm.
+template <Form kForm>
 void run_seed_gemm(int M, int N, int K) {
   Problem const p = make_problem(M, N, K);
   DevBuf da, db, dc;
@@ -244,7 +281,7 @@ void run_seed_gemm(int M, int N, int K) {
   ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
   ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
   EXPECT_EQ(tma_load_A.box_bytes(), std::uint32_t(BLK_M * BLK_K * 2));
-  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), kPartitioned>;
+  auto kernel = hopper_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), kForm>;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   kernel<<<dim3(p.M / BLK_M, p.N / BLK_N), 128, kSmemBytes>>>(tma_load_A, tma_load_B, dc.as<float>(), p.M, p.N, p.K);
   TESSERA_TEST_CUDA(cudaGetLastError());
@@ -254,18 +291,25 @@ void run_seed_gemm(int M, int N, int K) {
 
 TEST(TmaCopy, SeedHopperGemm) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  run_seed_gemm<false>(256, 384, 1000);  // K: 15 full boxes and a partial one
+  run_seed_gemm<Form::coordinate>(256, 384, 1000);  // K: 15 full boxes and a partial one
 }
 
 // The same GEMM with the loads in CuTe's partitioned form (get_tma_tensor,
 // local_tile, tma_partition, copy(tma.with(mbar), tAgA(_, k), tAsA(_, s))).
 TEST(TmaCopy, PartitionedFormAsCuteTutorial) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  run_seed_gemm<true>(384, 256, 1000);
+  run_seed_gemm<Form::partition>(384, 256, 1000);
 }
 
-TEST(TmaCopy, MulticastAcrossTwoCtas) {
+// ... and in CuTe's older form (tma.get_slice(0).partition_S(gA) /
+// partition_D(sA), copy(tma.with(mbar), tAgA(_, _, _, k), tAsA(_, _, _, s))).
+TEST(TmaCopy, GetSliceFormAsOlderCute) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_seed_gemm<Form::get_slice>(256, 256, 712);  // 11 full boxes of K and a partial one
+}
+
+template <Form kForm>
+void run_multicast_gemm() {
   Problem const p = make_problem(256, 512, 320);
   DevBuf da, db, dc;
   ASSERT_NO_FATAL_FAILURE(upload(da, p.a));
@@ -278,7 +322,9 @@ TEST(TmaCopy, MulticastAcrossTwoCtas) {
   ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
   ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
   EXPECT_EQ(tma_load_A.multicast(), 2);
-  auto kernel = multicast_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B)>;
+  static_assert(decltype(tma_load_A)::slices() == 2, "Int<2> multicast: the box also loads in 2 slices");
+  ASSERT_TRUE(tma_load_A.slices_ok()) << tma_load_A.slice_error();
+  auto kernel = multicast_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), kForm>;
   int const smem = 1024 + 2 * BLK_M * BLK_K * 2;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   arch::ClusterLaunch l;
@@ -289,6 +335,169 @@ TEST(TmaCopy, MulticastAcrossTwoCtas) {
   TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   expect_matches_reference(p, dc);
+}
+
+TEST(TmaCopy, MulticastAcrossTwoCtas) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_multicast_gemm<Form::coordinate>();
+}
+
+// Each CTA of the pair multicasts its half of the A box (CUTLASS's form):
+// tma_partition with a cluster layout of 2, and get_slice(rank).
+TEST(TmaCopy, MulticastSlicesAsCutlass) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  {
+    SCOPED_TRACE("tma_partition(tma, rank, Layout<_2>{}, ...)");
+    run_multicast_gemm<Form::partition>();
+  }
+  {
+    SCOPED_TRACE("tma.get_slice(rank).partition_S / partition_D");
+    run_multicast_gemm<Form::get_slice>();
+  }
+}
+
+// Every CTA of a cluster of N loads its slice of one box and multicasts it
+// to all N; each CTA then copies the whole box it received out through the
+// box's layout. Cluster c loads box c of the tensor (edge boxes included,
+// whose elements past the edge read 0).
+template <class Tma, class Box, int N, Form kForm>
+__global__ void __launch_bounds__(128, 1)
+    slice_round_trip_kernel(__grid_constant__ const Tma tma, int rows, int cols, int boxes_m, bfloat16_t* out) {
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), Box{});
+  constexpr int B0 = int(decltype(size<0>(Box{}))::value), B1 = int(decltype(size<1>(Box{}))::value);
+  __shared__ __align__(8) std::uint64_t mbar;
+  std::uint32_t const rank = block_rank_in_cluster();
+  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) sX(i % B0, i / B0) = bfloat16_t(-7.0f);  // poison
+  arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+  }
+  cluster_sync();
+  int const box = int(blockIdx.x) / N;
+  Tensor gX = local_tile(tma.get_tma_tensor(make_shape(rows, cols)), make_shape(Int<B0>{}, Int<B1>{}),
+                         make_coord(box % boxes_m, box / boxes_m));  // (B0,B1)
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(&mbar, tma.box_bytes());
+    std::uint16_t const all = std::uint16_t((1u << N) - 1);
+    if constexpr (kForm == Form::partition) {
+      auto [tXgX, tXsX] = tma_partition(tma, rank, Layout<Int<N>>{}, group_modes<0, 2>(sX), group_modes<0, 2>(gX));
+      copy(tma.with(mbar, all), tXgX, tXsX);
+    } else {
+      auto cta_tma = tma.get_slice(int(rank));
+      copy(tma.with(mbar, all), cta_tma.partition_S(gX), cta_tma.partition_D(sX));
+    }
+  }
+  mbarrier_wait(&mbar, 0);
+  bfloat16_t* o = out + std::size_t(blockIdx.x) * B0 * B1;
+  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) o[i] = sX(i % B0, i / B0);
+  cluster_sync();  // no CTA leaves while a peer's multicast may still target it
+}
+
+// Runs slice_round_trip_kernel over a rows x cols bf16 tensor `g_layout`
+// (row- or column-major) with boxes `Box`; "" when every CTA of every
+// cluster holds its box exactly.
+template <class Box, int N, Form kForm, class GLayout>
+void slice_round_trip(GLayout const& g_layout, std::size_t span) {
+  int const rows = int(size<0>(g_layout)), cols = int(size<1>(g_layout));
+  constexpr int B0 = int(decltype(size<0>(Box{}))::value), B1 = int(decltype(size<1>(Box{}))::value);
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<bfloat16_t> x(span);
+  for (auto& v : x) v = bfloat16_t(d(rng));
+  DevBuf dx, dout;
+  ASSERT_NO_FATAL_FAILURE(upload(dx, x));
+  auto tma = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, make_tensor(make_gmem_ptr(dx.as<bfloat16_t>()), g_layout), Box{},
+                           make_shape(Int<B0>{}, Int<B1>{}), Int<N>{});
+  ASSERT_TRUE(tma.ok()) << tma.error();
+  static_assert(decltype(tma)::slices() == N);
+  ASSERT_TRUE(tma.slices_ok()) << tma.slice_error();
+  int const boxes_m = (rows + B0 - 1) / B0, boxes = boxes_m * ((cols + B1 - 1) / B1);
+  std::size_t const out_elems = std::size_t(boxes) * N * B0 * B1;
+  TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(bfloat16_t)));
+  TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(bfloat16_t)));
+  auto kernel = slice_round_trip_kernel<decltype(tma), Box, N, kForm>;
+  int const smem = 1024 + B0 * B1 * 2;
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  arch::ClusterLaunch l;
+  l.grid = dim3(unsigned(boxes * N));
+  l.block = dim3(128);
+  l.cluster = dim3(N, 1, 1);
+  l.smem = std::size_t(smem);
+  TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma, rows, cols, boxes_m, dout.as<bfloat16_t>()));
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<bfloat16_t> out(out_elems);
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
+  long long wrong = 0;
+  for (int cta = 0; cta < boxes * N; ++cta) {
+    int const box = cta / N, bm = box % boxes_m, bn = box / boxes_m;
+    for (int i = 0; i < B0 * B1; ++i) {
+      int const r = bm * B0 + i % B0, c = bn * B1 + i / B0;
+      bfloat16_t const want = r < rows && c < cols ? x[std::size_t(g_layout(r, c))] : bfloat16_t(0.0f);
+      bfloat16_t const got = out[std::size_t(cta) * B0 * B1 + i];
+      if (std::memcmp(&want, &got, sizeof(got)) != 0 && ++wrong <= 3)
+        ADD_FAILURE() << "CTA " << cta << " (rank " << cta % N << ") box element (" << i % B0 << "," << i / B0
+                      << "): got " << float(got) << ", expected " << float(want);
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// K-major boxes cut along M (rows), M-major ones along K, in clusters of 2
+// and 4, through tma_partition and get_slice.
+TEST(TmaCopy, MulticastSlicesRebuildTheBox) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  using KBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  using MBox = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_64, _64>{}));  // 64 M = one 128-byte swizzle row
+  using KBox64B = decltype(tile_to_shape(GMMA::Layout_K_SW64_Atom<bfloat16_t>{}, Shape<_64, _32>{}));
+  static_assert(tma_slice_mode_v<KBox, 2> == 0 && tma_slice_mode_v<MBox, 4> == 1);
+  auto row_major = make_layout(make_shape(300, 200), make_stride(208, _1{}));   // edge boxes in both modes
+  auto col_major = make_layout(make_shape(300, 200), make_stride(_1{}, 304));
+  std::size_t const span = 300 * 208 + 304 * 200;
+  {
+    SCOPED_TRACE("K-major, 2 slices, tma_partition");
+    slice_round_trip<KBox, 2, Form::partition>(row_major, span);
+  }
+  {
+    SCOPED_TRACE("K-major, 4 slices, get_slice");
+    slice_round_trip<KBox, 4, Form::get_slice>(row_major, span);
+  }
+  {
+    SCOPED_TRACE("M-major, 2 slices, get_slice");
+    slice_round_trip<MBox, 2, Form::get_slice>(col_major, span);
+  }
+  {
+    SCOPED_TRACE("M-major, 4 slices, tma_partition");
+    slice_round_trip<MBox, 4, Form::partition>(col_major, span);
+  }
+  {
+    SCOPED_TRACE("K-major 64B swizzle, 2 slices, tma_partition");
+    slice_round_trip<KBox64B, 2, Form::partition>(row_major, span);
+  }
+}
+
+// A box whose slices break a TMA rule the whole box keeps: a row of 16
+// bf16 (32 bytes) cuts into 4 slices of 8 bytes, under the 16 bytes a TMA
+// box's contiguous extent must span. The whole-box copy stays usable;
+// slice_error() names the rule.
+TEST(TmaCopy, SliceErrorNamesTheRule) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  alignas(256) static bfloat16_t host[64 * 64];
+  using Row = Layout<Shape<_1, _16>, Stride<_16, _1>>;
+  static_assert(tma_slice_mode_v<Row, 4> == 1);
+  auto tma = make_tma_copy(SM90_TMA_LOAD_MULTICAST{},
+                           make_tensor(make_gmem_ptr(static_cast<bfloat16_t const*>(host)),
+                                       make_layout(make_shape(64, 64), make_stride(64, _1{}))),
+                           Row{}, make_shape(_1{}, _16{}), Int<4>{});
+  ASSERT_TRUE(tma.ok()) << tma.error();
+  EXPECT_STREQ(tma.error(), "");
+  static_assert(decltype(tma)::slices() == 4);
+  EXPECT_FALSE(tma.slices_ok());
+  EXPECT_NE(std::string(tma.slice_error()).find("no 4 multicast slices"), std::string::npos) << tma.slice_error();
+  EXPECT_NE(std::string(tma.slice_error()).find("8 bytes, not a multiple of 16"), std::string::npos)
+      << tma.slice_error();
 }
 
 // How checked_load_kernel breaks copy()'s device-side rules.
@@ -385,13 +594,15 @@ TEST(TmaCopy, DeviceChecksTrap) {
 // TMA stores under CuTe's names: every CTA writes one 128x32 f32 box into
 // 128B-swizzled shared memory through the box's layout, fences, and thread 0
 // stores it to D at its tile's coordinate (copy(tma_store, sD, coord),
-// tma_store_arrive, tma_store_wait<0>). The boxes cover three tiles of a
-// 200x80 D, two of them clipped at the bottom or right edge.
+// tma_store_arrive, tma_store_wait<0>), or in CuTe's partitioned form. The
+// boxes cover three tiles of a 200x80 D, two of them clipped at the bottom
+// or right edge.
 constexpr int kStoreRows = 128, kStoreCols = 32;  // 32 f32 = one 128-byte swizzle row
 using StoreTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<Int<kStoreRows>, Int<kStoreCols>>{}));
 
-template <class Tma>
-__global__ void tma_store_kernel(__grid_constant__ const Tma tma_store, float const* boxes, int const* tiles) {
+template <class Tma, Form kForm>
+__global__ void tma_store_kernel(__grid_constant__ const Tma tma_store, float const* boxes, int const* tiles, int M,
+                                 int N) {
   extern __shared__ unsigned char smem_raw[];
   auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
   Tensor sD = make_tensor(make_smem_ptr(reinterpret_cast<float*>(base)), StoreTile{});  // (128,32)
@@ -401,21 +612,29 @@ __global__ void tma_store_kernel(__grid_constant__ const Tma tma_store, float co
   tma_store_fence();  // this thread's writes, visible to the TMA unit
   __syncthreads();
   if (threadIdx.x == 0) {
-    copy(tma_store, sD, make_coord(tiles[2 * blockIdx.x] * kStoreRows, tiles[2 * blockIdx.x + 1] * kStoreCols));
+    int const tm = tiles[2 * blockIdx.x], tn = tiles[2 * blockIdx.x + 1];
+    if constexpr (kForm == Form::coordinate) {
+      copy(tma_store, sD, make_coord(tm * kStoreRows, tn * kStoreCols));
+    } else {  // CuTe's partitioned store: partition_S(sD), partition_D(gD) of the coordinate tensor
+      Tensor gD = local_tile(tma_store.get_tma_tensor(make_shape(M, N)), make_shape(Int<kStoreRows>{}, Int<kStoreCols>{}),
+                             make_coord(tm, tn));  // (128,32)
+      auto cta_tma = tma_store.get_slice(Int<0>{});
+      copy(tma_store, cta_tma.partition_S(sD), cta_tma.partition_D(gD));
+    }
     tma_store_arrive();
     tma_store_wait<0>();  // sD is read; the kernel's exit completes the writes
   }
 }
 
-template <class Op>
+template <Form kForm, class Op>
 void run_store(Op op, DevBuf& dd, int M, int N, DevBuf const& dboxes, DevBuf const& dtiles, int ctas) {
   auto tma = make_tma_copy(op, make_tensor(make_gmem_ptr(dd.as<float>()), make_layout(make_shape(M, N), make_stride(N, _1{}))),
                            StoreTile{}, make_shape(Int<kStoreRows>{}, Int<kStoreCols>{}));
   ASSERT_TRUE(tma.ok()) << tma.error();
-  auto kernel = tma_store_kernel<decltype(tma)>;
+  auto kernel = tma_store_kernel<decltype(tma), kForm>;
   int const smem = 1024 + kStoreRows * kStoreCols * 4;
   TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  kernel<<<ctas, 128, smem>>>(tma, dboxes.as<float>(), dtiles.as<int>());
+  kernel<<<ctas, 128, smem>>>(tma, dboxes.as<float>(), dtiles.as<int>(), M, N);
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 }
@@ -454,10 +673,16 @@ TEST(TmaCopy, StoreAndReduceAddBoxes) {
     }
     EXPECT_EQ(wrong, 0) << what;
   };
-  ASSERT_NO_FATAL_FAILURE(run_store(SM90_TMA_STORE{}, dd, M, N, dboxes, dtiles, ctas));
+  ASSERT_NO_FATAL_FAILURE(run_store<Form::coordinate>(SM90_TMA_STORE{}, dd, M, N, dboxes, dtiles, ctas));
   check(1, "store");
-  ASSERT_NO_FATAL_FAILURE(run_store(SM90_TMA_REDUCE_ADD{}, dd, M, N, dboxes, dtiles, ctas));
+  ASSERT_NO_FATAL_FAILURE(run_store<Form::coordinate>(SM90_TMA_REDUCE_ADD{}, dd, M, N, dboxes, dtiles, ctas));
   check(2, "reduce-add");
+  // Again in CuTe's partitioned form (copy(tma, partition_S(sD), partition_D(gD))), from the old D.
+  TESSERA_TEST_CUDA(cudaMemcpy(dd.p, old.data(), old.size() * sizeof(float), cudaMemcpyHostToDevice));
+  ASSERT_NO_FATAL_FAILURE(run_store<Form::get_slice>(SM90_TMA_STORE{}, dd, M, N, dboxes, dtiles, ctas));
+  check(1, "partitioned store");
+  ASSERT_NO_FATAL_FAILURE(run_store<Form::get_slice>(SM90_TMA_REDUCE_ADD{}, dd, M, N, dboxes, dtiles, ctas));
+  check(2, "partitioned reduce-add");
 }
 
 // Bad input comes back as an error naming the rule; nothing is encoded.

@@ -42,6 +42,8 @@
 #include <tessera/tensor.hpp>
 #include <tessera/tma/make_tma_desc.hpp>
 #include <tessera/tma/tma_coord.hpp>
+#include <tessera/tma/tma_slice.hpp>
+#include <tessera/atom/gmma_smem_atoms.hpp>
 
 #include "device_test.cuh"
 
@@ -776,6 +778,24 @@ void store_to_another_ld(Exec x) {
   EXPECT_NE(why.find("whole 16-byte units"), std::string::npos) << why;
 }
 
+// The boxes of multicast slices (tma_slice.hpp) are boxes TMA loads as
+// they are: a half of a K-major 128x64 tile (rows cut), a quarter of an
+// M-major one (K cut), and an eighth of a 256x64 K-major f32-sized one.
+void multicast_slice_boxes(Exec x) {
+  using KBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bf16>{}, Shape<_128, _64>{}));
+  using MBox = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bf16>{}, Shape<_64, _64>{}));
+  using FBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<_256, _32>{}));
+  EXPECT_EQ(tile_round_trip<bf16>(x, make_layout(make_shape(200, 136), make_stride(144, _1{})),
+                                  tma_slice_layout_t<KBox, 2>{}),
+            "");
+  EXPECT_EQ(tile_round_trip<bf16>(x, make_layout(make_shape(150, 100), make_stride(_1{}, 152)),
+                                  tma_slice_layout_t<MBox, 4>{}),
+            "");
+  EXPECT_EQ(tile_round_trip<float>(x, make_layout(make_shape(70, 90), make_stride(92, _1{})),
+                                   tma_slice_layout_t<FBox, 8>{}),
+            "");
+}
+
 // The host model: the descriptor make_tma_desc derives, used the way TMA
 // uses it, delivers each tile to where the smem layout says (no GPU).
 TEST(TmaModel, RowMajorBf16Swizzle128) { row_major_bf16_128(Exec::host_model); }
@@ -785,6 +805,7 @@ TEST(TmaModel, Bf16Unswizzled) { bf16_unswizzled(Exec::host_model); }
 TEST(TmaModel, Float32) { float32(Exec::host_model); }
 TEST(TmaModel, ThreeDimensional) { three_dimensional(Exec::host_model); }
 TEST(TmaModel, StoreToAnotherLeadingDimension) { store_to_another_ld(Exec::host_model); }
+TEST(TmaModel, MulticastSliceBoxes) { multicast_slice_boxes(Exec::host_model); }
 
 TEST(TmaTensor, RowMajorBf16Swizzle128) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
@@ -813,6 +834,10 @@ TEST(TmaTensor, ThreeDimensional) {
 TEST(TmaTensor, StoreToAnotherLeadingDimension) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   store_to_another_ld(Exec::gpu);
+}
+TEST(TmaTensor, MulticastSliceBoxes) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  multicast_slice_boxes(Exec::gpu);
 }
 
 }  // namespace

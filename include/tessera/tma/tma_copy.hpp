@@ -33,7 +33,15 @@
 //   SM90_TMA_LOAD_MULTICAST    copy(tma.with(mbar, cta_mask), ...) from one CTA
 //                              writes the box into every CTA of the cluster in
 //                              cta_mask, at the same shared offset, and signals
-//                              each one's barrier at mbar's offset (2-D maps)
+//                              each one's barrier at mbar's offset (2-D maps).
+//                              Made with a static Int<N>, the copy can also
+//                              load one N-th of the box per CTA, CuTe's form
+//                              (tma_partition with a cluster layout of N, or
+//                              get_slice(t); tessera/tma/tma_slice.hpp):
+//     auto [tAgA, tAsA] = tma_partition(tma_load_A, block_rank_in_cluster(), Layout<_2>{},
+//                                       group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+//     mbarrier_arrive_expect_tx(&mbar, tma_load_A.box_bytes());   // both halves land in every CTA
+//     copy(tma_load_A.with(mbar, 0b11), tAgA(_, k), tAsA(_, stage));
 //   SM90_TMA_STORE             copy(tma_store, sD, make_coord(m0, n0)) writes
 //                              the box in sD into the global tensor (clipped at
 //                              its edges), in the issuing thread's bulk group
@@ -50,14 +58,17 @@
 // make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, multicast) checks its
 // arguments with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
 // these: cta_tile is the smem layout's shape; multicast is 1 for
-// SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST (only the cluster
-// size bound; the box is the whole tile either way, not CuTe's slice per
-// CTA). It never throws: ok() says whether the map is usable and error()
-// why not. The copy checks on the device that the map lives in parameter or
-// global space, that the copy is valid and that the box's shared address
-// has the alignment the swizzle needs; a violation traps rather than loading
-// garbage (debug builds, without NDEBUG, print the rule first). The smem tensor passed to copy must have the
-// layout the copy was made for (compared at compile time after coalescing).
+// SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST. With a
+// static multicast N > 1 whose box cuts into N slices, it also makes the
+// slices' map; if that fails (a slice breaking a TMA rule the box keeps),
+// whole-box copies still work and slice_error() says why. It never throws:
+// ok() says whether the map is usable and error() why not. The copy checks
+// on the device that the map lives in parameter or global space, that the
+// copy is valid and that the box's shared address has the alignment the
+// swizzle needs; a violation traps rather than loading garbage (debug
+// builds, without NDEBUG, print the rule first). The smem tensor passed to
+// copy must have the layout the copy was made for, or for a slice the
+// slice's layout (compared at compile time after coalescing).
 // Host side needs <cuda.h> and the tessera_runtime library (tma::encode);
 // the copy itself needs sm_90 and fails the build on older targets.
 
@@ -75,6 +86,7 @@
 #include <tessera/tma/make_tma_desc.hpp>
 #include <tessera/tma/tensor_map.hpp>
 #include <tessera/tma/tma_coord.hpp>
+#include <tessera/tma/tma_slice.hpp>
 
 #if defined(__CUDACC__)
 #include <tessera/arch/sm90/fence.cuh>
@@ -95,15 +107,50 @@ inline constexpr bool is_tma_store_op_v = std::is_same_v<Op, SM90_TMA_STORE> || 
 
 template <class Copy>
 struct TmaCopyWith;
+template <class Copy>
+struct TmaCopySlice;
+
+namespace detail {
+
+// The second map of a copy whose box is also loaded in multicast slices
+// (see tma_slice.hpp): boxes of one slice, same tensor, same swizzle.
+// (A base, not a member, so that it takes no space when empty.)
+template <int Slices>
+struct TmaSliceMap {
+  CUtensorMap slice_tmap_{};
+  bool slice_ok_ = false;
+};
+template <>
+struct TmaSliceMap<1> {};
+
+// How many multicast slices make_tma_copy builds: N for a multicast load
+// made with a static Int<N> (N > 1) whose box cuts into N slices, else 1.
+template <class Op, class SmemLayout, class Multicast>
+constexpr int tma_copy_slices() {
+  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast>) {
+    constexpr int n = int(Multicast::value);
+    if constexpr (n > 1 && n <= 16) {
+      if constexpr (tma_slice_mode_v<SmemLayout, n> >= 0) return n;
+    }
+  }
+  return 1;
+}
+
+}  // namespace detail
 
 // A tensor map for boxes of SmemLayout's shape, trivially copyable so it
-// can be a kernel argument (declare it `__grid_constant__ const`).
-template <class Op, class T, class SmemLayout>
-struct TmaCopy {
+// can be a kernel argument (declare it `__grid_constant__ const`). Slices >
+// 1 (a multicast load made with a static Int<Slices>): it also holds the map
+// of one Slices-th of the box, which CuTe's multicast form loads from each
+// CTA of the cluster (tma_partition with a cluster layout, get_slice(t)).
+template <class Op, class T, class SmemLayout, int Slices = 1>
+struct TmaCopy : detail::TmaSliceMap<Slices> {
   static_assert(std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ||
                     detail::is_tma_store_op_v<Op>,
                 "TmaCopy: the operation must be SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE or "
                 "SM90_TMA_REDUCE_ADD");
+  static_assert(Slices == 1 || (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && tma_slice_mode_v<SmemLayout, Slices> >= 0),
+                "TmaCopy: only a SM90_TMA_LOAD_MULTICAST copy whose box cuts into Slices contiguous slices has slices");
   using value_type = T;
   using smem_layout = SmemLayout;
 
@@ -116,7 +163,20 @@ struct TmaCopy {
   char error_[224] = {};
 
   [[nodiscard]] TESSERA_HOST_DEVICE bool ok() const { return valid_; }
-  [[nodiscard]] TESSERA_HOST_DEVICE char const* error() const { return error_; }
+  // Why make_tma_copy failed ("" when ok()).
+  [[nodiscard]] TESSERA_HOST_DEVICE char const* error() const { return valid_ ? "" : error_; }
+  // The number of multicast slices the box is also loaded in (1: whole
+  // boxes only), and whether their map could be made (slice_error() says
+  // why not; whole-box copies work either way).
+  [[nodiscard]] static constexpr int slices() { return Slices; }
+  [[nodiscard]] TESSERA_HOST_DEVICE bool slices_ok() const {
+    if constexpr (Slices > 1) return valid_ && this->slice_ok_;
+    else return valid_;
+  }
+  [[nodiscard]] TESSERA_HOST_DEVICE char const* slice_error() const { return valid_ && !slices_ok() ? error_ : ""; }
+  // CuTe's per-CTA view of the copy: slice t of each box (t = 0 for whole
+  // boxes). partition_S / partition_D tile a tensor by the box.
+  [[nodiscard]] TESSERA_HOST_DEVICE TmaCopySlice<TmaCopy> get_slice(int t) const { return {t}; }
   // Bytes of one box (for a load: what one copy writes into one CTA, the
   // mbarrier transaction count).
   [[nodiscard]] TESSERA_HOST_DEVICE std::uint32_t box_bytes() const { return box_bytes_; }
@@ -148,6 +208,41 @@ struct TmaCopy {
   }
 };
 
+// CuTe's older per-CTA form of a TMA copy, tma.get_slice(t):
+//   auto cta_tma = tma_load_A.get_slice(Int<0>{});        // t: this CTA's multicast slice, 0 without
+//   Tensor tAgA = cta_tma.partition_S(gA);                // (BM,BK,k)    -> ((TMA),_1,_1,k)
+//   Tensor tAsA = cta_tma.partition_D(sA);                // (BM,BK,PIPE) -> ((TMA),_1,_1,PIPE)
+//   copy(tma_load_A.with(mbar[pipe]), tAgA(_, _, _, k), tAsA(_, _, _, pipe));
+// Both tile the tensor's first R modes (R: the box's rank) by the box,
+// which they must equal, then keep slice t of it (tma_slice.hpp). For a
+// store, partition_S(sD) and partition_D(gD). Host and device.
+template <class Op, class T, class SmemLayout, int Slices>
+struct TmaCopySlice<TmaCopy<Op, T, SmemLayout, Slices>> {
+  int t_ = 0;
+
+  template <class Engine, class Layout_>
+  [[nodiscard]] TESSERA_HOST_DEVICE auto partition_S(Tensor<Engine, Layout_> const& x) const {
+    return partition(x);
+  }
+  template <class Engine, class Layout_>
+  [[nodiscard]] TESSERA_HOST_DEVICE auto partition_D(Tensor<Engine, Layout_> const& x) const {
+    return partition(x);
+  }
+
+ private:
+  template <class Engine, class Layout_>
+  TESSERA_HOST_DEVICE auto partition(Tensor<Engine, Layout_> const& x) const {
+    auto const box = product_each(shape(SmemLayout{}));
+    constexpr int R = decltype(rank(SmemLayout{}))::value;
+    static_assert(decltype(rank(x))::value >= R, "TmaCopySlice::partition: the tensor has fewer modes than the box");
+    static_assert(std::is_same_v<decltype(product_each(take<0, R>(shape(x)))), std::remove_cvref_t<decltype(box)>>,
+                  "TmaCopySlice::partition: the tensor's first modes must be one box [local_tile by the box's shape "
+                  "the copy was made for]");
+    TESSERA_ASSERT(Slices > 1 || t_ == 0);
+    return tma_slice_box<SmemLayout, Slices>(tiled_divide(x, box), t_);
+  }
+};
+
 template <class Copy>
 struct TmaCopyWith {
   Copy const* copy_;
@@ -172,7 +267,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
 [[nodiscard]] auto make_tma_copy(Op const&, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
                                  CtaTile const& cta_tile, Multicast const& multicast = {}) {
   using T = std::remove_cv_t<typename Tensor<Engine, GLayout>::value_type>;
-  using Result = TmaCopy<Op, T, SmemLayout>;
+  using Result = TmaCopy<Op, T, SmemLayout, detail::tma_copy_slices<Op, SmemLayout, Multicast>()>;
   static_assert(is_static_v<CtaTile>, "make_tma_copy: the CTA tile must be static [make_shape(_128{}, _64{})]");
   static_assert(std::is_same_v<decltype(product_each(shape(smem_layout))), decltype(product_each(cta_tile))>,
                 "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one box per copy)");
@@ -219,6 +314,26 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
   r.smem_align_mask_ = plan.smem_align - 1;
   r.multicast_ = mcast;
   r.valid_ = true;
+  if constexpr (Result::slices() > 1) {
+    // The slices' map. Failing it leaves the whole-box copy usable; a slice
+    // copy then traps (slice_error() says why).
+    constexpr int n = Result::slices();
+    std::string const why = [&]() -> std::string {
+      TmaPlan const sp = make_tma_desc(gmem_tensor, tma_slice_layout_t<SmemLayout, n>{});
+      if (!sp.ok) return sp.error;
+      std::uint32_t const slice_bytes = plan.box_bytes / n;
+      if (slice_bytes % plan.smem_align != 0)
+        return "slice 1 starts " + std::to_string(slice_bytes) + " bytes into the box, not a multiple of the " +
+               std::to_string(plan.smem_align) + " bytes its swizzle needs";
+      if (tma::EncodeResult const e = tma::encode(&r.slice_tmap_, sp); !e.ok) return e.message;
+      return "";
+    }();
+    r.slice_ok_ = why.empty();
+    if (!why.empty()) {
+      detail::tma_copy_fail(r, "make_tma_copy: no " + std::to_string(n) + " multicast slices of the box: " + why);
+      r.valid_ = true;
+    }
+  }
   return r;
 }
 
@@ -278,17 +393,34 @@ __device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc)
 // Loads the box whose first element sits at mode coordinate `coord` of the
 // global tensor (a tuple, one integer per mode; boxes past the edge read
 // zeros) into `smem`. One thread issues it; completion arrives on the bound
-// mbarrier as box_bytes() transaction bytes. sm_90.
-template <class Op, class T, class SmemLayout, class Coord, class SEngine, class SLayout>
+// mbarrier as box_bytes() transaction bytes. A copy with Slices > 1 whose
+// `smem` is one slice of the box (tma_partition / get_slice give such
+// tensors, and `coord` is then the slice's first element) loads that slice
+// and multicasts it to cta_mask: every receiver's barrier counts the
+// slice's bytes, so a CTA that receives all Slices slices expects
+// box_bytes(). sm_90.
+template <class Op, class T, class SmemLayout, int Slices, class Coord, class SEngine, class SLayout>
   requires(!is_tensor_v<Coord>)
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord const& coord,
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem) {
-  detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
-  TmaCopy<Op, T, SmemLayout> const& tma = *b.copy_;
+  constexpr bool kSlice =
+      Slices > 1 && decltype(size(smem))::value * Slices == decltype(size(SmemLayout{}))::value;
+  using BoxLayout = std::conditional_t<kSlice, tma_slice_layout_t<SmemLayout, Slices>, SmemLayout>;
+  detail::check_tma_smem_tensor<T, BoxLayout, Tensor<SEngine, SLayout>>();
+  TmaCopy<Op, T, SmemLayout, Slices> const& tma = *b.copy_;
   void* const dst = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
   TmaCoords const c = tma.coords_(coord);
-  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
+  if constexpr (kSlice) {
+    if (!tma.slice_ok_) {
+#if !defined(NDEBUG)
+      printf("tessera copy(tma, ...): the copy's multicast slices were not made (slice_error() on the host says "
+             "why)\n");
+#endif
+      __trap();
+    }
+    arch::tma_load_2d_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
+  } else if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
     arch::tma_load_2d_multicast(dst, &tma.tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
   } else if (tma.coords_.rank == 2) {
     arch::tma_load_2d(dst, &tma.tmap_, b.mbar_, c[0], c[1]);
@@ -304,24 +436,46 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Coord con
 //                                     group_modes<0, 2>(sA), group_modes<0, 2>(gA));  // (TMA,k), (TMA,PIPE)
 //   copy(tma_load_A.with(mbar[pipe]), tAgA(_, k), tAsA(_, pipe));
 // Mode 0 of both tensors is one box (one TMA instruction), the other modes
-// index boxes. One CTA only: a cluster layout of more CTAs (CuTe's multicast
-// slices) fails the build by name. Host and device.
-template <class Op, class T, class SmemLayout, class CtaCoord, class CtaLayout, class SEngine, class SLayout,
-          class GEngine, class GLayout>
-[[nodiscard]] TESSERA_HOST_DEVICE auto tma_partition(TmaCopy<Op, T, SmemLayout> const&, CtaCoord const&,
-                                                     CtaLayout const& cta_layout, Tensor<SEngine, SLayout> const& stensor,
+// index boxes.
+// With a cluster layout of N > 1 CTAs (CUTLASS's multicast mainloops), the
+// copy must be a SM90_TMA_LOAD_MULTICAST made with Int<N>{} and mode 0
+// becomes this CTA's slice, number cta_layout(cta_coord), of each box:
+//   auto [tAgA, tAsA] = tma_partition(tma_load_A, block_rank_in_cluster(), Layout<_2>{}, ...);
+//   copy(tma_load_A.with(mbar[pipe], 0b11), tAgA(_, k), tAsA(_, pipe));  // every CTA, its slice to both
+// Host and device.
+template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class CtaLayout, class SEngine,
+          class SLayout, class GEngine, class GLayout>
+[[nodiscard]] TESSERA_HOST_DEVICE auto tma_partition(TmaCopy<Op, T, SmemLayout, Slices> const&,
+                                                     CtaCoord const& cta_coord, CtaLayout const& cta_layout,
+                                                     Tensor<SEngine, SLayout> const& stensor,
                                                      Tensor<GEngine, GLayout> const& gtensor) {
-  static_assert(decltype(size(cta_layout))::value == 1,
-                "tma_partition: multicast slices of the box (a cluster layout of more than one CTA) are not offered "
-                "[load the whole box from one CTA: make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, ...), "
-                "copy(tma.with(mbar, cta_mask), coord, sA)]");
+  constexpr int N = int(decltype(size(cta_layout))::value);
+  static_assert(N == 1 || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
+                "tma_partition: a cluster layout of more than one CTA cuts the box into multicast slices, which needs "
+                "a SM90_TMA_LOAD_MULTICAST copy [make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, s, tile, Int<N>{})]");
+  static_assert(N == 1 || tma_slice_mode_v<SmemLayout, N> >= 0,
+                "tma_partition: the box does not cut into one contiguous slice per CTA of the cluster layout [the "
+                "slowest shared-memory sub-mode must be the last sub-mode of a mode, and the CTA count must divide "
+                "it]");
+  static_assert(N == 1 || !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || tma_slice_mode_v<SmemLayout, N> < 0 ||
+                    N == Slices,
+                "tma_partition: the copy was not made for this many multicast slices [make_tma_copy(..., Int<N>{}) "
+                "with N the cluster layout's size]");
   static_assert(decltype(size<0>(stensor))::value == decltype(size(SmemLayout{}))::value,
                 "tma_partition: mode 0 of the shared-memory tensor must be one box [group_modes<0, R>(sA) of the "
                 "layout the copy was made for]");
   static_assert(decltype(size<0>(gtensor))::value == decltype(size(SmemLayout{}))::value,
                 "tma_partition: mode 0 of the coordinate tensor must be one box [group_modes<0, R>(gA) of a "
                 "local_tile of get_tma_tensor(shape) by the box's shape]");
-  return std::make_tuple(gtensor, stensor);
+  constexpr bool kSliced = N > 1 && std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> &&
+                          tma_slice_mode_v<SmemLayout, N> >= 0 && N == Slices;
+  if constexpr (!kSliced) {
+    (void)cta_coord;
+    return std::make_tuple(gtensor, stensor);  // N == 1 (else the build has already failed above)
+  } else {
+    int const t = int(cta_layout(cta_coord));
+    return std::make_tuple(tma_slice_box<SmemLayout, N>(gtensor, t), tma_slice_box<SmemLayout, N>(stensor, t));
+  }
 }
 
 // Seed 002's first TMA snippet passes the barrier as a fourth argument:
@@ -338,9 +492,9 @@ __device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout> const& tma, Coord con
 // (tma_partition's tAgA(_, k)); its first element is the box's origin.
 // (The destination is a forwarding reference so that this overload, not
 // the generic copy(atom, src, dst), takes a sliced smem tensor prvalue.)
-template <class Op, class T, class SmemLayout, class CEngine, class CLayout, class SmemTensor>
+template <class Op, class T, class SmemLayout, int Slices, class CEngine, class CLayout, class SmemTensor>
   requires is_tensor_v<std::remove_cvref_t<SmemTensor>>
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Tensor<CEngine, CLayout> const& box,
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, Tensor<CEngine, CLayout> const& box,
                      SmemTensor&& smem) {
   static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
                 "copy(tma.with(...), src, dst): the source is a coordinate tensor [tma_partition's tAgA(_, k), from "
@@ -357,7 +511,7 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout>> const& b, Tensor<CE
 // waits until at most N of its groups still read shared memory (then `smem`
 // may be rewritten). sm_90.
 template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class Coord>
-  requires detail::is_tma_store_op_v<Op>
+  requires(detail::is_tma_store_op_v<Op> && !is_tensor_v<Coord>)
 __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, Coord const& coord) {
   detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
   void const* const src = &smem(0);
@@ -370,6 +524,18 @@ __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLay
   } else {
     arch::tma_store_3d(&tma.tmap_, src, c[0], c[1], c[2]);
   }
+}
+
+// The partitioned store: `box` is one box of a coordinate tensor
+// (tma_partition's or partition_D's tDgD(_, ...)); its first element is the
+// box's origin. (A forwarding reference, as for the load.) sm_90.
+template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class CoordTensor>
+  requires(detail::is_tma_store_op_v<Op> && is_tensor_v<std::remove_cvref_t<CoordTensor>>)
+__device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, CoordTensor&& box) {
+  static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
+                "copy(tma_store, src, dst): the destination is a coordinate tensor [from get_tma_tensor, tiled like "
+                "the data]; a TMA store writes global memory through the map, not through a data tensor");
+  copy(tma, smem, box(0));
 }
 
 // CuTe's names for the store side's ordering, for the thread(s) involved:

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// Multicast slices of a TMA box: how N CTAs of a cluster share one box.
+//
+// With CuTe's multicast form, each of the N CTAs that receive a box loads
+// one N-th of it and multicasts that slice to all N, so every CTA ends with
+// the whole box while each issued only a part. The slices are the box's
+// shared-memory image cut into N equal contiguous pieces: slice t is bytes
+// [t * S / N, (t + 1) * S / N) of the box, where S is its size. Each must
+// itself be a box (a TMA instruction copies a box), which holds when the
+// slowest sub-mode of the shared layout (its largest stride) is the last
+// sub-mode of one mode J and N divides it: slice t is then the box cut along
+// mode J, extents E_J / N, starting at mode coordinate t * E_J / N. A
+// swizzled box also needs each slice to span whole swizzle periods (1024
+// bytes for the 128-byte swizzle), so that slice t is swizzled exactly as
+// the box's elements it replaces.
+//
+//   K-major 128x64 bf16 tile (rows of 64, 8-row swizzle atoms), N = 2:
+//   the row blocks are slowest, J = 0: slice 0 = rows [0, 64), slice 1 =
+//   rows [64, 128), each a 64x64 box.
+//   M-major 128x64 tile (columns of 64 M, atoms tiled along M first): the
+//   K blocks are slowest, J = 1: slice t = columns [32t, 32t + 32).
+//
+// What this header gives (CUDA-free; everything TESSERA_HOST_DEVICE):
+//   tma_slice_mode_v<SmemLayout, N>     J, or -1 when the box does not cut so
+//   tma_slice_tiler<SmemLayout, N>()    slice 0 as a layout over the box's
+//                                       coordinates (colexicographic index)
+//   tma_slice_layout_t<SmemLayout, N>   the shared layout of one slice
+//   tma_slice_box<SmemLayout, N>(x, t)  slice t of mode 0 of tensor x (a box
+//                                       of data or of TMA coordinates), the
+//                                       other modes kept
+// The laws are in tests/host/test_tma_slice.cpp.
+
+#include "tessera/config.hpp"
+#include "tessera/layout.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera {
+
+namespace detail {
+
+// Leaves of a static int tuple, as a fixed array (size R leaves at most).
+template <int R>
+struct TmaLeaves {
+  long v[R > 0 ? R : 1] = {};
+  int n = 0;
+};
+template <class T>
+constexpr auto tma_leaves() {
+  using F = decltype(flatten(T{}));
+  if constexpr (is_tuple_v<F>) {
+    constexpr int R = tuple_size_v<F>;
+    TmaLeaves<R> out;
+    [&]<int... I>(seq<I...>) { ((out.v[out.n++] = long(std::remove_cvref_t<decltype(get<I>(F{}))>::value)), ...); }(
+        make_seq<R>{});
+    return out;
+  } else {
+    TmaLeaves<1> out;
+    out.v[out.n++] = long(F::value);
+    return out;
+  }
+}
+
+// J for tma_slice_mode_v (see the header comment), computed on the
+// non-swizzle part of the layout.
+template <class Inner, int N>
+constexpr int tma_slice_mode() {
+  using S = decltype(shape(Inner{}));
+  using D = decltype(stride(Inner{}));
+  if constexpr (!is_static_v<S> || !is_static_v<D>) {
+    return -1;
+  } else {
+    constexpr int R = rank_v<S>;
+    if (N < 1) return -1;
+    // Compact: the box fills [0, size) exactly (TMA writes it packed).
+    if (long(decltype(cosize(Inner{}))::value) != long(decltype(size(Inner{}))::value)) return -1;
+    // The largest stride among leaves of extent > 1.
+    long dmax = -1;
+    int result = -1;
+    [&]<int... J>(seq<J...>) {
+      (
+          [&] {
+            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
+            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
+            for (int i = 0; i < s.n; ++i)
+              if (s.v[i] > 1 && d.v[i] > dmax) dmax = d.v[i];
+          }(),
+          ...);
+      // The mode whose last leaf of extent > 1 holds it, if N divides that leaf.
+      (
+          [&] {
+            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
+            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
+            int last = -1;
+            for (int i = 0; i < s.n; ++i)
+              if (s.v[i] > 1) last = i;
+            if (last >= 0 && d.v[last] == dmax && s.v[last] % N == 0) result = J;
+          }(),
+          ...);
+    }(make_seq<R>{});
+    return result;
+  }
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// Elements after which Sw repeats: 2^(B+M+S) for Swizzle<B, M, S> (S > 0),
+// 1 for no swizzle. A slice moved by a multiple of it is swizzled alike.
+template <class Sw>
+struct tma_swizzle_period {
+  static constexpr long value = 1;
+};
+template <int B, int M, int S>
+struct tma_swizzle_period<Swizzle<B, M, S>> {
+  static constexpr long value = B == 0 ? 1 : (1L << (B + M + (S < 0 ? -S : S)));
+};
+
+template <class SmemLayout, int N>
+constexpr int tma_slice_mode_of() {
+  if constexpr (N == 1) {
+    return 0;
+  } else {
+    using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(SmemLayout{}))>;
+    constexpr int j = tma_slice_mode<Inner, N>();
+    if constexpr (j < 0) {
+      return -1;
+    } else {
+      constexpr long slice = long(decltype(size(SmemLayout{}))::value) / N;
+      constexpr long period =
+          tma_swizzle_period<std::remove_cvref_t<decltype(get_swizzle_portion(SmemLayout{}))>>::value;
+      return slice % period == 0 ? j : -1;
+    }
+  }
+}
+
+}  // namespace detail
+
+// The mode J along which a box laid out as SmemLayout (a Layout, or a
+// swizzled ComposedLayout) cuts into N contiguous slices; -1 if it does not
+// (also when a slice is not a whole number of swizzle periods, so that
+// slice t would be swizzled unlike the box's elements there). N == 1 gives
+// 0 (the whole box is its one slice).
+template <class SmemLayout, int N>
+inline constexpr int tma_slice_mode_v = detail::tma_slice_mode_of<SmemLayout, N>();
+
+// Slice 0 as a layout over the box's coordinates: the box's shape with mode
+// J's extent divided by N, and the box's colexicographic strides.
+// @post size(result) == size(SmemLayout) / N
+// @post logical_divide(get_nonswizzle_portion(SmemLayout{}), result) is
+//       (slice layout, N : size / N): slice t is slice 0 moved by t * size / N
+template <class SmemLayout, int N>
+TESSERA_HOST_DEVICE constexpr auto tma_slice_tiler() {
+  constexpr int J = tma_slice_mode_v<SmemLayout, N>;
+  static_assert(J >= 0, "tma_slice_tiler: the box does not cut into N contiguous slices along one mode [its "
+                        "slowest shared-memory sub-mode must be the last sub-mode of a mode, and N must divide it]");
+  auto const box = product_each(shape(SmemLayout{}));
+  auto const slice_shape = replace<J>(box, get<J>(box) / Int<N>{});
+  return make_layout(slice_shape, stride(make_layout(box)));
+}
+
+// The shared-memory layout of one slice (swizzle kept): slice t occupies
+// elements [t * size / N, (t + 1) * size / N) of the box.
+template <class SmemLayout, int N>
+using tma_slice_layout_t = decltype(composition(SmemLayout{}, tma_slice_tiler<SmemLayout, N>()));
+
+// Slice t of mode 0 of `x`, which must be one box of SmemLayout's shape (a
+// shared-memory box or a box of TMA coordinates); x's other modes are kept.
+// @post tma_slice_box<L, N>(x, t)(c, r...) == x(tma_slice_tiler<L, N>()(c) + t * size(L) / N, r...)
+//       (slice t's elements, as x indexes them)
+// @pre  0 <= t < N
+template <class SmemLayout, int N, class Engine, class Layout_, class T>
+TESSERA_HOST_DEVICE constexpr auto tma_slice_box(Tensor<Engine, Layout_> const& x, T const& t) {
+  static_assert(decltype(size<0>(x))::value == decltype(size(SmemLayout{}))::value,
+                "tma_slice_box: mode 0 of the tensor must be one box");
+  if constexpr (N == 1) {
+    return x;
+  } else {
+    TESSERA_ASSERT(int(t) >= 0 && int(t) < N);
+    auto const divided = logical_divide(x, make_tile(tma_slice_tiler<SmemLayout, N>()));  // ((slice, N), rest...)
+    constexpr int R = decltype(rank(x))::value;
+    if constexpr (R == 1) return divided(make_coord(make_coord(_, t)));
+    else return divided(prepend(repeat<R - 1>(_), make_coord(_, t)));
+  }
+}
+
+}  // namespace tessera
