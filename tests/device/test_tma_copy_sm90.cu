@@ -575,6 +575,63 @@ std::string checked_load_case(Break how) {
   return "";
 }
 
+// A slice copy through a copy whose slices' map could not be made (rows of
+// 16 bf16 in 4 slices of 8 bytes) must trap; the same kernel through a copy
+// whose slices are fine (rows of 256 in slices of 128 bytes) loads the box
+// exactly. Every CTA of a cluster of 4 loads its slice (slice_round_trip_kernel).
+std::string missing_slices_case(bool broken) {
+  using Row16 = Layout<Shape<_1, _16>, Stride<_16, _1>>;
+  using Row256 = Layout<Shape<_1, _256>, Stride<_256, _1>>;
+  int const rows = 8, cols = 256;
+  std::vector<bfloat16_t> x(std::size_t(rows) * cols);
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  for (auto& v : x) v = bfloat16_t(d(rng));
+  DevBuf dx, dout;
+  std::size_t const out_bytes = std::size_t(rows) * cols * 4 * sizeof(bfloat16_t);
+  if (cudaMalloc(&dx.p, x.size() * sizeof(bfloat16_t)) != cudaSuccess ||
+      cudaMemcpy(dx.p, x.data(), x.size() * sizeof(bfloat16_t), cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMalloc(&dout.p, out_bytes) != cudaSuccess || cudaMemset(dout.p, 0xFF, out_bytes) != cudaSuccess)
+    return "set-up failed";
+  auto g = make_tensor(make_gmem_ptr(dx.as<bfloat16_t>()), make_layout(make_shape(rows, cols), make_stride(cols, _1{})));
+  auto launch = [&](auto const& tma, auto box, int boxes_m, int boxes) -> std::string {
+    using Box = decltype(box);
+    auto kernel = slice_round_trip_kernel<std::remove_cvref_t<decltype(tma)>, Box, 4, Form::partition>;
+    int const smem = 1024 + int(size(Box{})) * 2;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
+      return "cudaFuncSetAttribute failed";
+    arch::ClusterLaunch l;
+    l.grid = dim3(unsigned(boxes * 4));
+    l.block = dim3(128);
+    l.cluster = dim3(4, 1, 1);
+    l.smem = std::size_t(smem);
+    cudaError_t const e = arch::launch_cluster(kernel, l, tma, rows, cols, boxes_m, dout.as<bfloat16_t>());
+    if (e != cudaSuccess) return std::string("launch failed: ") + cudaGetErrorName(e);
+    return "";
+  };
+  if (broken) {
+    auto tma = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, Row16{}, make_shape(_1{}, _16{}), Int<4>{});
+    if (!tma.ok() || tma.slices_ok()) return "expected a usable copy without slices";
+    if (std::string why = launch(tma, Row16{}, rows, rows * (cols / 16)); !why.empty()) return why;
+    cudaError_t const done = cudaDeviceSynchronize();
+    if (done == cudaSuccess) return "the kernel completed: the slice copy did not refuse";
+    std::fprintf(stderr, "device fault as expected: %s\n", cudaGetErrorName(done));
+    return "";
+  }
+  auto tma = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, Row256{}, make_shape(_1{}, _256{}), Int<4>{});
+  if (!tma.ok() || !tma.slices_ok()) return std::string("the control's copy failed: ") + tma.error() + tma.slice_error();
+  if (std::string why = launch(tma, Row256{}, rows, rows); !why.empty()) return why;
+  if (cudaError_t const done = cudaDeviceSynchronize(); done != cudaSuccess)
+    return std::string("valid slice copy failed: ") + cudaGetErrorName(done);
+  std::vector<bfloat16_t> out(std::size_t(rows) * cols * 4);
+  if (cudaMemcpy(out.data(), dout.p, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return "copy-out failed";
+  for (int cta = 0; cta < rows * 4; ++cta)
+    for (int c = 0; c < cols; ++c)
+      if (std::memcmp(&out[std::size_t(cta) * cols + c], &x[std::size_t(cta / 4) * cols + c], sizeof(bfloat16_t)) != 0)
+        return "CTA " + std::to_string(cta) + " element " + std::to_string(c) + " differs";
+  return "";
+}
+
 // copy(tma.with(mbar), ...) refuses on the device: a copy whose
 // make_tma_copy failed, a box address without the swizzle's alignment, a
 // map outside parameter and global space each end the kernel in a trap
@@ -589,6 +646,8 @@ TEST(TmaCopy, DeviceChecksTrap) {
   tessera::test::run_isolated("invalid copy", [] { return checked_load_case(Break::invalid_copy); });
   tessera::test::run_isolated("misaligned box", [] { return checked_load_case(Break::misaligned_box); });
   tessera::test::run_isolated("map in shared memory", [] { return checked_load_case(Break::map_in_shared); });
+  tessera::test::run_isolated("slices whole (control)", [] { return missing_slices_case(false); });
+  tessera::test::run_isolated("slices' map missing", [] { return missing_slices_case(true); });
 }
 
 // TMA stores under CuTe's names: every CTA writes one 128x32 f32 box into
