@@ -30,6 +30,11 @@
 //   h5 (h4_tma_store, group_m = 16)  h4 walking the tiles in groups of 16
 //            M-tiles, N-first within a group, so that the tiles in flight
 //            share A and B panels in L2.
+//   h6 (h4_tma_store<..., 2>)  h5 in clusters of 2 CTAs on vertically
+//            adjacent tiles, which share B's 256-row box: each CTA loads its
+//            half and multicasts it to both, in CuTe's form (tma_partition
+//            with Layout<_2>, copy(tma_b.with(full[s], 0b11), ...)); a stage
+//            is free once both CTAs' consumers released it.
 
 #include <cstdint>
 
@@ -48,10 +53,16 @@ using Box = decltype(tile_to_shape(SmemAtom{}, Shape<Int<kRows>, Int<kBlockK>>{}
 template <int kRows, int kStages>
 using Ring = decltype(tile_to_shape(SmemAtom{}, Shape<Int<kRows>, Int<kBlockK>, Int<kStages>>{}));
 
-template <int kRows>
+// kMulticast > 1: a copy whose box the kMulticast CTAs of a cluster load in
+// slices, each multicasting its slice to all (h6's B).
+template <int kRows, int kMulticast = 1>
 auto make_operand_copy(bfloat16_t const* p, int rows, int k) {
-  return make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, k), make_stride(k, _1{}))),
-                       Box<kRows>{}, make_shape(Int<kRows>{}, Int<kBlockK>{}));
+  auto const g = make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, k), make_stride(k, _1{})));
+  if constexpr (kMulticast > 1)
+    return make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, Box<kRows>{}, make_shape(Int<kRows>{}, Int<kBlockK>{}),
+                         Int<kMulticast>{});
+  else
+    return make_tma_copy(SM90_TMA_LOAD{}, g, Box<kRows>{}, make_shape(Int<kRows>{}, Int<kBlockK>{}));
 }
 
 // 1024-byte aligned start of dynamic shared memory (the 128B swizzle's period).
@@ -157,30 +168,39 @@ struct H2 {
 // or one per SM (h3).
 
 // ---------------------------------------------------------------- h3 ----
-// Tile t's origin. group_m M-tiles form a group walked N-first within it
-// (t = group * group_m * tiles_n + n * rows + m_in_group), so the tiles in
-// flight at once share fewer A and B panels in L2; group_m >= tiles_m is the
-// plain M-fastest order.
-__device__ inline void tile_origin(int t, int tiles_m, int tiles_n, int group_m, int& m0, int& n0) {
+// Tile t's (M-tile, N-tile) index. group_m M-tiles form a group walked
+// N-first within it (t = group * group_m * tiles_n + n * rows + m_in_group),
+// so the tiles in flight at once share fewer A and B panels in L2; group_m
+// >= tiles_m is the plain M-fastest order.
+__device__ inline void tile_index(int t, int tiles_m, int tiles_n, int group_m, int& tm, int& tn) {
   int const g = min(group_m, tiles_m);
   int const per_group = g * tiles_n;
   int const first_m = (t / per_group) * g;
   int const rows = min(g, tiles_m - first_m);
   int const r = t % per_group;
-  m0 = (first_m + r % rows) * H2::kBM;
-  n0 = (r / rows) * H2::kBN;
+  tm = first_m + r % rows;
+  tn = r / rows;
 }
 
-// The body h2-h5 share. Each CTA walks the tiles t = blockIdx.x,
-// blockIdx.x + gridDim.x, ... The ring's stage and phase run on across
-// tiles, so the producer fills the next tile's stages while the consumers
-// still run the epilogue of the last one; the consumers release a tile's
-// final stage after warpgroup_wait<0>. `smem` holds the ring (then h4's epilogue
-// buffers); `epilogue(thr, tCrC, m0, n0)` runs in the consumer threads once a
-// tile's accumulators are final.
-template <class TmaA, class TmaB, class Epilogue>
+// The body h2-h6 share. Each CTA walks the tiles t = blockIdx.x,
+// blockIdx.x + gridDim.x, ... (kCluster 2: each cluster walks pairs of
+// vertically adjacent tiles, CTA rank r taking the pair's r-th). The ring's
+// stage and phase run on across tiles, so the producer fills the next
+// tile's stages while the consumers still run the epilogue of the last one;
+// the consumers release a tile's final stage after warpgroup_wait<0>.
+// `smem` holds the ring (then h4's epilogue buffers); `epilogue(thr, tCrC,
+// m0, n0)` runs in the consumer threads once a tile's accumulators are
+// final.
+// Clusters of 2: B's box is shared, each CTA loading its half and
+// multicasting it to both (tma_b made with SM90_TMA_LOAD_MULTICAST and
+// Int<2>). A stage of either CTA is then written by both producers, so it
+// is free only when the consumers of both CTAs have released it: empty[s]
+// counts 4 arrivals, each releasing thread arriving on its own barrier and
+// on the peer's.
+template <int kCluster = 1, class TmaA, class TmaB, class Epilogue>
 __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
                                 int group_m, Epilogue&& epilogue) {
+  static_assert(kCluster == 1 || kCluster == 2, "persistent_body: clusters of 1 or 2 CTAs");
   Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
   Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
   __shared__ __align__(8) std::uint64_t full[H2::kStages];
@@ -188,32 +208,50 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
   if (threadIdx.x == 0) {
     for (int s = 0; s < H2::kStages; ++s) {
       mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], 2);
+      mbarrier_init(&empty[s], 2 * kCluster);
     }
     arch::fence_mbarrier_init();
   }
-  __syncthreads();
+  if constexpr (kCluster > 1) cluster_sync();  // every barrier of the cluster initialised before a multicast lands
+  else __syncthreads();
+  int const rank = kCluster > 1 ? int(block_rank_in_cluster()) : 0;
   int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
   int const tiles_n = (N + H2::kBN - 1) / H2::kBN;
-  int const tiles = tiles_m * tiles_n;
+  int const units_m = (tiles_m + kCluster - 1) / kCluster;  // a unit: kCluster tiles sharing B
+  int const units = units_m * tiles_n;
+  int const first = int(blockIdx.x) / kCluster, step = int(gridDim.x) / kCluster;
   int const num_k = (K + kBlockK - 1) / kBlockK;
+  // A pair's second tile past M still runs (its A reads zeros, its stores
+  // are clipped): its half of B feeds the first.
+  auto origin = [&](int u, int& m0, int& n0) {
+    int tm, tn;
+    tile_index(u, units_m, tiles_n, group_m, tm, tn);
+    m0 = (tm * kCluster + rank) * H2::kBM;
+    n0 = tn * H2::kBN;
+  };
 
   if (threadIdx.x < 128) {  // producer
     arch::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
       prefetch_tma_descriptor(tma_a.get_tma_descriptor());
       prefetch_tma_descriptor(tma_b.get_tma_descriptor());
-      std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();
+      std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();  // clusters: both halves of B land here
+      Tensor mB = tma_b.get_tma_tensor(make_shape(N, K));                  // (N,K) -> (n,k)
       int it = 0;  // k-tiles issued so far, over all tiles
-      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      for (int u = first; u < units; u += step) {
         int m0, n0;
-        tile_origin(t, tiles_m, tiles_n, group_m, m0, n0);
+        origin(u, m0, n0);
+        // This CTA's half of each B box: ((TMA/2),k) and ((TMA/2),PIPE).
+        Tensor gB = local_tile(mB, make_shape(Int<H2::kBN>{}, Int<kBlockK>{}), make_coord(n0 / H2::kBN, _));
+        auto [tBgB, tBsB] = tma_partition(tma_b, rank, Layout<Int<kCluster>>{}, group_modes<0, 2>(sB),
+                                          group_modes<0, 2>(gB));
         for (int k = 0; k < num_k; ++k, ++it) {
           int const s = it % H2::kStages;
           if (it >= H2::kStages) mbarrier_wait(&empty[s], ((it / H2::kStages) - 1) & 1);
           mbarrier_arrive_expect_tx(&full[s], bytes);
           copy(tma_a.with(full[s]), make_coord(m0, k * kBlockK), sA(_, _, s));
-          copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
+          if constexpr (kCluster > 1) copy(tma_b.with(full[s], std::uint16_t(0b11)), tBgB(_, k), tBsB(_, s));
+          else copy(tma_b.with(full[s]), make_coord(n0, k * kBlockK), sB(_, _, s));
         }
       }
     }
@@ -225,10 +263,14 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
     Tensor tCrB = thr.partition_fragment_B(sB);
     Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{}));
     bool const releaser = threadIdx.x % 128 == 0;
+    auto release = [&](int s) {
+      mbarrier_arrive(&empty[s]);
+      if constexpr (kCluster > 1) arch::mbarrier_arrive_cluster(&empty[s], std::uint32_t(rank ^ 1));
+    };
     int it = 0;
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (int u = first; u < units; u += step) {
       int m0, n0;
-      tile_origin(t, tiles_m, tiles_n, group_m, m0, n0);
+      origin(u, m0, n0);
       clear(tCrC);
       for (int k = 0; k < num_k; ++k, ++it) {
         int const s = it % H2::kStages;
@@ -240,14 +282,16 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
         warpgroup_commit_batch();
         warpgroup_wait<1>();
         warpgroup_fence_operand(tCrC);
-        if (releaser && k > 0) mbarrier_arrive(&empty[(it - 1) % H2::kStages]);
+        if (releaser && k > 0) release((it - 1) % H2::kStages);
       }
       warpgroup_wait<0>();
       warpgroup_fence_operand(tCrC);
-      if (releaser && num_k > 0) mbarrier_arrive(&empty[(it - 1) % H2::kStages]);
+      if (releaser && num_k > 0) release((it - 1) % H2::kStages);
       epilogue(thr, tCrC, m0, n0);
     }
   }
+  // No CTA leaves while its peer may still multicast into it or arrive on its barriers.
+  if constexpr (kCluster > 1) cluster_sync();
 }
 
 template <class TmaA, class TmaB>
@@ -285,7 +329,7 @@ struct H4 {
   static constexpr int kSmem = H2::kSmem + 2 /*warpgroups*/ * 2 /*buffers*/ * kEpiBytes;
 };
 
-template <class TmaA, class TmaB, class TmaC>
+template <class TmaA, class TmaB, class TmaC, int kCluster = 1>
 __global__ void __launch_bounds__(H2::kThreads, 1)
     h4_tma_store(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
                  __grid_constant__ const TmaC tma_c, int M, int N, int K, int group_m) {
@@ -296,7 +340,7 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
   bool const issuer = threadIdx.x % 128 == 0;
   int chunks = 0;  // chunks this warpgroup has stored so far
-  persistent_body(tma_a, tma_b, base, M, N, K, group_m, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+  persistent_body<kCluster>(tma_a, tma_b, base, M, N, K, group_m, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
     Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{})));
     // Value v of tCrC ((2,2,32),1,1) sits in column 8 (v / 4) + (0..7): chunk v / 16.
 #pragma unroll

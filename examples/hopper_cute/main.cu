@@ -80,10 +80,15 @@ using Launcher = bool (*)(Operands const&, cublasHandle_t, std::string*);
 
 template <class Cfg, int kWhich>
 bool launch(Operands const& o, cublasHandle_t, std::string* why) {
+  constexpr int kCluster = kWhich == 6 ? 2 : 1;
   auto ta = make_operand_copy<Cfg::kBM>(o.a, o.s.M, o.s.K);
-  auto tb = make_operand_copy<Cfg::kBN>(o.b, o.s.N, o.s.K);
+  auto tb = make_operand_copy<Cfg::kBN, kCluster>(o.b, o.s.N, o.s.K);
   if (!ta.ok() || !tb.ok()) {
     *why = !ta.ok() ? ta.error() : tb.error();
+    return false;
+  }
+  if (!tb.slices_ok()) {
+    *why = tb.slice_error();
     return false;
   }
   dim3 const grid((o.s.M + Cfg::kBM - 1) / Cfg::kBM, (o.s.N + Cfg::kBN - 1) / Cfg::kBN);
@@ -109,10 +114,31 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
         *why = std::string("declines (C's rows are not whole 16-byte units for a TMA store): ") + tc.error();
         return false;
       }
-      auto k = h4_tma_store<decltype(ta), decltype(tb), decltype(tc)>;
+      auto k = h4_tma_store<decltype(ta), decltype(tb), decltype(tc), kCluster>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, H4::kSmem));
-      // h5: groups of 16 M-tiles walked N-first (tile_origin); h4: the plain order.
-      k<<<ctas, Cfg::kThreads, H4::kSmem>>>(ta, tb, tc, o.s.M, o.s.N, o.s.K, kWhich == 5 ? 16 : o.s.M);
+      if constexpr (kCluster == 1) {
+        // h5: groups of 16 M-tiles walked N-first (tile_index); h4: the plain order.
+        k<<<ctas, Cfg::kThreads, H4::kSmem>>>(ta, tb, tc, o.s.M, o.s.N, o.s.K, kWhich == 5 ? 16 : o.s.M);
+      } else {
+        // h6: as many clusters of 2 as fit at once (GPCs of odd size leave
+        // SMs idle), walking pairs of tiles in groups of 8 pairs (16 M-tiles).
+        static int active = 0;
+        arch::ClusterLaunch l;
+        l.block = dim3(Cfg::kThreads);
+        l.cluster = dim3(2);
+        l.smem = std::size_t(H4::kSmem);
+        if (active == 0) {
+          l.grid = dim3(2);
+          active = arch::max_active_clusters(reinterpret_cast<const void*>(k), l);
+          if (active <= 0) {
+            *why = "no cluster of 2 fits";
+            return false;
+          }
+        }
+        int const pairs = ((int(grid.x) + 1) / 2) * int(grid.y);
+        l.grid = dim3(unsigned(2 * std::min(pairs, active)));
+        HC_CUDA(arch::launch_cluster(k, l, ta, tb, tc, o.s.M, o.s.N, o.s.K, 8));
+      }
     }
   }
   HC_CUDA(cudaGetLastError());
@@ -143,7 +169,8 @@ Contender const kContenders[] = {{"cublas", launch_cublas},
                                  {"h2_ws", launch<H2, 2>},
                                  {"h3_persist", launch<H2, 3>},
                                  {"h4_tmastore", launch<H2, 4>, true},
-                                 {"h5_grouped", launch<H2, 5>, true}};
+                                 {"h5_grouped", launch<H2, 5>, true},
+                                 {"h6_cluster", launch<H2, 6>, true}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
