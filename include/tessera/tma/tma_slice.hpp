@@ -20,8 +20,9 @@
 //   K-major 128x64 bf16 tile (rows of 64, 8-row swizzle atoms), N = 2:
 //   the row blocks are slowest, J = 0: slice 0 = rows [0, 64), slice 1 =
 //   rows [64, 128), each a 64x64 box.
-//   M-major 128x64 tile (columns of 64 M, atoms tiled along M first): the
-//   K blocks are slowest, J = 1: slice t = columns [32t, 32t + 32).
+//   M-major 64x64 bf16 tile (columns of 64 M, one 128-byte swizzle row
+//   each), N = 2: the K blocks are slowest, J = 1: slice t = columns
+//   [32t, 32t + 32).
 //
 // What this header gives (CUDA-free; everything TESSERA_HOST_DEVICE):
 //   tma_slice_mode_v<SmemLayout, N>     J, or -1 when the box does not cut so
