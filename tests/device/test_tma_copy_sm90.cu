@@ -9,15 +9,16 @@
 // SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K> over 128x128x64 tiles, and
 // copy(tCrC, tCgC). One change from the seed: the next tile's TMA is issued
 // after warpgroup_wait<1>, once the wgmma batch that read that stage has
-// finished (the seed issues it first, racing the previous batch). Then the
-// multicast forms on a 2-CTA cluster (CTA 0 multicasts the shared A tile,
-// or each CTA multicasts its slice of it as CUTLASS does, through
-// tma_partition or get_slice), multicast slices of K- and M-major boxes
-// in clusters of 2 and 4,
-// TMA stores and reduce-adds (copy(tma_store, sD, coord), tma_store_arrive,
-// tma_store_wait), make_tma_copy's refusals, and copy()'s device-side
-// checks (traps, each in a child process). Random inputs, poisoned C, fp64 reference.
-// Skips unless the device is sm_90.
+// finished (the seed issues it first, racing the previous batch). The same
+// GEMM with its loads in CuTe's tutorial form (tma_partition) and its older
+// form (get_slice(0).partition_S/D). Then the multicast forms on a 2-CTA
+// cluster (CTA 0 multicasts the shared A tile, or each CTA multicasts its
+// slice of it as CUTLASS does, through tma_partition or get_slice),
+// multicast slices of K- and M-major boxes in clusters of 2 and 4, TMA
+// stores and reduce-adds (copy(tma_store, sD, coord) and the partitioned
+// form, tma_store_arrive, tma_store_wait), make_tma_copy's refusals, and
+// copy()'s device-side checks (traps, each in a child process). Random
+// inputs, poisoned C, fp64 reference. Skips unless the device is sm_90.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
