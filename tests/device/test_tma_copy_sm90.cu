@@ -479,6 +479,144 @@ TEST(TmaCopy, MulticastSlicesRebuildTheBox) {
   }
 }
 
+// Tiles of several TMA boxes (tma_boxes_v): a K-major 128x128 bf16 tile of
+// 128-byte swizzle rows is 2 boxes of 128x64; CUTLASS's M-major 128x64 tile
+// (atoms stacked along K first) is 2 boxes of 64x64; a K-major 128x64 f32
+// tile is 2 boxes of 128x32. Each CTA loads tile blockIdx.x with one copy
+// (kPartitioned: in CuTe's tma_partition form) and copies it out through
+// the tile's layout; with `store`, it then stores the tile back with one
+// TMA store to `dst` (a tensor of the same shape, another leading
+// dimension).
+template <class Tma, class StoreTma, class Tile, bool kPartitioned>
+__global__ void __launch_bounds__(128, 1)
+    multi_box_kernel(__grid_constant__ const Tma tma, __grid_constant__ const StoreTma store, int rows, int cols,
+                     int tiles_m, typename Tma::value_type* out, int do_store) {
+  using T = typename Tma::value_type;
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<T*>(base)), Tile{});
+  constexpr int B0 = int(decltype(size<0>(Tile{}))::value), B1 = int(decltype(size<1>(Tile{}))::value);
+  __shared__ __align__(8) std::uint64_t mbar;
+  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) sX(i % B0, i / B0) = T(-7.0f);  // poison
+  arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  int const bm = int(blockIdx.x) % tiles_m, bn = int(blockIdx.x) / tiles_m;
+  Tensor gX = local_tile(tma.get_tma_tensor(make_shape(rows, cols)), make_shape(Int<B0>{}, Int<B1>{}),
+                         make_coord(bm, bn));  // (B0,B1)
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(&mbar, tma.box_bytes());  // the whole tile
+    if constexpr (kPartitioned) {
+      auto [tXgX, tXsX] = tma_partition(tma, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sX), group_modes<0, 2>(gX));
+      copy(tma.with(mbar), tXgX, tXsX);
+    } else {
+      copy(tma.with(mbar), make_coord(bm * B0, bn * B1), sX);
+    }
+  }
+  mbarrier_wait(&mbar, 0);
+  T* o = out + std::size_t(blockIdx.x) * B0 * B1;
+  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) o[i] = sX(i % B0, i / B0);
+  if (do_store) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      copy(store, sX, make_coord(bm * B0, bn * B1));
+      tma_store_arrive();
+      tma_store_wait<0>();
+    }
+  }
+}
+
+// Loads every tile of a rows x cols tensor `g_layout` (and with `d_layout`
+// stores it to a second tensor) through multi_box_kernel and checks every
+// element: loaded tiles bit-exact with zeros past the edges; the stored
+// tensor bit-exact, its padding untouched.
+template <class T, class Tile, bool kPartitioned, class GLayout, class DLayout>
+void multi_box_round_trip(GLayout const& g_layout, std::size_t span, DLayout const& d_layout, std::size_t dspan,
+                          int expect_boxes) {
+  static_assert(tma_boxes_v<Tile, T> > 1, "the case must be a tile of several boxes");
+  EXPECT_EQ((tma_boxes_v<Tile, T>), expect_boxes);
+  int const rows = int(size<0>(g_layout)), cols = int(size<1>(g_layout));
+  constexpr int B0 = int(decltype(size<0>(Tile{}))::value), B1 = int(decltype(size<1>(Tile{}))::value);
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<T> x(span);
+  for (auto& v : x) v = T(d(rng));
+  std::vector<T> poison(dspan);
+  std::memset(static_cast<void*>(poison.data()), 0xFF, dspan * sizeof(T));
+  DevBuf dx, dd, dout;
+  ASSERT_NO_FATAL_FAILURE(upload(dx, x));
+  ASSERT_NO_FATAL_FAILURE(upload(dd, poison));
+  auto tma = make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(dx.as<T>()), g_layout), Tile{},
+                           make_shape(Int<B0>{}, Int<B1>{}));
+  ASSERT_TRUE(tma.ok()) << tma.error();
+  EXPECT_EQ(tma.box_bytes(), std::uint32_t(B0 * B1 * sizeof(T)));
+  auto store = make_tma_copy(SM90_TMA_STORE{}, make_tensor(make_gmem_ptr(dd.as<T>()), d_layout), Tile{},
+                             make_shape(Int<B0>{}, Int<B1>{}));
+  ASSERT_TRUE(store.ok()) << store.error();
+  int const tiles_m = (rows + B0 - 1) / B0, tiles = tiles_m * ((cols + B1 - 1) / B1);
+  std::size_t const out_elems = std::size_t(tiles) * B0 * B1;
+  TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(T)));
+  auto kernel = multi_box_kernel<decltype(tma), decltype(store), Tile, kPartitioned>;
+  int const smem = 1024 + B0 * B1 * int(sizeof(T));
+  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<tiles, 128, smem>>>(tma, store, rows, cols, tiles_m, dout.as<T>(), 1);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<T> out(out_elems), got(dspan);
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(T), cudaMemcpyDeviceToHost));
+  TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, dspan * sizeof(T), cudaMemcpyDeviceToHost));
+  long long wrong = 0;
+  for (int tile = 0; tile < tiles; ++tile)
+    for (int i = 0; i < B0 * B1; ++i) {
+      int const r = (tile % tiles_m) * B0 + i % B0, c = (tile / tiles_m) * B1 + i / B0;
+      T const want = r < rows && c < cols ? x[std::size_t(g_layout(r, c))] : T(0.0f);
+      if (std::memcmp(&want, &out[std::size_t(tile) * B0 * B1 + i], sizeof(T)) != 0 && ++wrong <= 3)
+        ADD_FAILURE() << "tile " << tile << " element (" << i % B0 << "," << i / B0 << "): got "
+                      << float(out[std::size_t(tile) * B0 * B1 + i]) << ", expected " << float(want);
+    }
+  std::vector<char> covered(dspan, 0);
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < rows; ++r) {
+      std::size_t const di = std::size_t(d_layout(r, c));
+      covered[di] = 1;
+      if (std::memcmp(&got[di], &x[std::size_t(g_layout(r, c))], sizeof(T)) != 0 && ++wrong <= 6)
+        ADD_FAILURE() << "stored (" << r << "," << c << ") differs";
+    }
+  for (std::size_t i = 0; i < dspan; ++i)
+    if (!covered[i] && std::memcmp(&got[i], &poison[i], sizeof(T)) != 0 && ++wrong <= 9)
+      ADD_FAILURE() << "stored padding element " << i << " was overwritten";
+  EXPECT_EQ(wrong, 0);
+}
+
+TEST(TmaCopy, TilesOfSeveralBoxes) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  using KTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _128>{}));
+  using MTile = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}, Step<_2, _1>{}));
+  using FTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<_128, _64>{}));
+  {
+    SCOPED_TRACE("K-major 128x128 bf16 (2 boxes of 128x64), coordinate form");
+    multi_box_round_trip<bfloat16_t, KTile, false>(make_layout(make_shape(300, 200), make_stride(208, _1{})),
+                                                   300 * 208, make_layout(make_shape(300, 200), make_stride(216, _1{})),
+                                                   300 * 216, 2);
+  }
+  {
+    SCOPED_TRACE("M-major 128x64 bf16, atoms along K first (2 boxes of 64x64), tma_partition form");
+    // 296 rows: whole 16-byte units per column, which a TMA store needs.
+    multi_box_round_trip<bfloat16_t, MTile, true>(make_layout(make_shape(296, 200), make_stride(_1{}, 304)),
+                                                  304 * 200, make_layout(make_shape(296, 200), make_stride(_1{}, 312)),
+                                                  312 * 200, 2);
+  }
+  {
+    SCOPED_TRACE("K-major 128x64 f32 (2 boxes of 128x32)");
+    multi_box_round_trip<float, FTile, false>(make_layout(make_shape(150, 100), make_stride(104, _1{})), 150 * 104,
+                                              make_layout(make_shape(150, 100), make_stride(108, _1{})), 150 * 108, 2);
+  }
+}
+
 // A box whose slices break a TMA rule the whole box keeps: a row of 16
 // bf16 (32 bytes) cuts into 4 slices of 8 bytes, under the 16 bytes a TMA
 // box's contiguous extent must span. The whole-box copy stays usable;
@@ -766,15 +904,26 @@ TEST(TmaCopy, RefusalsNameTheRule) {
   auto too_many = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g(host, 256, 256, 256), SmemTile{}, tile, 17);
   EXPECT_FALSE(ok(too_many));
   EXPECT_NE(std::string(too_many.error()).find("[1, 16]"), std::string::npos) << too_many.error();
-  // An smem box whose rows are not the swizzle width.
-  using Narrow = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _128>{}));
-  auto narrow = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), Narrow{}, make_shape(_128{}, _128{}));
-  EXPECT_FALSE(ok(narrow));
-  EXPECT_GT(std::strlen(narrow.error()), 0u);
+  // A tile that is neither one box nor contiguous boxes: M-major 128x64
+  // with its 128B-swizzled atoms stacked along M first, so no cut gives
+  // rows of the swizzle width (a K-major 128x128 tile, by contrast, is two
+  // boxes: TilesOfSeveralBoxes).
+  using MFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  static_assert(tma_boxes_v<MFirst, bfloat16_t> == 1);
+  auto gc = make_tensor(make_gmem_ptr(static_cast<bfloat16_t const*>(host)),
+                        make_layout(make_shape(256, 256), make_stride(_1{}, 256)));
+  auto mfirst = make_tma_copy(SM90_TMA_LOAD{}, gc, MFirst{}, make_shape(_128{}, _64{}));
+  EXPECT_FALSE(ok(mfirst));
+  EXPECT_NE(std::string(mfirst.error()).find("rows span 128 bytes"), std::string::npos) << mfirst.error();
   // Stores: from one CTA only; reduce-add of 16-bit elements is not offered.
   auto store_mcast = make_tma_copy(SM90_TMA_STORE{}, g(host, 256, 256, 256), SmemTile{}, tile, Int<2>{});
   EXPECT_FALSE(ok(store_mcast));
   EXPECT_NE(std::string(store_mcast.error()).find("writes from one CTA"), std::string::npos) << store_mcast.error();
+  // A store whose contiguous extent (100 bf16 = 200 bytes) is not whole
+  // 16-byte units: an edge box would overwrite the row's padding.
+  auto store_ragged = make_tma_copy(SM90_TMA_STORE{}, g(host, 256, 100, 256), SmemTile{}, tile);
+  EXPECT_FALSE(ok(store_ragged));
+  EXPECT_NE(std::string(store_ragged.error()).find("whole 16-byte units"), std::string::npos) << store_ragged.error();
   auto add_bf16 = make_tma_copy(SM90_TMA_REDUCE_ADD{}, g(host, 256, 256, 256), SmemTile{}, tile);
   EXPECT_FALSE(ok(add_bf16));
   EXPECT_NE(std::string(add_bf16.error()).find("f32, s32 or u32"), std::string::npos) << add_bf16.error();

@@ -69,6 +69,34 @@ TEST(TmaSlice, BoxesThatDoNotCut) {
   SUCCEED();
 }
 
+// A tile too large for one TMA box is copied as the same contiguous cut:
+// the smallest N in 2..16 whose pieces have rows of the swizzle width and
+// extents of at most 256.
+TEST(TmaSlice, TilesOfSeveralBoxes) {
+  // One box: rows of exactly 128 bytes.
+  static_assert(tma_boxes_v<KSw128, bfloat16_t> == 1);
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<float>, 128, 32>, float> == 1);
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<float_e4m3_t>, 128, 128>, float_e4m3_t> == 1);
+  // K-major rows of 256 bytes: two boxes of 64 (bf16), 32 (f32), 128 (fp8) columns.
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 128, 128>, bfloat16_t> == 2);
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<float>, 128, 64>, float> == 2);
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<float_e4m3_t>, 128, 256>, float_e4m3_t> == 2);
+  // Rows of 512 bytes: four boxes.
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 64, 256>, bfloat16_t> == 4);
+  // More than 256 rows: a K-major 512x64 tile is two boxes of 256 rows.
+  static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 512, 64>, bfloat16_t> == 2);
+  // M-major 128x64 with the atoms stacked along K first (CUTLASS's order):
+  // two 64x64 boxes; stacked along M first (the default order), the M
+  // halves interleave with the K atoms and no cut helps.
+  using MKFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}, Step<_2, _1>{}));
+  static_assert(tma_boxes_v<MKFirst, bfloat16_t> == 2);
+  EXPECT_EQ(str(tma_slice_layout_t<MKFirst, 2>{}), "Sw<3,3,3> o _0 o (_64,_64):(_1,_64)");
+  static_assert(tma_boxes_v<MNSw128, bfloat16_t> == 1);
+  // Unswizzled: rows of whole 16-byte units, extents of at most 256.
+  static_assert(tma_boxes_v<Layout<Shape<_8, Int<200>>, Stride<Int<200>, _1>>, bfloat16_t> == 1);
+  static_assert(tma_boxes_v<Layout<Shape<_512, _8>, Stride<_8, _1>>, bfloat16_t> == 2);
+}
+
 // The laws for one box type and slice count, checked element by element;
 // false (nothing checked) when the box does not cut into N slices.
 template <class Box, int N>

@@ -58,7 +58,10 @@
 // make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, multicast) checks its
 // arguments with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
 // these: cta_tile is the smem layout's shape; multicast is 1 for
-// SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST. With a
+// SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST; a store's
+// contiguous extent is whole 16-byte units. A tile too large for one box
+// is copied as 2-16 contiguous boxes (tma_boxes_v: the same cut as the
+// multicast slices), one TMA instruction each per copy. With a
 // static multicast N > 1 whose box cuts into N slices, it also makes the
 // slices' map; if that fails (a slice breaking a TMA rule the box keeps),
 // whole-box copies still work and slice_error() says why. It never throws:
@@ -124,10 +127,12 @@ template <>
 struct TmaSliceMap<1> {};
 
 // How many multicast slices make_tma_copy builds: N for a multicast load
-// made with a static Int<N> (N > 1) whose box cuts into N slices, else 1.
-template <class Op, class SmemLayout, class Multicast>
+// made with a static Int<N> (N > 1) whose box cuts into N slices, else 1
+// (also for a tile of several boxes).
+template <class Op, class T, class SmemLayout, class Multicast>
 constexpr int tma_copy_slices() {
-  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast>) {
+  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast> &&
+                tma_boxes_v<SmemLayout, T> == 1) {
     constexpr int n = int(Multicast::value);
     if constexpr (n > 1 && n <= 16) {
       if constexpr (tma_slice_mode_v<SmemLayout, n> >= 0) return n;
@@ -153,10 +158,15 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
                 "TmaCopy: only a SM90_TMA_LOAD_MULTICAST copy whose box cuts into Slices contiguous slices has slices");
   using value_type = T;
   using smem_layout = SmemLayout;
+  // TMA boxes per tile (tma_boxes_v): 1, or the contiguous pieces of a tile
+  // too large for one box, which each copy issues one instruction apiece.
+  static constexpr int kBoxes = tma_boxes_v<SmemLayout, T>;
 
   CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
   TmaCoordMap coords_{};
-  std::uint32_t box_bytes_ = 0;
+  std::uint32_t box_bytes_ = 0;        // the whole tile
+  std::uint32_t piece_bytes_ = 0;      // one box (kBoxes > 1)
+  int piece_dim_ = 0, piece_step_ = 0;  // box t starts t * piece_step_ along TMA dimension piece_dim_
   std::uint32_t smem_align_mask_ = 0;  // the box's alignment - 1 (a power of two: 128 << swizzle bits)
   int multicast_ = 1;
   bool valid_ = false;
@@ -177,8 +187,8 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   // CuTe's per-CTA view of the copy: slice t of each box (t = 0 for whole
   // boxes). partition_S / partition_D tile a tensor by the box.
   [[nodiscard]] TESSERA_HOST_DEVICE TmaCopySlice<TmaCopy> get_slice(int t) const { return {t}; }
-  // Bytes of one box (for a load: what one copy writes into one CTA, the
-  // mbarrier transaction count).
+  // Bytes of one tile (for a load: what one copy writes into one CTA, the
+  // mbarrier transaction count; kBoxes boxes of it).
   [[nodiscard]] TESSERA_HOST_DEVICE std::uint32_t box_bytes() const { return box_bytes_; }
   [[nodiscard]] TESSERA_HOST_DEVICE int multicast() const { return multicast_; }
   [[nodiscard]] TESSERA_HOST_DEVICE CUtensorMap const* get_tma_descriptor() const { return &tmap_; }
@@ -267,10 +277,12 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
 [[nodiscard]] auto make_tma_copy(Op const&, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
                                  CtaTile const& cta_tile, Multicast const& multicast = {}) {
   using T = std::remove_cv_t<typename Tensor<Engine, GLayout>::value_type>;
-  using Result = TmaCopy<Op, T, SmemLayout, detail::tma_copy_slices<Op, SmemLayout, Multicast>()>;
+  using Result = TmaCopy<Op, T, SmemLayout, detail::tma_copy_slices<Op, T, SmemLayout, Multicast>()>;
   static_assert(is_static_v<CtaTile>, "make_tma_copy: the CTA tile must be static [make_shape(_128{}, _64{})]");
   static_assert(std::is_same_v<decltype(product_each(shape(smem_layout))), decltype(product_each(cta_tile))>,
-                "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one box per copy)");
+                "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one tile per copy)");
+  constexpr int kBoxes = Result::kBoxes;
+  using Piece = std::conditional_t<(kBoxes > 1), tma_slice_layout_t<SmemLayout, kBoxes>, SmemLayout>;
   Result r;
   int const mcast = int(multicast);
   if (std::is_same_v<Op, SM90_TMA_LOAD> && mcast != 1) {
@@ -294,10 +306,31 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
                                  " is outside [1, 16] (a cluster has at most 16 CTAs)");
     return r;
   }
-  TmaPlan const plan = make_tma_desc(gmem_tensor, smem_layout);
+  TmaPlan const plan = make_tma_desc(gmem_tensor, Piece{});
   if (!plan.ok) {
-    detail::tma_copy_fail(r, plan.error);
+    detail::tma_copy_fail(r, kBoxes > 1 ? "make_tma_copy: the tile's " + std::to_string(kBoxes) + " boxes: " + plan.error
+                                        : plan.error);
     return r;
+  }
+  if constexpr (detail::is_tma_store_op_v<Op>) {
+    // A store at the edge would overwrite the padding past a contiguous
+    // extent that is not whole 16-byte units (TmaPlan::store_error).
+    if (std::string const why = plan.store_error(); !why.empty()) {
+      detail::tma_copy_fail(r, why);
+      return r;
+    }
+  }
+  if constexpr (kBoxes > 1) {
+    constexpr int J = tma_slice_mode_v<SmemLayout, kBoxes>;
+    if (plan.box_bytes % plan.smem_align != 0) {
+      detail::tma_copy_fail(r, "make_tma_copy: the tile's boxes are " + std::to_string(plan.box_bytes) +
+                                   " bytes apart, not a multiple of the " + std::to_string(plan.smem_align) +
+                                   " bytes the box's shared address needs");
+      return r;
+    }
+    r.piece_bytes_ = plan.box_bytes;
+    r.piece_dim_ = plan.dim_of_mode[J];
+    r.piece_step_ = int(decltype(size<J>(SmemLayout{}))::value) / kBoxes;
   }
   if ((std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) && plan.rank != 2) {
     detail::tma_copy_fail(r, std::string("make_tma_copy: ") +
@@ -310,7 +343,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     return r;
   }
   r.coords_ = plan.coord_map();
-  r.box_bytes_ = plan.box_bytes;
+  r.box_bytes_ = plan.box_bytes * kBoxes;
   r.smem_align_mask_ = plan.smem_align - 1;
   r.multicast_ = mcast;
   r.valid_ = true;
@@ -362,6 +395,20 @@ __device__ __forceinline__ void tma_copy_check(Copy const& tma, std::uint32_t sm
 #endif
     __trap();
   }
+}
+
+// The TMA coordinates of box t of a tile whose first box starts at c (t = 0
+// is c itself; selects, not an indexed array, which would live in local
+// memory).
+template <class Copy>
+__device__ __forceinline__ TmaCoords tma_piece_coords(Copy const& tma, TmaCoords c, int t) {
+  if constexpr (Copy::kBoxes > 1) {
+    std::int32_t const off = std::int32_t(t) * tma.piece_step_;
+    c.c[0] += tma.piece_dim_ == 0 ? off : 0;
+    c.c[1] += tma.piece_dim_ == 1 ? off : 0;
+    c.c[2] += tma.piece_dim_ == 2 ? off : 0;
+  }
+  return c;
 }
 
 // The shared-memory side of a copy (destination of a load, source of a
@@ -420,12 +467,21 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
       __trap();
     }
     arch::tma_load_2d_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
-  } else if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
-    arch::tma_load_2d_multicast(dst, &tma.tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
-  } else if (tma.coords_.rank == 2) {
-    arch::tma_load_2d(dst, &tma.tmap_, b.mbar_, c[0], c[1]);
   } else {
-    arch::tma_load_3d(dst, &tma.tmap_, b.mbar_, c[0], c[1], c[2]);
+    // A tile of kBoxes boxes: box t lies t * piece_bytes_ into the tile and
+    // starts t * piece_step_ further along TMA dimension piece_dim_.
+    TESSERA_UNROLL
+    for (int t = 0; t < TmaCopy<Op, T, SmemLayout, Slices>::kBoxes; ++t) {
+      TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
+      void* const dt = static_cast<char*>(dst) + t * tma.piece_bytes_;
+      if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
+        arch::tma_load_2d_multicast(dt, &tma.tmap_, b.mbar_, b.cta_mask_, ct[0], ct[1]);
+      } else if (tma.coords_.rank == 2) {
+        arch::tma_load_2d(dt, &tma.tmap_, b.mbar_, ct[0], ct[1]);
+      } else {
+        arch::tma_load_3d(dt, &tma.tmap_, b.mbar_, ct[0], ct[1], ct[2]);
+      }
+    }
   }
 }
 
@@ -450,6 +506,9 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
                                                      Tensor<SEngine, SLayout> const& stensor,
                                                      Tensor<GEngine, GLayout> const& gtensor) {
   constexpr int N = int(decltype(size(cta_layout))::value);
+  static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices>::kBoxes == 1,
+                "tma_partition: a tile of several TMA boxes is not cut into multicast slices [a cluster layout needs "
+                "a tile that is one box]");
   static_assert(N == 1 || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                 "tma_partition: a cluster layout of more than one CTA cuts the box into multicast slices, which needs "
                 "a SM90_TMA_LOAD_MULTICAST copy [make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, s, tile, Int<N>{})]");
@@ -517,12 +576,17 @@ __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLay
   void const* const src = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(src)));
   TmaCoords const c = tma.coords_(coord);
-  if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
-    arch::tma_reduce_add_2d(&tma.tmap_, src, c[0], c[1]);
-  } else if (tma.coords_.rank == 2) {
-    arch::tma_store_2d(&tma.tmap_, src, c[0], c[1]);
-  } else {
-    arch::tma_store_3d(&tma.tmap_, src, c[0], c[1], c[2]);
+  TESSERA_UNROLL
+  for (int t = 0; t < TmaCopy<Op, T, SmemLayout>::kBoxes; ++t) {  // as the load: one store per box
+    TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
+    void const* const st = static_cast<char const*>(src) + t * tma.piece_bytes_;
+    if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
+      arch::tma_reduce_add_2d(&tma.tmap_, st, ct[0], ct[1]);
+    } else if (tma.coords_.rank == 2) {
+      arch::tma_store_2d(&tma.tmap_, st, ct[0], ct[1]);
+    } else {
+      arch::tma_store_3d(&tma.tmap_, st, ct[0], ct[1], ct[2]);
+    }
   }
 }
 

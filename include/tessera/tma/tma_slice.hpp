@@ -32,6 +32,8 @@
 //   tma_slice_box<SmemLayout, N>(x, t)  slice t of mode 0 of tensor x (a box
 //                                       of data or of TMA coordinates), the
 //                                       other modes kept
+//   tma_boxes_v<SmemLayout, T>          how many boxes a tile takes when it
+//                                       is too large for one: the same cut
 // The laws are in tests/host/test_tma_slice.cpp.
 
 #include "tessera/config.hpp"
@@ -120,6 +122,17 @@ struct tma_swizzle_period<Swizzle<B, M, S>> {
   static constexpr long value = B == 0 ? 1 : (1L << (B + M + (S < 0 ? -S : S)));
 };
 
+// Bytes of one swizzle row for TMA's swizzle modes on elements of any size:
+// Swizzle<B, M, 3> with 16-byte units (M = 4 - log2(sizeof T)) spans 16 << B.
+template <class Sw>
+struct tma_swizzle_width {
+  static constexpr long value = 0;
+};
+template <int B, int M, int S>
+struct tma_swizzle_width<Swizzle<B, M, S>> {
+  static constexpr long value = 16L << B;
+};
+
 template <class SmemLayout, int N>
 constexpr int tma_slice_mode_of() {
   if constexpr (N == 1) {
@@ -167,6 +180,73 @@ TESSERA_HOST_DEVICE constexpr auto tma_slice_tiler() {
 // elements [t * size / N, (t + 1) * size / N) of the box.
 template <class SmemLayout, int N>
 using tma_slice_layout_t = decltype(composition(SmemLayout{}, tma_slice_tiler<SmemLayout, N>()));
+
+namespace detail {
+
+// Whether one piece laid out as Piece (of T elements) keeps the TMA box
+// rules that depend on shared memory alone: every extent at most 256 and
+// the contiguous mode (the one holding the stride-1 element) spanning
+// exactly the swizzle width (16 << B bytes for Swizzle<B, ., .>), or a
+// multiple of 16 bytes unswizzled. (make_tma_desc checks the rest.)
+template <class Piece, class T>
+constexpr bool tma_piece_fits() {
+  using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(Piece{}))>;
+  using S = decltype(shape(Inner{}));
+  using D = decltype(stride(Inner{}));
+  if constexpr (!is_static_v<S> || !is_static_v<D>) {
+    return true;  // not decided here
+  } else {
+    constexpr int R = rank_v<S>;
+    bool fits = true;
+    long inner_bytes = -1;
+    [&]<int... J>(seq<J...>) {
+      (
+          [&] {
+            long const extent = long(decltype(size(get<J>(S{})))::value);
+            if (extent > 256) fits = false;
+            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
+            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
+            for (int i = 0; i < s.n; ++i)
+              if (s.v[i] > 1 && d.v[i] == 1) inner_bytes = extent * long(sizeof(T));
+          }(),
+          ...);
+    }(make_seq<R>{});
+    if (inner_bytes < 0) return fits;  // no contiguous mode: not decided here
+    using Sw = std::remove_cvref_t<decltype(get_swizzle_portion(Piece{}))>;
+    constexpr long width = tma_swizzle_period<Sw>::value == 1 ? 0 : tma_swizzle_width<Sw>::value;
+    return fits && (width == 0 ? inner_bytes % 16 == 0 : inner_bytes == width);
+  }
+}
+
+}  // namespace detail
+
+// How many TMA boxes a tile laid out as SmemLayout (of T elements) takes:
+// 1 when the tile itself is a box; else the smallest N in 2, 4, 8, 16 whose
+// contiguous slices (tma_slice_mode_v) each keep the box rules that depend
+// on shared memory alone (at most 256 per extent; rows of exactly the
+// swizzle width). A K-major 128x128 bf16 tile of 128-byte swizzle rows is
+// 2 boxes of 128x64; CUTLASS's M-major 128x64 tile (atoms stacked along K
+// first) is 2 boxes of 64x64. 1 also when no cut helps (make_tma_desc then
+// says what is wrong with the tile).
+template <class SmemLayout, class T>
+inline constexpr int tma_boxes_v = [] {
+  if constexpr (detail::tma_piece_fits<SmemLayout, T>()) {
+    return 1;
+  } else {
+    int n = 1;
+    [&]<int... I>(seq<I...>) {
+      (
+          [&] {
+            constexpr int N = 2 << I;  // 2, 4, 8, 16
+            if constexpr (tma_slice_mode_v<SmemLayout, N> >= 0) {
+              if (n == 1 && detail::tma_piece_fits<tma_slice_layout_t<SmemLayout, N>, T>()) n = N;
+            }
+          }(),
+          ...);
+    }(make_seq<4>{});
+    return n;
+  }
+}();
 
 // Slice t of mode 0 of `x`, which must be one box of SmemLayout's shape (a
 // shared-memory box or a box of TMA coordinates); x's other modes are kept.
