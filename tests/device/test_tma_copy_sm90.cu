@@ -477,6 +477,13 @@ TEST(TmaCopy, MulticastSlicesRebuildTheBox) {
     SCOPED_TRACE("K-major 64B swizzle, 2 slices, tma_partition");
     slice_round_trip<KBox64B, 2, Form::partition>(row_major, span);
   }
+  {
+    // A tile of two boxes (rows of 256 bytes) in two slices of one box each.
+    using KWide = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _128>{}));
+    static_assert(tma_boxes_v<KWide, bfloat16_t> == 2);
+    SCOPED_TRACE("K-major 128x128 (two boxes), 2 slices, get_slice");
+    slice_round_trip<KWide, 2, Form::get_slice>(row_major, span);
+  }
 }
 
 // Tiles of several TMA boxes (tma_boxes_v): a K-major 128x128 bf16 tile of

@@ -127,15 +127,17 @@ template <>
 struct TmaSliceMap<1> {};
 
 // How many multicast slices make_tma_copy builds: N for a multicast load
-// made with a static Int<N> (N > 1) whose box cuts into N slices, else 1
-// (also for a tile of several boxes).
+// made with a static Int<N> (N > 1) whose box cuts into N slices (a tile of
+// several boxes: into N slices that are each one box), else 1.
 template <class Op, class T, class SmemLayout, class Multicast>
 constexpr int tma_copy_slices() {
-  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast> &&
-                tma_boxes_v<SmemLayout, T> == 1) {
+  if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast>) {
     constexpr int n = int(Multicast::value);
     if constexpr (n > 1 && n <= 16) {
-      if constexpr (tma_slice_mode_v<SmemLayout, n> >= 0) return n;
+      if constexpr (tma_slice_mode_v<SmemLayout, n> >= 0) {
+        if constexpr (tma_boxes_v<SmemLayout, T> == 1) return n;
+        else if constexpr (tma_piece_fits<tma_slice_layout_t<SmemLayout, n>, T>()) return n;
+      }
     }
   }
   return 1;
@@ -506,9 +508,10 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
                                                      Tensor<SEngine, SLayout> const& stensor,
                                                      Tensor<GEngine, GLayout> const& gtensor) {
   constexpr int N = int(decltype(size(cta_layout))::value);
-  static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices>::kBoxes == 1,
-                "tma_partition: a tile of several TMA boxes is not cut into multicast slices [a cluster layout needs "
-                "a tile that is one box]");
+  static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices>::kBoxes == 1 || tma_slice_mode_v<SmemLayout, N> < 0 ||
+                    !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || N == Slices,
+                "tma_partition: a tile of several TMA boxes is cut into multicast slices only when each slice is one "
+                "box [as many CTAs as boxes, or more]");
   static_assert(N == 1 || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                 "tma_partition: a cluster layout of more than one CTA cuts the box into multicast slices, which needs "
                 "a SM90_TMA_LOAD_MULTICAST copy [make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, s, tile, Int<N>{})]");
@@ -517,7 +520,7 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
                 "slowest shared-memory sub-mode must be the last sub-mode of a mode, and the CTA count must divide "
                 "it]");
   static_assert(N == 1 || !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || tma_slice_mode_v<SmemLayout, N> < 0 ||
-                    N == Slices,
+                    TmaCopy<Op, T, SmemLayout, Slices>::kBoxes > 1 || N == Slices,
                 "tma_partition: the copy was not made for this many multicast slices [make_tma_copy(..., Int<N>{}) "
                 "with N the cluster layout's size]");
   static_assert(decltype(size<0>(stensor))::value == decltype(size(SmemLayout{}))::value,
