@@ -46,6 +46,27 @@ using SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtom{}, Shape<Int<BLK_M>, I
 using SmemLayoutB = decltype(tile_to_shape(SmemLayoutAtom{}, Shape<Int<BLK_N>, Int<BLK_K>, Int<Stages>>{}));
 constexpr int kSmemBytes = 1024 + int(sizeof(bfloat16_t)) * (BLK_M + BLK_N) * BLK_K * Stages;
 
+// The first 1024-byte boundary in dynamic shared memory (the 128B
+// swizzle's period; dynamic shared memory is only 16-byte aligned by contract).
+__device__ inline unsigned char* aligned_1024(unsigned char* raw) {
+  return raw + ((1024u - (cast_smem_ptr_to_uint(raw) & 1023u)) & 1023u);
+}
+
+// Poisons a (B0,B1) shared tile (a load that writes nothing must not pass),
+// makes the writes visible to the TMA unit, and has thread 0 initialise the
+// tile's mbarrier for one arrival. The caller synchronises (CTA or cluster).
+template <class STensor>
+__device__ void poison_tile_and_init(STensor& sX, std::uint64_t& mbar) {
+  using T = typename STensor::value_type;
+  constexpr int B0 = int(decltype(size<0>(sX))::value), B1 = int(decltype(size<1>(sX))::value);
+  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) sX(i % B0, i / B0) = T(-7.0f);
+  arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+  }
+}
+
 __host__ __device__ auto seed_tiled_mma() {
   // One warpgroup; the atom repeats twice along M through the permutation.
   return make_tiled_mma(SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>{}, Layout<Shape<_1, _1, _1>>{},
@@ -66,7 +87,7 @@ __global__ void __launch_bounds__(128, 1)
     hopper_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B, float* C_ptr,
                        int M, int N, int K) {
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   auto* smem_A = reinterpret_cast<bfloat16_t*>(base);
   auto* smem_B = smem_A + BLK_M * BLK_K * Stages;
   Tensor sA = make_tensor(make_smem_ptr(smem_A), SmemLayoutA{});  // (BLK_M,BLK_K,Stages)
@@ -165,7 +186,7 @@ __global__ void __launch_bounds__(128, 1)
     multicast_gemm_kernel(__grid_constant__ const TmaA tma_load_A, __grid_constant__ const TmaB tma_load_B,
                           float* C_ptr, int N, int K) {
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), SmemTile{});
   Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base) + BLK_M * BLK_K), SmemTile{});
   __shared__ __align__(8) std::uint64_t mbar;
@@ -309,6 +330,45 @@ TEST(TmaCopy, GetSliceFormAsOlderCute) {
   run_seed_gemm<Form::get_slice>(256, 256, 712);  // 11 full boxes of K and a partial one
 }
 
+// Launches `kernel` (128 threads a CTA, `smem` bytes of dynamic shared
+// memory) on `grid` CTAs in clusters of `cluster` along x.
+template <class... Params, class... Args>
+cudaError_t launch_in_clusters(void (*kernel)(Params...), dim3 grid, unsigned cluster, int smem, Args&&... args) {
+  if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      e != cudaSuccess)
+    return e;
+  arch::ClusterLaunch l;
+  l.grid = grid;
+  l.block = dim3(128);
+  l.cluster = dim3(cluster, 1, 1);
+  l.smem = std::size_t(smem);
+  return arch::launch_cluster(kernel, l, std::forward<Args>(args)...);
+}
+
+// Checks the (B0,B1) boxes a kernel copied out of shared memory: entry k of
+// `out` (B0 * B1 elements, column by column) holds box k / copies of the
+// rows x cols tensor `g_layout` over `x` (boxes numbered M-fastest), zeros
+// past the tensor's edges. Reports the first mismatches; returns their count.
+template <class T, class GLayout>
+long long count_wrong_boxes(std::vector<T> const& out, std::vector<T> const& x, GLayout const& g_layout, int B0,
+                            int B1, int copies) {
+  int const rows = int(size<0>(g_layout)), cols = int(size<1>(g_layout));
+  int const boxes_m = (rows + B0 - 1) / B0;
+  long long wrong = 0;
+  for (std::size_t k = 0; k < out.size() / std::size_t(B0 * B1); ++k) {
+    int const box = int(k) / copies, bm = box % boxes_m, bn = box / boxes_m;
+    for (int i = 0; i < B0 * B1; ++i) {
+      int const r = bm * B0 + i % B0, c = bn * B1 + i / B0;
+      T const want = r < rows && c < cols ? x[std::size_t(g_layout(r, c))] : T(0.0f);
+      T const got = out[k * std::size_t(B0 * B1) + std::size_t(i)];
+      if (std::memcmp(&want, &got, sizeof(T)) != 0 && ++wrong <= 3)
+        ADD_FAILURE() << "copy " << k << " (box " << box << ") element (" << i % B0 << "," << i / B0 << "): got "
+                      << float(got) << ", expected " << float(want);
+    }
+  }
+  return wrong;
+}
+
 template <Form kForm>
 void run_multicast_gemm() {
   Problem const p = make_problem(256, 512, 320);
@@ -326,14 +386,8 @@ void run_multicast_gemm() {
   static_assert(decltype(tma_load_A)::slices() == 2, "Int<2> multicast: the box also loads in 2 slices");
   ASSERT_TRUE(tma_load_A.slices_ok()) << tma_load_A.slice_error();
   auto kernel = multicast_gemm_kernel<decltype(tma_load_A), decltype(tma_load_B), kForm>;
-  int const smem = 1024 + 2 * BLK_M * BLK_K * 2;
-  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  arch::ClusterLaunch l;
-  l.grid = dim3(2 * (p.M / BLK_M), p.N / (2 * BLK_N));
-  l.block = dim3(128);
-  l.cluster = dim3(2, 1, 1);
-  l.smem = std::size_t(smem);
-  TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
+  TESSERA_TEST_CUDA(launch_in_clusters(kernel, dim3(2 * (p.M / BLK_M), p.N / (2 * BLK_N)), 2,
+                                       1024 + 2 * BLK_M * BLK_K * 2, tma_load_A, tma_load_B, dc.as<float>(), p.N, p.K));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   expect_matches_reference(p, dc);
 }
@@ -365,17 +419,12 @@ template <class Tma, class Box, int N, Form kForm>
 __global__ void __launch_bounds__(128, 1)
     slice_round_trip_kernel(__grid_constant__ const Tma tma, int rows, int cols, int boxes_m, bfloat16_t* out) {
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), Box{});
   constexpr int B0 = int(decltype(size<0>(Box{}))::value), B1 = int(decltype(size<1>(Box{}))::value);
   __shared__ __align__(8) std::uint64_t mbar;
   std::uint32_t const rank = block_rank_in_cluster();
-  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) sX(i % B0, i / B0) = bfloat16_t(-7.0f);  // poison
-  arch::fence_proxy_async_shared_cta();
-  if (threadIdx.x == 0) {
-    mbarrier_init(&mbar, 1);
-    arch::fence_mbarrier_init();
-  }
+  poison_tile_and_init(sX, mbar);
   cluster_sync();
   int const box = int(blockIdx.x) / N;
   Tensor gX = local_tile(tma.get_tma_tensor(make_shape(rows, cols)), make_shape(Int<B0>{}, Int<B1>{}),
@@ -419,31 +468,13 @@ void slice_round_trip(GLayout const& g_layout, std::size_t span) {
   std::size_t const out_elems = std::size_t(boxes) * N * B0 * B1;
   TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(bfloat16_t)));
   TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(bfloat16_t)));
-  auto kernel = slice_round_trip_kernel<decltype(tma), Box, N, kForm>;
-  int const smem = 1024 + B0 * B1 * 2;
-  TESSERA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  arch::ClusterLaunch l;
-  l.grid = dim3(unsigned(boxes * N));
-  l.block = dim3(128);
-  l.cluster = dim3(N, 1, 1);
-  l.smem = std::size_t(smem);
-  TESSERA_TEST_CUDA(arch::launch_cluster(kernel, l, tma, rows, cols, boxes_m, dout.as<bfloat16_t>()));
+  TESSERA_TEST_CUDA(launch_in_clusters(slice_round_trip_kernel<decltype(tma), Box, N, kForm>,
+                                       dim3(unsigned(boxes * N)), N, 1024 + B0 * B1 * 2, tma, rows, cols, boxes_m,
+                                       dout.as<bfloat16_t>()));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<bfloat16_t> out(out_elems);
   TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
-  long long wrong = 0;
-  for (int cta = 0; cta < boxes * N; ++cta) {
-    int const box = cta / N, bm = box % boxes_m, bn = box / boxes_m;
-    for (int i = 0; i < B0 * B1; ++i) {
-      int const r = bm * B0 + i % B0, c = bn * B1 + i / B0;
-      bfloat16_t const want = r < rows && c < cols ? x[std::size_t(g_layout(r, c))] : bfloat16_t(0.0f);
-      bfloat16_t const got = out[std::size_t(cta) * B0 * B1 + i];
-      if (std::memcmp(&want, &got, sizeof(got)) != 0 && ++wrong <= 3)
-        ADD_FAILURE() << "CTA " << cta << " (rank " << cta % N << ") box element (" << i % B0 << "," << i / B0
-                      << "): got " << float(got) << ", expected " << float(want);
-    }
-  }
-  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(count_wrong_boxes(out, x, g_layout, B0, B1, N), 0);  // every CTA of a cluster: its cluster's box
 }
 
 // K-major boxes cut along M (rows), M-major ones along K, in clusters of 2
@@ -500,16 +531,11 @@ __global__ void __launch_bounds__(128, 1)
                      int tiles_m, typename Tma::value_type* out, int do_store) {
   using T = typename Tma::value_type;
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<T*>(base)), Tile{});
   constexpr int B0 = int(decltype(size<0>(Tile{}))::value), B1 = int(decltype(size<1>(Tile{}))::value);
   __shared__ __align__(8) std::uint64_t mbar;
-  for (int i = int(threadIdx.x); i < B0 * B1; i += int(blockDim.x)) sX(i % B0, i / B0) = T(-7.0f);  // poison
-  arch::fence_proxy_async_shared_cta();
-  if (threadIdx.x == 0) {
-    mbarrier_init(&mbar, 1);
-    arch::fence_mbarrier_init();
-  }
+  poison_tile_and_init(sX, mbar);
   __syncthreads();
   int const bm = int(blockIdx.x) % tiles_m, bn = int(blockIdx.x) / tiles_m;
   Tensor gX = local_tile(tma.get_tma_tensor(make_shape(rows, cols)), make_shape(Int<B0>{}, Int<B1>{}),
@@ -576,15 +602,7 @@ void multi_box_round_trip(GLayout const& g_layout, std::size_t span, DLayout con
   std::vector<T> out(out_elems), got(dspan);
   TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(T), cudaMemcpyDeviceToHost));
   TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, dspan * sizeof(T), cudaMemcpyDeviceToHost));
-  long long wrong = 0;
-  for (int tile = 0; tile < tiles; ++tile)
-    for (int i = 0; i < B0 * B1; ++i) {
-      int const r = (tile % tiles_m) * B0 + i % B0, c = (tile / tiles_m) * B1 + i / B0;
-      T const want = r < rows && c < cols ? x[std::size_t(g_layout(r, c))] : T(0.0f);
-      if (std::memcmp(&want, &out[std::size_t(tile) * B0 * B1 + i], sizeof(T)) != 0 && ++wrong <= 3)
-        ADD_FAILURE() << "tile " << tile << " element (" << i % B0 << "," << i / B0 << "): got "
-                      << float(out[std::size_t(tile) * B0 * B1 + i]) << ", expected " << float(want);
-    }
+  long long wrong = count_wrong_boxes(out, x, g_layout, B0, B1, 1);
   std::vector<char> covered(dspan, 0);
   for (int c = 0; c < cols; ++c)
     for (int r = 0; r < rows; ++r) {
@@ -658,7 +676,7 @@ enum class Break : int { nothing, invalid_copy, misaligned_box, map_in_shared };
 template <class Tma>
 __global__ void checked_load_kernel(__grid_constant__ const Tma tma, Break how, bfloat16_t* out) {
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   if (how == Break::misaligned_box) base += 16;
   Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<bfloat16_t*>(base)), SmemTile{});
   __shared__ __align__(8) std::uint64_t mbar;
@@ -742,16 +760,10 @@ std::string missing_slices_case(bool broken) {
   auto g = make_tensor(make_gmem_ptr(dx.as<bfloat16_t>()), make_layout(make_shape(rows, cols), make_stride(cols, _1{})));
   auto launch = [&](auto const& tma, auto box, int boxes_m, int boxes) -> std::string {
     using Box = decltype(box);
-    auto kernel = slice_round_trip_kernel<std::remove_cvref_t<decltype(tma)>, Box, 4, Form::partition>;
-    int const smem = 1024 + int(size(Box{})) * 2;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
-      return "cudaFuncSetAttribute failed";
-    arch::ClusterLaunch l;
-    l.grid = dim3(unsigned(boxes * 4));
-    l.block = dim3(128);
-    l.cluster = dim3(4, 1, 1);
-    l.smem = std::size_t(smem);
-    cudaError_t const e = arch::launch_cluster(kernel, l, tma, rows, cols, boxes_m, dout.as<bfloat16_t>());
+    cudaError_t const e =
+        launch_in_clusters(slice_round_trip_kernel<std::remove_cvref_t<decltype(tma)>, Box, 4, Form::partition>,
+                           dim3(unsigned(boxes * 4)), 4, 1024 + int(size(Box{})) * 2, tma, rows, cols, boxes_m,
+                           dout.as<bfloat16_t>());
     if (e != cudaSuccess) return std::string("launch failed: ") + cudaGetErrorName(e);
     return "";
   };
@@ -809,7 +821,7 @@ template <class Tma, Form kForm>
 __global__ void tma_store_kernel(__grid_constant__ const Tma tma_store, float const* boxes, int const* tiles, int M,
                                  int N) {
   extern __shared__ unsigned char smem_raw[];
-  auto* base = smem_raw + ((1024u - (cast_smem_ptr_to_uint(smem_raw) & 1023u)) & 1023u);
+  auto* base = aligned_1024(smem_raw);
   Tensor sD = make_tensor(make_smem_ptr(reinterpret_cast<float*>(base)), StoreTile{});  // (128,32)
   float const* src = boxes + std::size_t(blockIdx.x) * kStoreRows * kStoreCols;
   for (int i = int(threadIdx.x); i < kStoreRows * kStoreCols; i += int(blockDim.x))

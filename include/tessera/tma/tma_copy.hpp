@@ -264,12 +264,19 @@ struct TmaCopyWith {
 
 namespace detail {
 
+// The copy's message (error() when it failed, slice_error() when only its
+// slices did), cut to the buffer.
 template <class Copy>
-void tma_copy_fail(Copy& c, std::string const& msg) {
-  c.valid_ = false;
+void tma_copy_message(Copy& c, std::string const& msg) {
   std::size_t const n = msg.size() < sizeof(c.error_) - 1 ? msg.size() : sizeof(c.error_) - 1;
   std::memcpy(c.error_, msg.data(), n);
   c.error_[n] = '\0';
+}
+
+template <class Copy>
+void tma_copy_fail(Copy& c, std::string const& msg) {
+  c.valid_ = false;
+  tma_copy_message(c, msg);
 }
 
 }  // namespace detail
@@ -364,10 +371,8 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
       return "";
     }();
     r.slice_ok_ = why.empty();
-    if (!why.empty()) {
-      detail::tma_copy_fail(r, "make_tma_copy: no " + std::to_string(n) + " multicast slices of the box: " + why);
-      r.valid_ = true;
-    }
+    if (!why.empty())
+      detail::tma_copy_message(r, "make_tma_copy: no " + std::to_string(n) + " multicast slices of the box: " + why);
   }
   return r;
 }
@@ -529,9 +534,8 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
   static_assert(decltype(size<0>(gtensor))::value == decltype(size(SmemLayout{}))::value,
                 "tma_partition: mode 0 of the coordinate tensor must be one box [group_modes<0, R>(gA) of a "
                 "local_tile of get_tma_tensor(shape) by the box's shape]");
-  constexpr bool kSliced = N > 1 && std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> &&
-                          tma_slice_mode_v<SmemLayout, N> >= 0 && N == Slices;
-  if constexpr (!kSliced) {
+  // Slices > 1 only for a multicast copy whose tile cuts so (tma_copy_slices).
+  if constexpr (N == 1 || N != Slices) {
     (void)cta_coord;
     return std::make_tuple(gtensor, stensor);  // N == 1 (else the build has already failed above)
   } else {

@@ -66,50 +66,46 @@ constexpr auto tma_leaves() {
   }
 }
 
+// f(J, shape leaves, stride leaves) for each mode J of the static layout
+// Inner, in mode order.
+template <class Inner, class F>
+constexpr void tma_for_each_mode(F&& f) {
+  using S = decltype(shape(Inner{}));
+  using D = decltype(stride(Inner{}));
+  [&]<int... J>(seq<J...>) {
+    (f(J, tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>(),
+       tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>()),
+     ...);
+  }(make_seq<rank_v<S>>{});
+}
+
 // J for tma_slice_mode_v (see the header comment), computed on the
 // non-swizzle part of the layout.
 template <class Inner, int N>
 constexpr int tma_slice_mode() {
-  using S = decltype(shape(Inner{}));
-  using D = decltype(stride(Inner{}));
-  if constexpr (!is_static_v<S> || !is_static_v<D>) {
+  if constexpr (!is_static_v<decltype(shape(Inner{}))> || !is_static_v<decltype(stride(Inner{}))>) {
     return -1;
   } else {
-    constexpr int R = rank_v<S>;
     if (N < 1) return -1;
     // Compact: the box fills [0, size) exactly (TMA writes it packed).
     if (long(decltype(cosize(Inner{}))::value) != long(decltype(size(Inner{}))::value)) return -1;
     // The largest stride among leaves of extent > 1.
     long dmax = -1;
+    tma_for_each_mode<Inner>([&](int, auto const& s, auto const& d) {
+      for (int i = 0; i < s.n; ++i)
+        if (s.v[i] > 1 && d.v[i] > dmax) dmax = d.v[i];
+    });
+    // The mode whose last leaf of extent > 1 holds it, if N divides that leaf.
     int result = -1;
-    [&]<int... J>(seq<J...>) {
-      (
-          [&] {
-            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
-            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
-            for (int i = 0; i < s.n; ++i)
-              if (s.v[i] > 1 && d.v[i] > dmax) dmax = d.v[i];
-          }(),
-          ...);
-      // The mode whose last leaf of extent > 1 holds it, if N divides that leaf.
-      (
-          [&] {
-            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
-            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
-            int last = -1;
-            for (int i = 0; i < s.n; ++i)
-              if (s.v[i] > 1) last = i;
-            if (last >= 0 && d.v[last] == dmax && s.v[last] % N == 0) result = J;
-          }(),
-          ...);
-    }(make_seq<R>{});
+    tma_for_each_mode<Inner>([&](int j, auto const& s, auto const& d) {
+      int last = -1;
+      for (int i = 0; i < s.n; ++i)
+        if (s.v[i] > 1) last = i;
+      if (last >= 0 && d.v[last] == dmax && s.v[last] % N == 0) result = j;
+    });
     return result;
   }
 }
-
-}  // namespace detail
-
-namespace detail {
 
 // Elements after which Sw repeats: 2^(B+M+S) for Swizzle<B, M, S> (S > 0),
 // 1 for no swizzle. A slice moved by a multiple of it is swizzled alike.
@@ -123,14 +119,15 @@ struct tma_swizzle_period<Swizzle<B, M, S>> {
 };
 
 // Bytes of one swizzle row for TMA's swizzle modes on elements of any size:
-// Swizzle<B, M, 3> with 16-byte units (M = 4 - log2(sizeof T)) spans 16 << B.
+// Swizzle<B, M, 3> with 16-byte units (M = 4 - log2(sizeof T)) spans 16 << B;
+// 0 without a swizzle (B = 0 is none).
 template <class Sw>
 struct tma_swizzle_width {
   static constexpr long value = 0;
 };
 template <int B, int M, int S>
 struct tma_swizzle_width<Swizzle<B, M, S>> {
-  static constexpr long value = 16L << B;
+  static constexpr long value = B == 0 ? 0 : 16L << B;
 };
 
 template <class SmemLayout, int N>
@@ -191,29 +188,20 @@ namespace detail {
 template <class Piece, class T>
 constexpr bool tma_piece_fits() {
   using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(Piece{}))>;
-  using S = decltype(shape(Inner{}));
-  using D = decltype(stride(Inner{}));
-  if constexpr (!is_static_v<S> || !is_static_v<D>) {
+  if constexpr (!is_static_v<decltype(shape(Inner{}))> || !is_static_v<decltype(stride(Inner{}))>) {
     return true;  // not decided here
   } else {
-    constexpr int R = rank_v<S>;
     bool fits = true;
     long inner_bytes = -1;
-    [&]<int... J>(seq<J...>) {
-      (
-          [&] {
-            long const extent = long(decltype(size(get<J>(S{})))::value);
-            if (extent > 256) fits = false;
-            auto const s = tma_leaves<std::remove_cvref_t<decltype(get<J>(S{}))>>();
-            auto const d = tma_leaves<std::remove_cvref_t<decltype(get<J>(D{}))>>();
-            for (int i = 0; i < s.n; ++i)
-              if (s.v[i] > 1 && d.v[i] == 1) inner_bytes = extent * long(sizeof(T));
-          }(),
-          ...);
-    }(make_seq<R>{});
+    tma_for_each_mode<Inner>([&](int, auto const& s, auto const& d) {
+      long extent = 1;
+      for (int i = 0; i < s.n; ++i) extent *= s.v[i];
+      if (extent > 256) fits = false;
+      for (int i = 0; i < s.n; ++i)
+        if (s.v[i] > 1 && d.v[i] == 1) inner_bytes = extent * long(sizeof(T));
+    });
     if (inner_bytes < 0) return fits;  // no contiguous mode: not decided here
-    using Sw = std::remove_cvref_t<decltype(get_swizzle_portion(Piece{}))>;
-    constexpr long width = tma_swizzle_period<Sw>::value == 1 ? 0 : tma_swizzle_width<Sw>::value;
+    constexpr long width = tma_swizzle_width<std::remove_cvref_t<decltype(get_swizzle_portion(Piece{}))>>::value;
     return fits && (width == 0 ? inner_bytes % 16 == 0 : inner_bytes == width);
   }
 }
