@@ -436,13 +436,12 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
         config.skip_kernels.end())
       continue;
     GemmArgs const g0 = args_for(0);
-    if (!validate_kernel_architecture(kernel.info, device.sm).ok() || !kernel.can_implement(g0)) {
+    Status const runs_here = validate_kernel_device(kernel, device.sm);
+    if (!runs_here.ok() || !kernel.can_implement(g0)) {
       if (!only_kernel.empty()) {
         Measurement m;
         m.impl = std::string(kernel.info.name);
-        m.note = !validate_kernel_architecture(kernel.info, device.sm).ok()
-                     ? validate_kernel_architecture(kernel.info, device.sm).message
-                     : "cannot implement this problem";
+        m.note = !runs_here.ok() ? runs_here.message : "cannot implement this problem";
         out->rows.push_back(m);
       }
       continue;

@@ -40,6 +40,7 @@
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/sm90a_image.cuh>
 #include <tessera/arch/sm90/stmatrix.cuh>
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/arch/sm90/wgmma.cuh>

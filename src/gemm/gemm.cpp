@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ Status select_gemm_kernel(const GemmArgs& args, int sm, const GemmOptions& optio
                                               std::string(options.kernel) +
                                               "' (registered: " + names + ")"};
     }
-    if (Status s = validate_kernel_architecture(k->info, sm); !s.ok()) return s;
+    if (Status s = validate_kernel_device(*k, sm); !s.ok()) return s;
     if (!k->can_implement(args))
       return {StatusCode::cannot_implement,
               "tessera::gemm: kernel " + std::string(k->info.name) +
@@ -61,14 +62,27 @@ Status select_gemm_kernel(const GemmArgs& args, int sm, const GemmOptions& optio
     return {};
   }
   int best_rank = -1;
+  bool any_runs_here = false;
+  std::string why_none;  // the reasons when no kernel can run on this device at all
   for (const GemmKernel& k : detail::registered_gemm_kernels()) {
-    if (!validate_kernel_architecture(k.info, sm).ok() || !k.can_implement(args)) continue;
+    if (Status s = validate_kernel_device(k, sm); !s.ok()) {
+      std::string_view const prefix = "tessera::gemm: ";
+      std::string_view m = s.message;
+      if (m.substr(0, prefix.size()) == prefix) m.remove_prefix(prefix.size());
+      why_none += (why_none.empty() ? "" : "; ") + std::string(m);
+      continue;
+    }
+    any_runs_here = true;
+    if (!k.can_implement(args)) continue;
     int const rank = detail::heuristic_rank(k, args, sm);
     if (rank > best_rank) {
       best_rank = rank;
       *out = &k;
     }
   }
+  if (!any_runs_here)
+    return {StatusCode::unsupported_architecture,
+            "tessera::gemm: no registered kernel runs on sm_" + std::to_string(sm) + " (" + why_none + ")"};
   if (*out == nullptr)
     return {StatusCode::cannot_implement,
             "tessera::gemm: no registered kernel implements this problem on sm_" +
@@ -340,9 +354,44 @@ Status select_gemm_call(const GemmArgs& args, int sm, const GemmOptions& options
   return {};
 }
 
-Status gemm(const GemmArgs& args, gemm_stream_t stream, const GemmOptions& options) {
-  if (Status s = validate_arguments(args); !s.ok()) return s;
-  if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
+namespace {
+
+// A caller's workspace must not overlap what the call reads or writes: the
+// repack would overwrite an operand before the kernel reads it.
+Status check_workspace(const GemmArgs& args, const GemmOptions& options) {
+  if (options.workspace == nullptr || options.workspace_bytes == 0 || args.k == 0) return {};
+  auto const begin = reinterpret_cast<std::uintptr_t>(options.workspace);
+  if (options.workspace_bytes > UINTPTR_MAX - begin)
+    return {StatusCode::invalid_size, "tessera::gemm: workspace_bytes runs past the end of the address space"};
+  detail::ByteRange const ws{begin, begin + options.workspace_bytes};
+  std::int64_t const in_bytes = size_of(args.input), out_bytes = size_of(resolved_output(args));
+  MatrixExtent const ea{args.m, args.k}, eb{args.k, args.n}, ecd{args.m, args.n};
+  struct Operand {
+    const char* name;
+    MatrixDesc desc;
+    MatrixExtent extent;
+    std::int64_t bytes;
+    bool used;
+  } const operands[] = {{"A", args.a, ea, in_bytes, true},
+                        {"B", args.b, eb, in_bytes, true},
+                        {"C", args.c, ecd, out_bytes, args.beta != 0.0f},
+                        {"D", args.d.view(), ecd, out_bytes, true}};
+  for (const Operand& o : operands)
+    if (o.used && detail::overlaps(ws, detail::byte_range(o.desc, o.extent, args.batch_count, o.bytes)))
+      return {StatusCode::aliasing, std::string("tessera::gemm: the workspace overlaps ") + o.name};
+  return {};
+}
+
+}  // namespace
+
+Status gemm(const GemmArgs& args_in, gemm_stream_t stream, const GemmOptions& options) {
+  if (Status s = validate_arguments(args_in); !s.ok()) return s;
+  if (args_in.m == 0 || args_in.n == 0 || args_in.batch_count == 0) return {};
+  if (Status s = check_workspace(args_in, options); !s.ok()) return s;
+  // K == 0: D = beta * C whatever alpha is (alpha times an empty sum is 0, as
+  // in BLAS; an infinite or NaN alpha must not turn it into NaN).
+  GemmArgs args = args_in;
+  if (args.k == 0) args.alpha = 0.0f;
   std::string why;
   int const sm = current_sm(&why);
   if (Status s = validate_device(sm, why); !s.ok()) return s;

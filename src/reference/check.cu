@@ -79,7 +79,7 @@ __global__ void reference_kernel(RefParams p) {
     for (std::int64_t kk = 0; kk < p.k; ++kk)
       acc += load_as_double(p.a, p.in, a0 + kk * p.sa.col) *
              load_as_double(p.b, p.in, b0 + kk * p.sb.row);
-    double v = p.alpha * acc;
+    double v = p.k == 0 ? 0.0 : p.alpha * acc;  // K == 0: D = beta * C for any alpha (BLAS)
     if (p.beta != 0)
       v += p.beta * load_as_double(p.c, p.out, batch * p.sc.batch + i * p.sc.row + j * p.sc.col);
     p.ref[(batch * p.nrows + r) * p.n + j] = v;

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -211,7 +212,7 @@ TEST_F(GemmApi, LaunchShapeIsReadyBeforeTheFirstLaunch) {
   int const sm = tessera::current_sm(&why);
   int checked = 0;
   for (const tessera::GemmKernel& k : tessera::gemm_kernels()) {
-    if (!tessera::validate_kernel_architecture(k.info, sm).ok() || k.launch_shape == nullptr) continue;
+    if (!tessera::validate_kernel_device(k, sm).ok() || k.launch_shape == nullptr) continue;
     for (const Types& t : kTypes) {
       Case c{t, R, C, R, R, 512, 512, 256};
       Buffers buf;
@@ -349,7 +350,33 @@ TEST_F(GemmApi, KZeroIsBetaTimesC) {
     Case c{t, R, C, C, R, 33, 21, 0};
     c.beta = 0.75f;
     run_and_check(c, seed += 10);
+    c.alpha = std::numeric_limits<float>::quiet_NaN();  // alpha times an empty sum is 0, whatever alpha is
+    run_and_check(c, seed += 10);
   }
+}
+
+// K == 0 with an M past what grid.y reaches in 128-row tiles (65535 x 128)
+// and an infinite alpha: D = beta * C, every element written (sampled rows,
+// the last ones included).
+TEST_F(GemmApi, KZeroBeyondTheGridWithInfiniteAlpha) {
+  Case c{kTypes[0], R, C, R, R, 65535 * 128 + 300, 3, 0};
+  c.beta = 0.5f;
+  c.alpha = std::numeric_limits<float>::infinity();
+  SCOPED_TRACE(describe(c));
+  Buffers buf;
+  GemmArgs const g = setup(c, buf, 5500);
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  tessera::Status const s = tessera::gemm(g);
+  ASSERT_TRUE(s.ok()) << s.message;
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<std::int64_t> rows = tessera::sample_rows(c.m, 4096);
+  for (std::int64_t r = c.m - 200; r < c.m; ++r) rows.push_back(r);  // the tiles past grid.y's reach
+  tessera::ErrorStats stats;
+  tessera::Status const cs = tessera::check_against_fp64(g, rows, &stats);
+  ASSERT_TRUE(cs.ok()) << cs.message;
+  EXPECT_EQ(stats.non_finite, 0) << "unwritten (poisoned) or NaN elements of D";
+  EXPECT_EQ(stats.checked, std::int64_t(rows.size()) * c.n);
+  EXPECT_EQ(stats.max_abs_error, 0.0) << "beta * C is exact in f32";
 }
 
 TEST_F(GemmApi, InPlaceUpdateOfC) {
@@ -421,6 +448,14 @@ TEST_F(GemmApi, BadInputWritesNothing) {
   g.d.data = static_cast<char*>(g.d.data) + 1;
   bad.push_back({"misaligned D", StatusCode::misaligned_pointer, g, {}});
   bad.push_back({"unknown kernel", StatusCode::unknown_kernel, good, {"no_such_kernel"}});
+  tessera::GemmOptions on_d;
+  on_d.workspace = good.d.data;
+  on_d.workspace_bytes = 4096;
+  bad.push_back({"workspace overlaps D", StatusCode::aliasing, good, on_d});
+  g = good;
+  g.batch_count = 2;
+  g.d.batch_stride = 1;  // batch 1 one element into batch 0
+  bad.push_back({"D batches overlap", StatusCode::aliasing, g, {}});
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.what);
     tessera::Status const s = tessera::gemm(b.args, nullptr, b.opts);
@@ -458,7 +493,7 @@ TEST_F(GemmApi, HeuristicPicksARunnableKernel) {
   const tessera::GemmKernel* chosen = nullptr;
   ASSERT_TRUE(tessera::select_gemm_kernel(g, sm, {}, &chosen).ok());
   ASSERT_NE(chosen, nullptr);
-  EXPECT_TRUE(tessera::validate_kernel_architecture(chosen->info, sm).ok());
+  EXPECT_TRUE(tessera::validate_kernel_device(*chosen, sm).ok());
   EXPECT_TRUE(chosen->can_implement(g));
   g.k = 0;  // K == 0 always takes the generic kernel
   ASSERT_TRUE(tessera::select_gemm_kernel(g, sm, {}, &chosen).ok());
@@ -472,7 +507,7 @@ TEST_F(GemmApi, EveryRegisteredKernel) {
   int const sm = tessera::current_sm(&why);
   std::uint64_t seed = 9500;
   for (const tessera::GemmKernel& k : tessera::gemm_kernels()) {
-    if (!tessera::validate_kernel_architecture(k.info, sm).ok()) continue;
+    if (!tessera::validate_kernel_device(k, sm).ok()) continue;
     for (const Types& t : kTypes)
       for (MatrixOrder oa : {R, C})
         for (MatrixOrder ob : {R, C})

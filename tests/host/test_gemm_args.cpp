@@ -327,6 +327,115 @@ TEST(GemmArgs, SpanElements) {
   EXPECT_EQ(tessera::span_elements(d, {0, 4}, 1), 0);
 }
 
+TEST(GemmArgs, SpanElementsOverflowIsMinusOne) {
+  tessera::MatrixDesc d{nullptr, MatrixOrder::row_major, INT64_MAX / 2, 0};
+  EXPECT_EQ(tessera::span_elements(d, {3, 4}, 1), -1);
+  d.ld = 4;
+  d.batch_stride = INT64_MAX / 2;
+  EXPECT_EQ(tessera::span_elements(d, {3, 4}, 3), -1);
+  EXPECT_EQ(tessera::span_elements(d, {3, 4}, 2), INT64_MAX / 2 + 2 * 4 + 4);
+}
+
+// An ld or batch stride whose span wraps int64 or the address space is
+// refused before the aliasing rules read a wrapped range (a wrapped D range
+// once looked empty, so D on top of A passed).
+TEST(GemmArgs, UnaddressableSpanIsRefused) {
+  Arena arena;
+  GemmArgs g = valid_args(arena, DataType::f32, 2, 2, 2);
+  g.a.ld = (std::int64_t(1) << 62) - 4;  // (m-1)*ld + k = 2^62 - 2 elements fit, times 4 bytes do not
+  g.d.data = const_cast<void*>(g.a.data);
+  auto s = tessera::validate_arguments(g);
+  EXPECT_EQ(s.code, StatusCode::invalid_size) << s.message;
+  EXPECT_NE(s.message.find("A: ld"), std::string::npos) << s.message;
+  g = valid_args(arena, DataType::f32, 2, 2, 2);
+  g.d.ld = std::int64_t(1) << 62;  // D's rows would wrap onto each other
+  EXPECT_EQ(code_of(g), StatusCode::invalid_size);
+  g = valid_args(arena, DataType::f32, 2, 2, 2);
+  g.batch_count = 3;
+  g.d.batch_stride = INT64_MAX / 2;
+  EXPECT_EQ(code_of(g), StatusCode::invalid_size);
+  g.d.batch_stride = 4;
+  EXPECT_TRUE(tessera::validate_arguments(g).ok()) << tessera::validate_arguments(g).message;
+}
+
+// batches_overlap against the element sets themselves, over every small
+// (order, rows, cols, ld, stride, batch count).
+TEST(GemmArgs, BatchOverlapMatchesTheElementSets) {
+  int checked = 0, overlapping = 0;
+  for (MatrixOrder o : {MatrixOrder::row_major, MatrixOrder::col_major})
+    for (std::int64_t rows = 1; rows <= 4; ++rows)
+      for (std::int64_t cols = 1; cols <= 4; ++cols) {
+        std::int64_t const inner = o == MatrixOrder::row_major ? cols : rows;
+        std::int64_t const outer = o == MatrixOrder::row_major ? rows : cols;
+        for (std::int64_t ld = inner; ld <= inner + 5; ++ld)
+          for (std::int64_t stride = 0; stride <= 40; ++stride)
+            for (std::int64_t batches = 1; batches <= 6; ++batches) {
+              tessera::MatrixDesc const d{nullptr, o, ld, stride};
+              std::vector<int> owner(size_t(batches * stride + outer * ld + 1), -1);
+              bool shared = false;
+              for (std::int64_t b = 0; b < batches; ++b)
+                for (std::int64_t q = 0; q < outer; ++q)
+                  for (std::int64_t r = 0; r < inner; ++r) {
+                    int& w = owner[size_t(b * stride + q * ld + r)];
+                    if (w >= 0 && w != int(b)) shared = true;
+                    w = int(b);
+                  }
+              ASSERT_EQ(tessera::detail::batches_overlap(d, {rows, cols}, batches), shared)
+                  << "order " << int(o) << " " << rows << "x" << cols << " ld " << ld << " stride " << stride
+                  << " batches " << batches;
+              ++checked;
+              overlapping += shared;
+            }
+      }
+  EXPECT_GT(overlapping, checked / 10);  // the corpus has both answers in bulk
+  EXPECT_GT(checked - overlapping, checked / 10);
+}
+
+TEST(GemmArgs, BatchOverlapCostsNoLoopOverBatches) {
+  // 2^31 - 1 batches of a 3x1 row-major matrix, one element apart, ld 2^40:
+  // they never meet, and the answer comes from floor sums, not a loop.
+  tessera::MatrixDesc const d{nullptr, MatrixOrder::row_major, std::int64_t(1) << 40, 1};
+  EXPECT_FALSE(tessera::detail::batches_overlap(d, {3, 1}, INT32_MAX));
+  tessera::MatrixDesc const e{nullptr, MatrixOrder::row_major, std::int64_t(1) << 20, 1};
+  EXPECT_TRUE(tessera::detail::batches_overlap(e, {3, 1}, (std::int64_t(1) << 20) + 1));
+  EXPECT_FALSE(tessera::detail::batches_overlap(e, {3, 1}, std::int64_t(1) << 20));
+}
+
+TEST(GemmArgs, OverlappingDBatchesAreAliasing) {
+  Arena arena;
+  GemmArgs g = valid_args(arena, DataType::f32, 4, 4, 4);
+  g.batch_count = 2;
+  g.d.batch_stride = 1;  // batch 1 starts one element into batch 0
+  auto s = tessera::validate_arguments(g);
+  EXPECT_EQ(s.code, StatusCode::aliasing);
+  EXPECT_NE(s.message.find("share elements"), std::string::npos) << s.message;
+  // Interleaved rows: ld 2n, stride n keeps two batches apart...
+  g.d.ld = 8;
+  g.d.batch_stride = 4;
+  EXPECT_TRUE(tessera::validate_arguments(g).ok()) << tessera::validate_arguments(g).message;
+  // ... but not three (batch 2's row 0 is batch 0's row 1).
+  g.batch_count = 3;
+  EXPECT_EQ(code_of(g), StatusCode::aliasing);
+}
+
+TEST(GemmArgs, InPlaceIgnoresWhatDoesNotMatter) {
+  Arena arena;
+  GemmArgs g = valid_args(arena);
+  g.c = g.d.view();
+  g.c.batch_stride = 0;
+  g.d.batch_stride = 16;  // one batch: the stride is never used
+  EXPECT_TRUE(tessera::validate_arguments(g).ok()) << tessera::validate_arguments(g).message;
+  g.batch_count = 2;
+  g.d.batch_stride = g.m * g.n;
+  EXPECT_EQ(code_of(g), StatusCode::aliasing);  // now C's batch 1 is D's batch 0
+  g = valid_args(arena, DataType::f32, 1, 17, 9);
+  g.c = g.d.view();
+  g.c.ld = g.n + 3;  // one stored row: ld is never used
+  EXPECT_TRUE(tessera::validate_arguments(g).ok()) << tessera::validate_arguments(g).message;
+  g.m = 2;
+  EXPECT_EQ(code_of(g), StatusCode::aliasing);
+}
+
 TEST(GemmArgs, NoDevice) {
   EXPECT_TRUE(tessera::validate_device(80).ok());
   auto s = tessera::validate_device(0, "no driver");
@@ -347,6 +456,25 @@ TEST(GemmArgs, KernelArchitectureRange) {
             StatusCode::unsupported_architecture);
   EXPECT_EQ(tessera::validate_kernel_architecture(ampere, 75).code,
             StatusCode::unsupported_architecture);
+}
+
+// validate_kernel_device: the architecture range first, then the build's
+// device code (sm90_ws_gemm's body exists only in an sm_90a image).
+const char* code_missing() { return "no sm_90a image"; }
+const char* code_present() { return nullptr; }
+
+TEST(GemmArgs, KernelDeviceCode) {
+  tessera::GemmKernel k;
+  k.info = {"sm90_wgmma_test", 90, 90, ""};
+  EXPECT_TRUE(tessera::validate_kernel_device(k, 90).ok());  // no hook: the range decides
+  k.missing_device_code = &code_present;
+  EXPECT_TRUE(tessera::validate_kernel_device(k, 90).ok());
+  k.missing_device_code = &code_missing;
+  auto s = tessera::validate_kernel_device(k, 90);
+  EXPECT_EQ(s.code, StatusCode::unsupported_architecture);
+  EXPECT_EQ(s.message, "tessera::gemm: kernel sm90_wgmma_test cannot run on this sm_90 device: no sm_90a image");
+  s = tessera::validate_kernel_device(k, 80);  // the range is checked first
+  EXPECT_NE(s.message.find("needs sm_90..sm_90"), std::string::npos) << s.message;
 }
 
 TEST(GemmArgs, ValidationIsPureAndStable) {

@@ -42,10 +42,12 @@ int run_info(int argc, char** argv) {
               d.max_threads_per_sm);
   std::printf("registered GEMM kernels:\n");
   for (const GemmKernel& k : gemm_kernels()) {
-    bool const runs_here = validate_kernel_architecture(k.info, d.sm).ok();
+    bool const arch_ok = validate_kernel_architecture(k.info, d.sm).ok();
+    bool const runs_here = arch_ok && validate_kernel_device(k, d.sm).ok();
     std::printf("  %-28s sm_%d%s  %s%s\n", std::string(k.info.name).c_str(), k.info.min_sm,
                 k.info.max_sm ? ("..sm_" + std::to_string(k.info.max_sm)).c_str() : "+",
-                std::string(k.info.notes).c_str(), runs_here ? "" : "  [not on this device]");
+                std::string(k.info.notes).c_str(),
+                runs_here ? "" : arch_ok ? "  [this build has no device code for it]" : "  [not on this device]");
   }
   if (opts.has("no-measure")) return 0;
 

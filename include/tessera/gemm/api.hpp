@@ -18,6 +18,7 @@
 // (the letters are cuBLAS's op(A), op(B) for column-major storage).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -156,9 +157,10 @@ enum class RepackPolicy : std::uint8_t {
 // Workspace: a repack needs at most gemm_workspace_bytes(args) bytes. When
 // `workspace` is non-null, 16-byte aligned and `workspace_bytes` is large
 // enough, gemm() uses it (the caller keeps it alive until the stream has
-// finished the call, and it must not overlap A, B, C or D); otherwise it takes cudaMallocAsync/cudaFreeAsync on the
-// caller's stream (no synchronisation). If neither is possible the call runs
-// without repacking; it never fails for want of a workspace.
+// finished the call); otherwise it takes cudaMallocAsync/cudaFreeAsync on the
+// caller's stream (no synchronisation). A workspace that overlaps A, B, C
+// (when read) or D is refused with an aliasing error. If neither is possible
+// the call runs without repacking; it never fails for want of a workspace.
 struct GemmOptions {
   std::string_view kernel;
   RepackPolicy repack = RepackPolicy::automatic;
@@ -197,13 +199,23 @@ struct MatrixExtent {
 };
 
 // Number of elements from the first to one past the last element the operand
-// touches across the batch, or 0 when it is empty.
+// touches across the batch, 0 when it is empty, or -1 when that number does
+// not fit in int64 (no allocation is that large; validate_arguments rejects
+// it). Negative ld or batch stride: -1.
+// @law span_elements(d, e, b) == (b - 1) * d.batch_stride + (outer - 1) * d.ld + inner
+//      whenever that is representable (outer/inner: e's extents across/along d's order)
 [[nodiscard]] constexpr std::int64_t span_elements(const MatrixDesc& desc, MatrixExtent e,
                                                    std::int64_t batch_count) {
   if (e.rows <= 0 || e.cols <= 0 || batch_count <= 0) return 0;
+  if (desc.ld < 0 || desc.batch_stride < 0) return -1;
   std::int64_t const outer = desc.order == MatrixOrder::row_major ? e.rows : e.cols;
   std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
-  return (batch_count - 1) * desc.batch_stride + (outer - 1) * desc.ld + inner;
+  std::int64_t batches = 0, rows = 0, sum = 0;
+  if (__builtin_mul_overflow(batch_count - 1, desc.batch_stride, &batches) ||
+      __builtin_mul_overflow(outer - 1, desc.ld, &rows) || __builtin_add_overflow(batches, rows, &sum) ||
+      __builtin_add_overflow(sum, inner, &sum))
+    return -1;
+  return sum;
 }
 
 namespace detail {
@@ -212,7 +224,7 @@ inline Status fail(StatusCode code, std::string message) {
   return Status{code, "tessera::gemm: " + std::move(message)};
 }
 
-inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e,
+inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e, std::int64_t batch_count,
                             std::int64_t elem_bytes, bool needs_pointer) {
   std::string const n(1, name);
   if (desc.ld < 0 || desc.batch_stride < 0)
@@ -227,6 +239,17 @@ inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e,
                     std::to_string(e.cols) +
                     (desc.order == MatrixOrder::row_major ? " row-major" : " column-major") +
                     " matrix");
+  // The bytes the operand spans must be addressable: a wrapped length would
+  // hide an overlap from the aliasing rules and wrap the kernels' offsets.
+  std::int64_t const span = span_elements(desc, e, batch_count);
+  std::int64_t span_bytes = 0;
+  if (span < 0 || __builtin_mul_overflow(span, elem_bytes, &span_bytes) ||
+      static_cast<std::uint64_t>(span_bytes) >
+          static_cast<std::uint64_t>(UINTPTR_MAX - reinterpret_cast<std::uintptr_t>(desc.data)))
+    return fail(StatusCode::invalid_size,
+                n + ": ld " + std::to_string(desc.ld) + " and batch stride " + std::to_string(desc.batch_stride) +
+                    " over " + std::to_string(batch_count) + " batch(es) of a " + std::to_string(e.rows) + "x" +
+                    std::to_string(e.cols) + " matrix span more bytes than an address can reach");
   if (!needs_pointer) return {};
   if (desc.data == nullptr) return fail(StatusCode::null_pointer, n + " is null");
   if (reinterpret_cast<std::uintptr_t>(desc.data) % static_cast<std::uintptr_t>(elem_bytes) != 0)
@@ -236,10 +259,69 @@ inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e,
   return {};
 }
 
+// sum_{i=0}^{n-1} floor((a * i + b) / m) for n, a, b >= 0, m > 0, by the
+// usual reduction (take out the whole parts of a/m and b/m, then count the
+// lattice points under the line by swapping the axes); O(log m) steps.
+constexpr __int128 floor_sum(__int128 n, __int128 m, __int128 a, __int128 b) {
+  __int128 sum = 0;
+  while (n > 0) {
+    if (a >= m) {
+      sum += n * (n - 1) / 2 * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      sum += n * (b / m);
+      b %= m;
+    }
+    __int128 const top = a * n + b;
+    if (top < m) break;
+    n = top / m;
+    b = top % m;
+    __int128 const t = m;
+    m = a;
+    a = t;
+  }
+  return sum;
+}
+
+// #{t in [1, count] : (t * step) mod modulus < below}, 0 < below <= modulus:
+// [x mod M < c] == floor(x / M) - floor((x + M - c) / M) + 1.
+constexpr __int128 count_residues_below(__int128 count, __int128 step, __int128 modulus, __int128 below) {
+  if (count <= 0) return 0;
+  return count + floor_sum(count, modulus, step, step) - floor_sum(count, modulus, step, step + modulus - below);
+}
+
+// Whether two of the batch_count matrices described by `desc` share an
+// element. Assumes check_operand passed (ld >= inner >= 1, spans fit).
+// Elements (q0, r0) of batch i and (q1, r1) of batch j > i meet when
+// x = (j - i) * stride == (q0 - q1) * ld + (r0 - r1), |q0 - q1| < outer,
+// |r0 - r1| < inner <= ld; that leaves the row difference x / ld with column
+// difference x % ld (needs x % ld < inner), or x / ld + 1 with x % ld - ld
+// (needs ld - x % ld < inner and x / ld + 1 < outer). Only x below one
+// matrix's span can meet, which bounds the row difference by outer - 1.
+// Counted in closed form (floor sums), so any batch count costs O(log ld).
+// @law batches_overlap(d, e, b) <=> the b matrices' element sets are not pairwise disjoint
+[[nodiscard]] constexpr bool batches_overlap(const MatrixDesc& desc, MatrixExtent e, std::int64_t batch_count) {
+  if (e.rows <= 0 || e.cols <= 0 || batch_count < 2) return false;
+  std::int64_t const s = desc.batch_stride;
+  if (s == 0) return true;
+  std::int64_t const outer = desc.order == MatrixOrder::row_major ? e.rows : e.cols;
+  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  std::int64_t const ld = desc.ld;
+  std::int64_t const one = (outer - 1) * ld + inner;  // one matrix's span (fits: check_operand)
+  std::int64_t const t_near = std::min(batch_count - 1, (one - 1) / s);  // t * s < one
+  if (count_residues_below(t_near, s, ld, inner) > 0) return true;
+  if (inner < 2 || outer < 2) return false;
+  std::int64_t const t_wrap = std::min(t_near, ((outer - 1) * ld - 1) / s);  // t * s / ld + 1 < outer
+  std::int64_t const below = ld - inner + 1;  // x % ld >= below <=> ld - x % ld < inner
+  return t_wrap - count_residues_below(t_wrap, s, ld, below) > 0;
+}
+
 struct ByteRange {
   std::uintptr_t begin = 0, end = 0;  // [begin, end)
 };
 
+// Only for operands check_operand passed (their span fits).
 inline ByteRange byte_range(const MatrixDesc& desc, MatrixExtent e, std::int64_t batch,
                             std::int64_t elem_bytes) {
   auto const begin = reinterpret_cast<std::uintptr_t>(desc.data);
@@ -262,9 +344,14 @@ inline bool overlaps(ByteRange x, ByteRange y) {
 //    the types); k == 0 computes D = beta * C and A, B are not read;
 //  * ld >= the stored row (row-major) or column (column-major) length, >= 1;
 //  * A, B (if k > 0), C (if beta != 0) and D are non-null and element-aligned;
-//  * D with batch_count > 1 has a non-zero batch stride;
+//  * every operand's span (batches, ld, extents) is addressable;
+//  * D's batches share no element (a batch stride of 0, or one that makes
+//    rows of different batches interleave onto each other, is refused;
+//    disjoint interleavings such as ld = 2n, stride n with 2 batches pass);
 //  * D's bytes do not overlap A's or B's; D overlaps C only when C is exactly
-//    D (same pointer, order, ld and batch stride: in-place update).
+//    D (same pointer, order, ld and batch stride: in-place update; ld is
+//    ignored for a single stored row or column, the batch stride for one
+//    batch).
 inline Status validate_arguments(const GemmArgs& args) {
   using detail::fail;
   if (args.m < 0 || args.n < 0 || args.k < 0 || args.batch_count < 0)
@@ -288,17 +375,23 @@ inline Status validate_arguments(const GemmArgs& args) {
   bool const reads_c = args.beta != 0.0f;
   MatrixExtent const ea{args.m, args.k}, eb{args.k, args.n}, ecd{args.m, args.n};
 
+  std::int64_t const bc = args.batch_count;
   if (reads_ab) {
-    if (Status s = detail::check_operand('A', args.a, ea, in_bytes, true); !s.ok()) return s;
-    if (Status s = detail::check_operand('B', args.b, eb, in_bytes, true); !s.ok()) return s;
+    if (Status s = detail::check_operand('A', args.a, ea, bc, in_bytes, true); !s.ok()) return s;
+    if (Status s = detail::check_operand('B', args.b, eb, bc, in_bytes, true); !s.ok()) return s;
   }
   if (reads_c)
-    if (Status s = detail::check_operand('C', args.c, ecd, out_bytes, true); !s.ok()) return s;
-  if (Status s = detail::check_operand('D', args.d.view(), ecd, out_bytes, true); !s.ok()) return s;
+    if (Status s = detail::check_operand('C', args.c, ecd, bc, out_bytes, true); !s.ok()) return s;
+  if (Status s = detail::check_operand('D', args.d.view(), ecd, bc, out_bytes, true); !s.ok()) return s;
   if (args.batch_count > 1 && args.d.batch_stride == 0)
     return fail(StatusCode::invalid_size,
                 "D: batch stride 0 with batch_count " + std::to_string(args.batch_count) +
                     " would write every batch to one matrix");
+  if (detail::batches_overlap(args.d.view(), ecd, bc))
+    return fail(StatusCode::aliasing,
+                "D: batch stride " + std::to_string(args.d.batch_stride) + " with ld " + std::to_string(args.d.ld) +
+                    " makes " + std::to_string(bc) + " batches of the " + std::to_string(args.m) + "x" +
+                    std::to_string(args.n) + " result share elements [each batch needs its own elements of D]");
 
   auto const rd = detail::byte_range(args.d.view(), ecd, args.batch_count, out_bytes);
   if (reads_ab) {
@@ -308,8 +401,12 @@ inline Status validate_arguments(const GemmArgs& args) {
       return fail(StatusCode::aliasing, "D overlaps B in memory");
   }
   if (reads_c) {
+    // The same matrix: same pointer and order; ld matters only across more
+    // than one stored row (column), the batch stride only across batches.
+    std::int64_t const outer = args.d.order == MatrixOrder::row_major ? args.m : args.n;
     bool const same = args.c.data == args.d.data && args.c.order == args.d.order &&
-                      args.c.ld == args.d.ld && args.c.batch_stride == args.d.batch_stride;
+                      (outer == 1 || args.c.ld == args.d.ld) &&
+                      (args.batch_count == 1 || args.c.batch_stride == args.d.batch_stride);
     if (!same && detail::overlaps(rd, detail::byte_range(args.c, ecd, args.batch_count, out_bytes)))
       return fail(StatusCode::aliasing,
                   "D overlaps C without being the same matrix (in-place needs equal pointer, "
@@ -352,6 +449,11 @@ struct GemmKernel {
     int dynamic_smem_bytes = 0;
   };
   LaunchShape (*launch_shape)(const GemmArgs& args) = nullptr;
+  // Why the build holds no device code this kernel can run on the current
+  // device (null or "" when it does; the pointer itself may be null: then the
+  // architecture range decides alone). sm90_ws_gemm needs the sm_90a image,
+  // which a build without 90a in its CUDA architectures lacks even on sm_90.
+  const char* (*missing_device_code)() = nullptr;
 };
 
 // The architecture rule for an explicitly chosen kernel.
@@ -364,10 +466,30 @@ inline Status validate_kernel_architecture(const GemmKernelInfo& info, int sm) {
           ", the device is sm_" + std::to_string(sm));
 }
 
+// The architecture rule, then the build's device code: whether `kernel` can
+// run on the current device, which is sm_`sm` (unsupported_architecture
+// naming the reason when not). Calls missing_device_code, which may ask the
+// CUDA runtime.
+inline Status validate_kernel_device(const GemmKernel& kernel, int sm) {
+  if (Status s = validate_kernel_architecture(kernel.info, sm); !s.ok()) return s;
+  if (kernel.missing_device_code == nullptr) return {};
+  const char* why = kernel.missing_device_code();
+  if (why == nullptr || *why == '\0') return {};
+  return detail::fail(StatusCode::unsupported_architecture,
+                      "kernel " + std::string(kernel.info.name) + " cannot run on this sm_" + std::to_string(sm) +
+                          " device: " + why);
+}
+
 // ---- runtime (tessera_runtime library) -------------------------------------
 
 // Compute D = alpha * op(A) * op(B) + beta * C on `stream` (asynchronous).
-// On a non-ok Status nothing was enqueued and D is untouched.
+// K == 0 gives D = beta * C for any alpha (Inf and NaN included).
+// On a non-ok Status D is untouched and nothing was enqueued, with one
+// exception: when a kernel refuses the repacked operands after their copies
+// were enqueued (it checks more than can_implement, e.g. shared memory) and
+// no kernel takes the operands as given, the copies into the workspace have
+// run. A caller's workspace that overlaps A, B, C (when read) or D is
+// refused (aliasing).
 Status gemm(const GemmArgs& args, gemm_stream_t stream = nullptr,
             const GemmOptions& options = {});
 

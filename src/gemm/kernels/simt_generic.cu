@@ -126,10 +126,14 @@ __global__ void __launch_bounds__(kThreads)
   using A = Accum<TAcc>;
   int const tx = static_cast<int>(threadIdx.x) % 16;
   int const ty = static_cast<int>(threadIdx.x) / 16;
-  std::int64_t const m0 = static_cast<std::int64_t>(blockIdx.y) * kBlockM;
   std::int64_t const n0 = static_cast<std::int64_t>(blockIdx.x) * kBlockN;
+  std::int64_t const tiles_m = (p.m + kBlockM - 1) / kBlockM;
 
-  for (std::int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+  // grid.y and grid.z stop at 65535: M tiles and batches beyond them are
+  // walked by the same blocks (uniform per block, so the barriers hold).
+  for (std::int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z)
+  for (std::int64_t tile_m = blockIdx.y; tile_m < tiles_m; tile_m += gridDim.y) {
+    std::int64_t const m0 = tile_m * kBlockM;
     const TIn* a = static_cast<const TIn*>(p.a) + batch * p.sa.batch;
     const TIn* b = static_cast<const TIn*>(p.b) + batch * p.sb.batch;
 
@@ -228,9 +232,8 @@ constexpr std::int64_t kMaxGridYZ = 65535;
 
 bool can_implement(const GemmArgs& args) {
   if (!supported_types(args.input, resolved_output(args), args.accumulate)) return false;
-  std::int64_t const tiles_m = (args.m + kBlockM - 1) / kBlockM;
   std::int64_t const tiles_n = (args.n + kBlockN - 1) / kBlockN;
-  return tiles_m <= kMaxGridYZ && tiles_n <= 0x7fffffff;
+  return tiles_n <= 0x7fffffff;
 }
 
 GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
@@ -242,8 +245,9 @@ Status launch(const GemmArgs& args, gemm_stream_t stream) {
   if (fn == nullptr)
     return {StatusCode::unsupported_types, "simt_generic: no instantiation for these types"};
   Params params = make_params(args);
+  std::int64_t const tiles_m = (args.m + kBlockM - 1) / kBlockM;
   dim3 const grid(static_cast<unsigned>((args.n + kBlockN - 1) / kBlockN),
-                  static_cast<unsigned>((args.m + kBlockM - 1) / kBlockM),
+                  static_cast<unsigned>(tiles_m < kMaxGridYZ ? tiles_m : kMaxGridYZ),
                   static_cast<unsigned>(args.batch_count < kMaxGridYZ ? args.batch_count
                                                                       : kMaxGridYZ));
   void* kernel_args[] = {&params};

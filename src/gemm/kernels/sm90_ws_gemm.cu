@@ -10,11 +10,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <string>
 
 #include <tessera/arch/sm90/cluster_launch.hpp>
+#include <tessera/arch/sm90/sm90a_image.cuh>
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "gemm/kernel_entry.hpp"
@@ -44,6 +46,28 @@ using kernels::sm90::WsGemmTmaStoreConfig;
 
 Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
+}
+
+// Why this build cannot run the kernel on the current device, or null. The
+// kernel's body exists only in the sm_90a image (elsewhere it traps), and a
+// build whose CUDA architectures lack 90a hands an H100 sm_90 or PTX code.
+// Asked once per device (cudaFuncGetAttributes loads the module).
+const char* missing_device_code() {
+  constexpr int kDevices = 64;
+  static std::atomic<signed char> known[kDevices] = {};  // 0 unknown, 1 present, -1 missing
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return "no current CUDA device";
+  }
+  signed char state = device >= 0 && device < kDevices ? known[device].load(std::memory_order_relaxed) : 0;
+  if (state == 0) {
+    state = arch::sm90a_image_loaded() ? 1 : -1;
+    if (device >= 0 && device < kDevices) known[device].store(state, std::memory_order_relaxed);
+  }
+  return state > 0 ? nullptr
+                   : "this build has no sm_90a device code (its CUDA architectures lack 90a; wgmma, setmaxnreg and "
+                     "the kernel body exist only there) [rebuild with 90a in CMAKE_CUDA_ARCHITECTURES]";
 }
 
 // tf32 operand orders. wgmma reads tf32 tiles K-major only, except A from
@@ -637,6 +661,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream) {
 Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_variant(args); }
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
+  if (const char* why = missing_device_code(); why != nullptr) return ws_fail(StatusCode::unsupported_architecture, why);
   if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
@@ -670,6 +695,7 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   k.can_implement = &can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
+  k.missing_device_code = &missing_device_code;
   return k;
 }
 
