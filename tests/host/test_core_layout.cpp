@@ -60,8 +60,54 @@ TEST(CoreLayout, Accessors) {
   EXPECT_EQ(str(coprofile(l)), "_0");
   static_assert(std::is_same_v<decltype(cosize(make_layout(make_shape(_4{}, _8{})))), _32>);
   EXPECT_EQ(str(l.get_hier_coord(7)), "(3,(1,0))");
-  EXPECT_EQ(str(l.get_flat_coord(7)), "(3,1,0)");
-  EXPECT_EQ(l.get_1d_coord(make_coord(3, make_coord(1, 0))), 7);
+  EXPECT_EQ(str(l.get_flat_coord(7)), "(3,1)");  // one integer per top-level mode
+  EXPECT_EQ(l.get_1d_coord(7), 7);
+  // The coordinate functions follow the strides: a row-major layout's index 9
+  // is row 1, column 1.
+  auto rm = make_layout(make_shape(_4{}, _8{}), LayoutRight{});
+  EXPECT_EQ(str(rm.get_hier_coord(9)), "(1,1)");
+  EXPECT_EQ(str(rm.get_flat_coord(9)), "(1,1)");
+  EXPECT_EQ(rm.get_1d_coord(9), 1 + 4 * 1);
+  auto nested = make_layout(make_shape(make_shape(_2{}, _2{}), _3{}), make_stride(make_stride(_3{}, _6{}), _1{}));
+  for (int i = 0; i < 12; ++i) {  // a compact layout whose modes are not column-major
+    EXPECT_EQ(int(nested(nested.get_hier_coord(i))), i);
+    EXPECT_EQ(int(nested(nested.get_flat_coord(i))), i);
+    EXPECT_EQ(int(nested(nested.get_1d_coord(i))), i);
+  }
+}
+
+// crd2crd: between a nested shape and a flat one, and to and from integers.
+TEST(CoreLayout, Crd2Crd) {
+  auto s = make_shape(_4{}, make_shape(_2{}, _3{}));
+  EXPECT_EQ(str(crd2crd(make_coord(3, make_coord(1, 2)), s, make_shape(_4{}, _6{}))), "(3,5)");
+  EXPECT_EQ(str(crd2crd(make_coord(3, 5), make_shape(_4{}, _6{}), s)), "(3,(1,2))");
+  EXPECT_EQ(int(crd2crd(make_coord(3, make_coord(1, 2)), s, _24{})), 3 + 4 * (1 + 2 * 2));
+  EXPECT_EQ(str(crd2crd(23, _24{}, s)), "(3,(1,2))");
+  for (int i = 0; i < 24; ++i) EXPECT_EQ(int(crd2idx(crd2crd(idx2crd(i, s), s, make_shape(_4{}, _6{})), make_shape(_4{}, _6{}))), i);
+}
+
+// Smaller CuTe spellings: tuple_repeat, is_congruent, weakly_compatible,
+// ceil_div by a layout, group_modes on a layout.
+TEST(CoreLayout, CuteHelpers) {
+  EXPECT_EQ(str(tuple_repeat<1>(_1{})), "(_1)");
+  EXPECT_EQ(str(tuple_repeat<3>(2)), "(2,2,2)");
+  static_assert(is_congruent<Shape<_2, Shape<_3, int>>, Shape<int, Shape<_1, _1>>>::value);
+  static_assert(!is_congruent<Shape<_2, _3>, Shape<Shape<_2, _1>, _3>>::value);
+  // weakly_compatible: a leaf of a stands for a subtree of b whose size it divides.
+  EXPECT_TRUE(bool(weakly_compatible(_4{}, make_shape(_2{}, _4{}))));
+  EXPECT_FALSE(bool(weakly_compatible(_3{}, make_shape(_2{}, _4{}))));
+  EXPECT_TRUE(bool(weakly_compatible(make_shape(_2{}, _4{}), make_shape(_4{}, make_shape(_2{}, _4{})))));
+  EXPECT_FALSE(bool(weakly_compatible(make_shape(_2{}, _2{}, _2{}), make_shape(_4{}, _4{}))));
+  for (int a = 1; a <= 8; ++a)  // compatible implies weakly_compatible
+    for (int b = 1; b <= 8; ++b)
+      if (bool(compatible(a, b))) EXPECT_TRUE(bool(weakly_compatible(a, b)));
+  // ceil_div by a tiler layout: the rest mode of logical_divide.
+  EXPECT_EQ(str(ceil_div(make_shape(_24{}), make_layout(_4{}))), "_6");
+  EXPECT_EQ(str(ceil_div(make_shape(24), make_layout(_4{}))), "6");
+  EXPECT_EQ(str(ceil_div(make_shape(_24{}), make_layout(_4{}, _2{}))), "(_2,_3)");
+  auto l = make_layout(make_shape(_2{}, _3{}, _4{}, _5{}));
+  EXPECT_EQ(str(group_modes<1, 3>(l)), str(group<1, 3>(l)));
+  EXPECT_EQ(str(group_modes<1, 3>(l)), "(_2,(_3,_4),_5):(_1,(_2,_6),_24)");
 }
 
 TEST(CoreLayout, SlicingAndDicing) {

@@ -37,6 +37,26 @@ TEST(Print, PrintfMatchesStream) {
   EXPECT_EQ(out, str(l) + " _1@1 5 _");
 }
 
+// CuTe's printf form and scalar overloads: a format string followed only by
+// numbers, pointers or strings goes to printf; chars print as characters,
+// floating point as %f.
+TEST(Print, FormatAndScalars) {
+  testing::internal::CaptureStdout();
+  print("size = %d, y = %d\n", 12, 5);
+  print("%s=%.2f|", "x", 1.5);
+  print('c');
+  print(1.5f);
+  print(" ");
+  print(2.5);
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out, "size = 12, y = 5\nx=1.50|c1.500000 2.500000");
+  // A layout, static int or underscore among the arguments: each printed in turn.
+  testing::internal::CaptureStdout();
+  print("n = ", _4{}, "\n");
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out, "n = _4\n");
+}
+
 TEST(Print, PrintLayoutTable) {
   auto l = make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{}));
   std::ostringstream os;

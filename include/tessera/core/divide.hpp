@@ -101,4 +101,13 @@ TESSERA_HOST_DEVICE constexpr auto ComposedLayout<A, O, B>::tile(Args const&... 
   return tiled_divide(*this, make_tile(args...));
 }
 
+// How many tiles of `tiler` cover `target` (a shape): the rest mode of
+// logical_divide, e.g. the grid of a generalised tiler:
+// dim3 grid(size(ceil_div(M, cta_tiler_M))).
+// @post shape(logical_divide(make_layout(target), tiler)) == (shape(tiler), result)  (when the tiler divides)
+template <class Target, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto ceil_div(Target const& target, Layout<S, D> const& tiler) {
+  return shape(complement(tiler, shape(target)));
+}
+
 }  // namespace tessera

@@ -7,6 +7,8 @@
 // the arithmetic on them: rank, depth, size, sum, inner_product, flatten,
 // shape_div, ceil_div, the congruence predicates and the coordinate orders.
 
+#include <utility>
+
 #include "tessera/config.hpp"
 #include "tessera/core/integral_constant.hpp"
 #include "tessera/core/tuple.hpp"
@@ -256,6 +258,10 @@ TESSERA_HOST_DEVICE constexpr auto congruent(A const& a, B const& b) {
   }
 }
 
+// congruent as a type: is_congruent<A, B>::value.
+template <class A, class B>
+using is_congruent = decltype(congruent(std::declval<A>(), std::declval<B>()));
+
 // a's profile is a coarsening of b's: every leaf of a lines up with a subtree of b.
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto weakly_congruent(A const& a, B const& b) {
@@ -278,6 +284,21 @@ TESSERA_HOST_DEVICE constexpr auto compatible(A const& a, B const& b) {
     return false_type{};
   } else {
     return a == size(b);
+  }
+}
+
+// Some shape c congruent to a is compatible with b while a is compatible
+// with c: a leaf of a stands for a subtree of b whose size it divides.
+// @law compatible(a, b) => weakly_compatible(a, b)
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto weakly_compatible(A const& a, B const& b) {
+  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
+    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
+    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && weakly_compatible(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
+  } else if constexpr (is_tuple_v<A>) {
+    return false_type{};
+  } else {
+    return size(b) % a == Int<0>{};
   }
 }
 

@@ -81,20 +81,26 @@ struct Layout : private tuple<ShapeT, StrideT> {
     return operator()(make_coord(c0, c1, cs...));
   }
 
-  // Natural coordinate of an index.
+  // The (hierarchical) coordinate whose image is the index `idx`, for a
+  // compact layout (each mode's coordinate is idx / stride % shape).
+  // @post crd2idx(get_hier_coord(i), shape(), stride()) == i  (compact layouts)
   template <class Index>
   TESSERA_HOST_DEVICE constexpr auto get_hier_coord(Index const& idx) const {
-    return idx2crd(idx, shape());
+    return idx2crd(idx, shape(), stride());
   }
-  // Flat (depth-1) coordinate of an index.
+  // The same coordinate with one integer per top-level mode (each mode's
+  // coordinate made 1-D, colexicographically).
+  // @post rank(get_flat_coord(i)) == rank and depth == 1;
+  //       crd2idx(get_flat_coord(i), shape(), stride()) == i  (compact layouts)
   template <class Index>
   TESSERA_HOST_DEVICE constexpr auto get_flat_coord(Index const& idx) const {
-    return idx2crd(idx, flatten_to_tuple(product_like(shape(), shape())));
+    return crd2crd(get_hier_coord(idx), shape(), repeat<rank>(Int<1>{}));
   }
-  // Colexicographic position of a coordinate in the domain.
-  template <class Coord>
-  TESSERA_HOST_DEVICE constexpr auto get_1d_coord(Coord const& coord) const {
-    return crd2idx(coord, shape());
+  // The same coordinate as one colexicographic integer over the whole domain.
+  // @post crd2idx(get_1d_coord(i), shape(), stride()) == i  (compact layouts)
+  template <class Index>
+  TESSERA_HOST_DEVICE constexpr auto get_1d_coord(Index const& idx) const {
+    return crd2idx(get_hier_coord(idx), shape());
   }
 
   // Member spellings of the algebra (defined with the free functions).
@@ -266,6 +272,11 @@ TESSERA_HOST_DEVICE constexpr auto unflatten(Layout<S, D> const& l, P const& pro
 template <int B, int E, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto group(Layout<S, D> const& l) {
   return make_layout(group<B, E>(wrap(l.shape())), group<B, E>(wrap(l.stride())));
+}
+// CuTe's other spelling of group<B, E> (the Tensor form lives with the partitions).
+template <int B, int E, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto group_modes(Layout<S, D> const& l) {
+  return group<B, E>(l);
 }
 template <class S, class D, class S1, class D1>
 TESSERA_HOST_DEVICE constexpr auto append(Layout<S, D> const& l, Layout<S1, D1> const& x) {

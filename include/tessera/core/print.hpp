@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <ostream>
+#include <type_traits>
 
 #include "tessera/config.hpp"
 #include "tessera/core/composed_layout.hpp"
@@ -113,17 +114,37 @@ TESSERA_HOST_DEVICE void print(T const& t) {
 }
 
 // A string prints as text (not as a pointer, which the ptr[..] overloads
-// would otherwise take for a literal).
+// would otherwise take for a literal); a char as the character, floating
+// point as printf's %f (CuTe's choices).
 TESSERA_HOST_DEVICE inline void print(char const* s) { printf("%s", s); }
+TESSERA_HOST_DEVICE inline void print(char c) { printf("%c", c); }
+TESSERA_HOST_DEVICE inline void print(float v) { printf("%f", static_cast<double>(v)); }
+TESSERA_HOST_DEVICE inline void print(double v) { printf("%f", v); }
 
-// print(a, b, ...): each argument through its own `print` overload, found at
-// instantiation by argument-dependent lookup, so tensors, pointers and atoms
-// mix with integers, layouts and strings: print(tAsA, "\n").
+namespace detail {
+// What printf takes as a variadic argument: numbers, pointers, C strings.
+template <class T>
+inline constexpr bool printf_argument_v =
+    std::is_arithmetic_v<T> || std::is_pointer_v<T> ||
+    (std::is_array_v<T> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>);
+}  // namespace detail
+
+// print(format, values...): CuTe's printf form, print("k = %d\n", k), when
+// the first argument is a string and every other one a number, pointer or
+// string. Otherwise print(a, b, ...) prints each argument through its own
+// `print` overload, found at instantiation by argument-dependent lookup, so
+// tensors, pointers and atoms mix with integers, layouts and strings:
+// print(tAsA, "\n"), print("sA: ", sA, "\n").
 template <class T0, class T1, class... T>
 TESSERA_HOST_DEVICE void print(T0 const& t0, T1 const& t1, T const&... t) {
-  print(t0);
-  print(t1);
-  (print(t), ...);
+  if constexpr (std::is_convertible_v<T0 const&, char const*> && detail::printf_argument_v<T1> &&
+                (detail::printf_argument_v<T> && ...)) {
+    printf(static_cast<char const*>(t0), t1, t...);
+  } else {
+    print(t0);
+    print(t1);
+    (print(t), ...);
+  }
 }
 
 // Stream output, host only.

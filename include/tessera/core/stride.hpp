@@ -124,6 +124,32 @@ TESSERA_HOST_DEVICE constexpr auto idx2crd(Index const& idx, ShapeT const& shape
   return idx2crd(idx, shape, compact_col_major(shape));
 }
 
+// --- crd2crd -------------------------------------------------------------------------------
+
+// A coordinate of `src_shape` rewritten for `dst_shape` (equal sizes): mode
+// by mode where both are tuples; a tuple coordinate meeting an integer
+// destination becomes its colexicographic index in src_shape (crd2idx), an
+// integer coordinate meeting a tuple destination that index's natural
+// coordinate (idx2crd); an integer meeting an integer stays as it is.
+// @post crd2idx(crd2crd(c, s, d), d) == crd2idx(c, s) when size(s) == size(d)
+//       mode by mode
+template <class Coord, class SrcShape, class DstShape>
+TESSERA_HOST_DEVICE constexpr auto crd2crd(Coord const& coord, SrcShape const& src_shape, DstShape const& dst_shape) {
+  if constexpr (is_tuple_v<Coord> && is_tuple_v<DstShape>) {
+    static_assert(is_tuple_v<SrcShape> && tuple_size_v<Coord> == tuple_size_v<SrcShape> &&
+                      tuple_size_v<Coord> == tuple_size_v<DstShape>,
+                  "crd2crd: coordinate, source and destination shapes have different ranks");
+    return transform(coord, src_shape, dst_shape,
+                     [](auto const& c, auto const& s, auto const& d) { return crd2crd(c, s, d); });
+  } else if constexpr (is_tuple_v<Coord>) {
+    return crd2idx(coord, src_shape);
+  } else if constexpr (is_tuple_v<DstShape>) {
+    return idx2crd(coord, dst_shape);
+  } else {
+    return coord;
+  }
+}
+
 // --- compact_order -------------------------------------------------------------------------
 
 namespace detail {

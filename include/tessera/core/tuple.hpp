@@ -363,6 +363,12 @@ TESSERA_HOST_DEVICE constexpr auto repeat(X const& x) {
   else return [&]<int... I>(seq<I...>) { return make_tuple(((void)I, x)...); }(make_seq<N>{});
 }
 
+// A tuple of N copies of x, a tuple even for N == 1 (repeat<1> gives x).
+template <int N, class X>
+TESSERA_HOST_DEVICE constexpr auto tuple_repeat(X const& x) {
+  return [&]<int... I>(seq<I...>) { return make_tuple(((void)I, x)...); }(make_seq<N>{});
+}
+
 // x in the shape of t: a tuple of x with t's nesting, or x for a non-tuple t.
 template <class T, class X>
 TESSERA_HOST_DEVICE constexpr auto repeat_like(T const& t, X const& x) {
