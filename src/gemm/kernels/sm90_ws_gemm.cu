@@ -55,11 +55,18 @@ Status ws_fail(StatusCode code, std::string message) {
 const char* missing_device_code() {
   constexpr int kDevices = 64;
   static std::atomic<signed char> known[kDevices] = {};  // 0 unknown, 1 present, -1 missing
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
+  // The probe answers for an sm_90 device only; elsewhere (no device, which
+  // validate_device reports, or another architecture, which the kernel's
+  // range excludes) it has nothing to add, and host-side selection for a
+  // given sm must not depend on it.
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
     cudaGetLastError();
-    return "no current CUDA device";
+    return nullptr;
   }
+  if (major * 10 + minor != 90) return nullptr;
   signed char state = device >= 0 && device < kDevices ? known[device].load(std::memory_order_relaxed) : 0;
   if (state == 0) {
     state = arch::sm90a_image_loaded() ? 1 : -1;
