@@ -51,26 +51,24 @@ Status ws_fail(StatusCode code, std::string message) {
 // Why this build cannot run the kernel on the current device, or null. The
 // kernel's body exists only in the sm_90a image (elsewhere it traps), and a
 // build whose CUDA architectures lack 90a hands an H100 sm_90 or PTX code.
-// Asked once per device (cudaFuncGetAttributes loads the module).
+// The probe (cudaFuncGetAttributes, which loads the module) runs once per
+// device; a launch then costs a cudaGetDevice and a load. It answers for an
+// sm_90 device only: elsewhere (no device, which validate_device reports, or
+// another architecture, which the kernel's range excludes) it has nothing to
+// add, so host-side selection for a given sm does not depend on it.
 const char* missing_device_code() {
   constexpr int kDevices = 64;
-  static std::atomic<signed char> known[kDevices] = {};  // 0 unknown, 1 present, -1 missing
-  // The probe answers for an sm_90 device only; elsewhere (no device, which
-  // validate_device reports, or another architecture, which the kernel's
-  // range excludes) it has nothing to add, and host-side selection for a
-  // given sm must not depend on it.
-  int device = 0, major = 0, minor = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+  static std::atomic<signed char> known[kDevices] = {};  // 0 unknown, 1 nothing missing, -1 missing
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
     return nullptr;
   }
-  if (major * 10 + minor != 90) return nullptr;
-  signed char state = device >= 0 && device < kDevices ? known[device].load(std::memory_order_relaxed) : 0;
+  bool const cached = device >= 0 && device < kDevices;
+  signed char state = cached ? known[device].load(std::memory_order_relaxed) : 0;
   if (state == 0) {
-    state = arch::sm90a_image_loaded() ? 1 : -1;
-    if (device >= 0 && device < kDevices) known[device].store(state, std::memory_order_relaxed);
+    state = current_sm(nullptr) != 90 || arch::sm90a_image_loaded() ? 1 : -1;
+    if (cached) known[device].store(state, std::memory_order_relaxed);
   }
   return state > 0 ? nullptr
                    : "this build has no sm_90a device code (its CUDA architectures lack 90a; wgmma, setmaxnreg and "
