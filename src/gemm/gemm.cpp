@@ -364,20 +364,8 @@ Status check_workspace(const GemmArgs& args, const GemmOptions& options) {
   if (options.workspace_bytes > UINTPTR_MAX - begin)
     return {StatusCode::invalid_size, "tessera::gemm: workspace_bytes runs past the end of the address space"};
   detail::ByteRange const ws{begin, begin + options.workspace_bytes};
-  std::int64_t const in_bytes = size_of(args.input), out_bytes = size_of(resolved_output(args));
-  MatrixExtent const ea{args.m, args.k}, eb{args.k, args.n}, ecd{args.m, args.n};
-  struct Operand {
-    const char* name;
-    MatrixDesc desc;
-    MatrixExtent extent;
-    std::int64_t bytes;
-    bool used;
-  } const operands[] = {{"A", args.a, ea, in_bytes, true},
-                        {"B", args.b, eb, in_bytes, true},
-                        {"C", args.c, ecd, out_bytes, args.beta != 0.0f},
-                        {"D", args.d.view(), ecd, out_bytes, true}};
-  for (const Operand& o : operands)
-    if (o.used && detail::overlaps(ws, detail::byte_range(o.desc, o.extent, args.batch_count, o.bytes)))
+  for (detail::CallOperand const& o : detail::call_operands(args))
+    if (o.used && detail::overlaps(ws, o.bytes(args.batch_count)))
       return {StatusCode::aliasing, std::string("tessera::gemm: the workspace overlaps ") + o.name};
   return {};
 }

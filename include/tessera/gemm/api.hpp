@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -196,6 +197,10 @@ struct GemmOptions {
 // Rows and columns of an operand as stored (before the order is applied).
 struct MatrixExtent {
   std::int64_t rows = 0, cols = 0;
+  // Stored lines (rows of a row-major matrix, columns of a column-major one)
+  // and the elements along each, which ld must cover.
+  [[nodiscard]] constexpr std::int64_t outer(MatrixOrder o) const { return o == MatrixOrder::row_major ? rows : cols; }
+  [[nodiscard]] constexpr std::int64_t inner(MatrixOrder o) const { return o == MatrixOrder::row_major ? cols : rows; }
 };
 
 // Number of elements from the first to one past the last element the operand
@@ -208,8 +213,7 @@ struct MatrixExtent {
                                                    std::int64_t batch_count) {
   if (e.rows <= 0 || e.cols <= 0 || batch_count <= 0) return 0;
   if (desc.ld < 0 || desc.batch_stride < 0) return -1;
-  std::int64_t const outer = desc.order == MatrixOrder::row_major ? e.rows : e.cols;
-  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  std::int64_t const outer = e.outer(desc.order), inner = e.inner(desc.order);
   std::int64_t batches = 0, rows = 0, sum = 0;
   if (__builtin_mul_overflow(batch_count - 1, desc.batch_stride, &batches) ||
       __builtin_mul_overflow(outer - 1, desc.ld, &rows) || __builtin_add_overflow(batches, rows, &sum) ||
@@ -229,7 +233,7 @@ inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e, s
   std::string const n(1, name);
   if (desc.ld < 0 || desc.batch_stride < 0)
     return fail(StatusCode::invalid_size, n + ": negative leading dimension or batch stride");
-  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  std::int64_t const inner = e.inner(desc.order);
   std::int64_t const need = inner < 1 ? 1 : inner;
   if (desc.ld < need)
     return fail(StatusCode::bad_leading_dimension,
@@ -305,8 +309,7 @@ constexpr __int128 count_residues_below(__int128 count, __int128 step, __int128 
   if (e.rows <= 0 || e.cols <= 0 || batch_count < 2) return false;
   std::int64_t const s = desc.batch_stride;
   if (s == 0) return true;
-  std::int64_t const outer = desc.order == MatrixOrder::row_major ? e.rows : e.cols;
-  std::int64_t const inner = desc.order == MatrixOrder::row_major ? e.cols : e.rows;
+  std::int64_t const outer = e.outer(desc.order), inner = e.inner(desc.order);
   std::int64_t const ld = desc.ld;
   std::int64_t const one = (outer - 1) * ld + inner;  // one matrix's span (fits: check_operand)
   std::int64_t const t_near = std::min(batch_count - 1, (one - 1) / s);  // t * s < one
@@ -331,6 +334,31 @@ inline ByteRange byte_range(const MatrixDesc& desc, MatrixExtent e, std::int64_t
 
 inline bool overlaps(ByteRange x, ByteRange y) {
   return x.begin < x.end && y.begin < y.end && x.begin < y.end && y.begin < x.end;
+}
+
+// One operand of a call as the rules see it: its stored extent, element size
+// and whether the call touches it (A and B when k > 0, C when beta != 0, D
+// always).
+struct CallOperand {
+  char name;
+  MatrixDesc desc;
+  MatrixExtent extent;
+  std::int64_t elem_bytes;
+  bool used;
+  // The bytes it spans over the batch; only once check_operand passed.
+  [[nodiscard]] ByteRange bytes(std::int64_t batch_count) const {
+    return byte_range(desc, extent, batch_count, elem_bytes);
+  }
+};
+
+// A, B, C and D of `args`, in that order.
+inline std::array<CallOperand, 4> call_operands(const GemmArgs& args) {
+  std::int64_t const in_bytes = size_of(args.input), out_bytes = size_of(resolved_output(args));
+  MatrixExtent const ecd{args.m, args.n};
+  return {{{'A', args.a, {args.m, args.k}, in_bytes, args.k > 0},
+           {'B', args.b, {args.k, args.n}, in_bytes, args.k > 0},
+           {'C', args.c, ecd, out_bytes, args.beta != 0.0f},
+           {'D', args.d.view(), ecd, out_bytes, true}}};
 }
 
 }  // namespace detail
@@ -369,45 +397,34 @@ inline Status validate_arguments(const GemmArgs& args) {
                     "f16 with f16 accumulation; bf16 -> bf16|f32)");
   if (args.m == 0 || args.n == 0 || args.batch_count == 0) return {};
 
-  std::int64_t const in_bytes = size_of(args.input);
-  std::int64_t const out_bytes = size_of(out);
-  bool const reads_ab = args.k > 0;
-  bool const reads_c = args.beta != 0.0f;
-  MatrixExtent const ea{args.m, args.k}, eb{args.k, args.n}, ecd{args.m, args.n};
-
   std::int64_t const bc = args.batch_count;
-  if (reads_ab) {
-    if (Status s = detail::check_operand('A', args.a, ea, bc, in_bytes, true); !s.ok()) return s;
-    if (Status s = detail::check_operand('B', args.b, eb, bc, in_bytes, true); !s.ok()) return s;
-  }
-  if (reads_c)
-    if (Status s = detail::check_operand('C', args.c, ecd, bc, out_bytes, true); !s.ok()) return s;
-  if (Status s = detail::check_operand('D', args.d.view(), ecd, bc, out_bytes, true); !s.ok()) return s;
+  auto const ops = detail::call_operands(args);
+  detail::CallOperand const& c = ops[2];
+  detail::CallOperand const& d = ops[3];
+  for (detail::CallOperand const& o : ops)
+    if (o.used)
+      if (Status s = detail::check_operand(o.name, o.desc, o.extent, bc, o.elem_bytes, true); !s.ok()) return s;
   if (args.batch_count > 1 && args.d.batch_stride == 0)
     return fail(StatusCode::invalid_size,
                 "D: batch stride 0 with batch_count " + std::to_string(args.batch_count) +
                     " would write every batch to one matrix");
-  if (detail::batches_overlap(args.d.view(), ecd, bc))
+  if (detail::batches_overlap(d.desc, d.extent, bc))
     return fail(StatusCode::aliasing,
                 "D: batch stride " + std::to_string(args.d.batch_stride) + " with ld " + std::to_string(args.d.ld) +
                     " makes " + std::to_string(bc) + " batches of the " + std::to_string(args.m) + "x" +
                     std::to_string(args.n) + " result share elements [each batch needs its own elements of D]");
 
-  auto const rd = detail::byte_range(args.d.view(), ecd, args.batch_count, out_bytes);
-  if (reads_ab) {
-    if (detail::overlaps(rd, detail::byte_range(args.a, ea, args.batch_count, in_bytes)))
-      return fail(StatusCode::aliasing, "D overlaps A in memory");
-    if (detail::overlaps(rd, detail::byte_range(args.b, eb, args.batch_count, in_bytes)))
-      return fail(StatusCode::aliasing, "D overlaps B in memory");
-  }
-  if (reads_c) {
+  auto const rd = d.bytes(bc);
+  for (int i : {0, 1})  // A, B
+    if (ops[i].used && detail::overlaps(rd, ops[i].bytes(bc)))
+      return fail(StatusCode::aliasing, std::string("D overlaps ") + ops[i].name + " in memory");
+  if (c.used) {
     // The same matrix: same pointer and order; ld matters only across more
     // than one stored row (column), the batch stride only across batches.
-    std::int64_t const outer = args.d.order == MatrixOrder::row_major ? args.m : args.n;
     bool const same = args.c.data == args.d.data && args.c.order == args.d.order &&
-                      (outer == 1 || args.c.ld == args.d.ld) &&
+                      (d.extent.outer(args.d.order) == 1 || args.c.ld == args.d.ld) &&
                       (args.batch_count == 1 || args.c.batch_stride == args.d.batch_stride);
-    if (!same && detail::overlaps(rd, detail::byte_range(args.c, ecd, args.batch_count, out_bytes)))
+    if (!same && detail::overlaps(rd, c.bytes(bc)))
       return fail(StatusCode::aliasing,
                   "D overlaps C without being the same matrix (in-place needs equal pointer, "
                   "order, ld and batch stride)");
