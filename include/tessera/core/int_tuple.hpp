@@ -7,6 +7,7 @@
 // the arithmetic on them: rank, depth, size, sum, inner_product, flatten,
 // shape_div, ceil_div, the congruence predicates and the coordinate orders.
 
+#include <type_traits>
 #include <utility>
 
 #include "tessera/config.hpp"
@@ -247,15 +248,29 @@ TESSERA_HOST_DEVICE constexpr auto shape_min(A const& a, B const& b) {
 
 // --- structural predicates ------------------------------------------------------------
 
+namespace detail {
+// The walk the predicates below share: equal rank wherever both a and b are
+// tuples, and `leaf(x, y)` wherever one of them is not (x, y the parts of a
+// and b there); a static bool when every part is decided by the types.
+template <class A, class B, class Leaf>
+TESSERA_HOST_DEVICE constexpr auto all_modes(A const& a, B const& b, Leaf const& leaf) {
+  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
+    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
+    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && all_modes(get<I>(a), get<I>(b), leaf)); }(tuple_seq<A>{});
+  } else {
+    return leaf(a, b);
+  }
+}
+template <class X>
+inline constexpr bool is_tuple_part_v = is_tuple_v<std::remove_cvref_t<X>>;
+}  // namespace detail
+
 // Same nesting profile (a static bool).
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto congruent(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
-    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && congruent(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
-  } else {
-    return bool_constant<!is_tuple_v<A> && !is_tuple_v<B>>{};
-  }
+  return detail::all_modes(a, b, [](auto const& x, auto const& y) {
+    return bool_constant<!detail::is_tuple_part_v<decltype(x)> && !detail::is_tuple_part_v<decltype(y)>>{};
+  });
 }
 
 // congruent as a type: is_congruent<A, B>::value.
@@ -265,26 +280,19 @@ using is_congruent = decltype(congruent(std::declval<A>(), std::declval<B>()));
 // a's profile is a coarsening of b's: every leaf of a lines up with a subtree of b.
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto weakly_congruent(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
-    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && weakly_congruent(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
-  } else {
-    return bool_constant<!is_tuple_v<A>>{};
-  }
+  return detail::all_modes(a, b, [](auto const& x, auto const&) {
+    return bool_constant<!detail::is_tuple_part_v<decltype(x)>>{};
+  });
 }
 
 // Every coordinate of shape a is a coordinate of shape b: the sizes agree at
 // every leaf of a (static when decidable from the types).
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto compatible(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
-    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && compatible(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
-  } else if constexpr (is_tuple_v<A>) {
-    return false_type{};
-  } else {
-    return a == size(b);
-  }
+  return detail::all_modes(a, b, [](auto const& x, auto const& y) {
+    if constexpr (detail::is_tuple_part_v<decltype(x)>) return false_type{};
+    else return x == size(y);
+  });
 }
 
 // Some shape c congruent to a is compatible with b while a is compatible
@@ -292,14 +300,10 @@ TESSERA_HOST_DEVICE constexpr auto compatible(A const& a, B const& b) {
 // @law compatible(a, b) => weakly_compatible(a, b)
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto weakly_compatible(A const& a, B const& b) {
-  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
-    if constexpr (tuple_size_v<A> != tuple_size_v<B>) return false_type{};
-    else return [&]<int... I>(seq<I...>) { return (true_type{} && ... && weakly_compatible(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
-  } else if constexpr (is_tuple_v<A>) {
-    return false_type{};
-  } else {
-    return size(b) % a == Int<0>{};
-  }
+  return detail::all_modes(a, b, [](auto const& x, auto const& y) {
+    if constexpr (detail::is_tuple_part_v<decltype(x)>) return false_type{};
+    else return size(y) % x == Int<0>{};
+  });
 }
 
 // Each mode of b divides the matching mode of a (b may have fewer modes).
