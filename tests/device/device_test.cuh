@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstddef>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,6 +80,17 @@ template <class T>
 void upload(DevBuf& d, const std::vector<T>& h) {
   TESSERA_TEST_CUDA(cudaMalloc(&d.p, h.size() * sizeof(T)));
   TESSERA_TEST_CUDA(cudaMemcpy(d.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+// n fresh random values in [-1, 1), converted to T (a new seed every call:
+// device tests never see the same inputs twice).
+template <class T>
+std::vector<T> fresh_random(std::size_t n) {
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<T> v(n);
+  for (auto& x : v) x = T(d(rng));
+  return v;
 }
 
 }  // namespace tessera::test

@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include <tessera/tessera.hpp>
@@ -28,6 +27,7 @@ namespace {
 
 using namespace tessera;
 using tessera::test::DevBuf;
+using tessera::test::fresh_random;
 using tessera::test::upload;
 
 constexpr int kRows = 64, kCols = 64, kTile = kRows * kCols;
@@ -89,10 +89,7 @@ __global__ void __launch_bounds__(128) dsm_ring_kernel(float const* in, float* o
 TEST(ClusterDsm, SeedClusterSnippetReadsThePeersTile) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   int const ctas = 8;  // 4 clusters of 2
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<half_t> in(std::size_t(ctas) * kTile);
-  for (auto& v : in) v = half_t(d(rng));
+  std::vector<half_t> const in = fresh_random<half_t>(std::size_t(ctas) * kTile);
   DevBuf din, dout, dinfo;
   ASSERT_NO_FATAL_FAILURE(upload(din, in));
   TESSERA_TEST_CUDA(cudaMalloc(&dout.p, in.size() * sizeof(half_t)));
@@ -122,10 +119,7 @@ TEST(ClusterDsm, SeedClusterSnippetReadsThePeersTile) {
 TEST(ClusterDsm, RemoteStoresAndAtomicsInClustersOfFour) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   int const n = 4, ctas = 12, threads = 128;
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> in(std::size_t(ctas) * kRing);
-  for (auto& v : in) v = d(rng);
+  std::vector<float> const in = fresh_random<float>(std::size_t(ctas) * kRing);
   DevBuf din, dout, dcounts, dranks;
   ASSERT_NO_FATAL_FAILURE(upload(din, in));
   TESSERA_TEST_CUDA(cudaMalloc(&dout.p, in.size() * sizeof(float)));

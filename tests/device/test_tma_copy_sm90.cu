@@ -25,7 +25,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -37,6 +36,7 @@ namespace {
 
 using namespace tessera;
 using tessera::test::DevBuf;
+using tessera::test::fresh_random;
 using tessera::test::upload;
 
 constexpr int BLK_M = 128, BLK_N = 128, BLK_K = 64, Stages = 3;
@@ -249,12 +249,7 @@ struct Problem {
 };
 
 Problem make_problem(int M, int N, int K) {
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  Problem p{M, N, K, std::vector<bfloat16_t>(std::size_t(M) * K), std::vector<bfloat16_t>(std::size_t(N) * K)};
-  for (auto& v : p.a) v = bfloat16_t(d(rng));
-  for (auto& v : p.b) v = bfloat16_t(d(rng));
-  return p;
+  return {M, N, K, fresh_random<bfloat16_t>(std::size_t(M) * K), fresh_random<bfloat16_t>(std::size_t(N) * K)};
 }
 
 double rel_error(Problem const& p, std::vector<float> const& c) {
@@ -453,10 +448,7 @@ template <class Box, int N, Form kForm, class GLayout>
 void slice_round_trip(GLayout const& g_layout, std::size_t span) {
   int const rows = int(size<0>(g_layout)), cols = int(size<1>(g_layout));
   constexpr int B0 = int(decltype(size<0>(Box{}))::value), B1 = int(decltype(size<1>(Box{}))::value);
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<bfloat16_t> x(span);
-  for (auto& v : x) v = bfloat16_t(d(rng));
+  std::vector<bfloat16_t> const x = fresh_random<bfloat16_t>(span);
   DevBuf dx, dout;
   ASSERT_NO_FATAL_FAILURE(upload(dx, x));
   auto tma = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, make_tensor(make_gmem_ptr(dx.as<bfloat16_t>()), g_layout), Box{},
@@ -573,10 +565,7 @@ void multi_box_round_trip(GLayout const& g_layout, std::size_t span, DLayout con
   EXPECT_EQ((tma_boxes_v<Tile, T>), expect_boxes);
   int const rows = int(size<0>(g_layout)), cols = int(size<1>(g_layout));
   constexpr int B0 = int(decltype(size<0>(Tile{}))::value), B1 = int(decltype(size<1>(Tile{}))::value);
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<T> x(span);
-  for (auto& v : x) v = T(d(rng));
+  std::vector<T> const x = fresh_random<T>(span);
   std::vector<T> poison(dspan);
   std::memset(static_cast<void*>(poison.data()), 0xFF, dspan * sizeof(T));
   DevBuf dx, dd, dout;
@@ -747,10 +736,7 @@ std::string missing_slices_case(bool broken) {
   using Row16 = Layout<Shape<_1, _16>, Stride<_16, _1>>;
   using Row256 = Layout<Shape<_1, _256>, Stride<_256, _1>>;
   int const rows = 8, cols = 256;
-  std::vector<bfloat16_t> x(std::size_t(rows) * cols);
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  for (auto& v : x) v = bfloat16_t(d(rng));
+  std::vector<bfloat16_t> const x = fresh_random<bfloat16_t>(std::size_t(rows) * cols);
   DevBuf dx, dout;
   std::size_t const out_bytes = std::size_t(rows) * cols * 4 * sizeof(bfloat16_t);
   if (cudaMalloc(&dx.p, x.size() * sizeof(bfloat16_t)) != cudaSuccess ||
@@ -861,11 +847,8 @@ TEST(TmaCopy, StoreAndReduceAddBoxes) {
   int const M = 200, N = 80;
   std::vector<int> const tiles = {0, 1, 1, 2, 1, 0};  // (tm, tn): interior, bottom-right corner, bottom edge
   int const ctas = int(tiles.size()) / 2;
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> old(std::size_t(M) * N), boxes(std::size_t(ctas) * kStoreRows * kStoreCols);
-  for (auto& v : old) v = d(rng);
-  for (auto& v : boxes) v = d(rng);
+  std::vector<float> const old = fresh_random<float>(std::size_t(M) * N);
+  std::vector<float> const boxes = fresh_random<float>(std::size_t(ctas) * kStoreRows * kStoreCols);
   DevBuf dd, dboxes, dtiles;
   ASSERT_NO_FATAL_FAILURE(upload(dd, old));
   ASSERT_NO_FATAL_FAILURE(upload(dboxes, boxes));
