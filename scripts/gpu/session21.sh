@@ -13,7 +13,7 @@ OUT=${OUT:-/tmp/tessera-s21}
 mkdir -p "$OUT"
 export PATH="$PATH:/usr/local/cuda/bin"
 BUILD=build-s21
-T="device_test_gemm_api device_test_arch_sm90a_image device_test_arch_sm90a_image_plain90 device_test_hopper_gemm_sm90"
+T="${T:-device_test_gemm_api device_test_arch_sm90a_image device_test_arch_sm90a_image_plain90 device_test_hopper_gemm_sm90}"
 start=$(date +%s)
 if [ "${STEP:-run}" = run ]; then
   cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="80;90a" \
