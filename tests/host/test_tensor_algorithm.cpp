@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tessera/atom/numeric.hpp"
 #include "tessera/tensor.hpp"
 
 using namespace tessera;
@@ -268,11 +269,15 @@ TEST(TensorPrint, PrintTensorTable) {
   testing::internal::CaptureStdout();
   print_tensor(t);
   std::string out = testing::internal::GetCapturedStdout();
-  // Header "ptr[32b](0x...) o (_2,_3):(_1,_2):" then rows m = 0, 1.
+  // Header "ptr[32b](0x...) o (_2,_3):(_1,_2):" then rows m = 0, 1; float is CuTe's %10.2e.
   EXPECT_NE(out.find(" o (_2,_3):(_1,_2):\n"), std::string::npos) << out;
   auto nl = out.find('\n');
   std::string rows = out.substr(nl + 1);
-  EXPECT_EQ(rows, "  0.000e+00  2.000e+00  4.000e+00\n  1.000e+00  3.000e+00  5.000e+00\n");
+  EXPECT_EQ(rows, "  0.00e+00  2.00e+00  4.00e+00\n  1.00e+00  3.00e+00  5.00e+00\n");
+  // print_tensor(t, false): the values without the header.
+  testing::internal::CaptureStdout();
+  print_tensor(t, false);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), rows);
 }
 
 namespace {
@@ -302,16 +307,77 @@ TEST(TensorCopy, WithAtomSplitsAValueModeOfSeveralAtoms) {
   for (int i = 0; i < 24; ++i) ASSERT_EQ(dst_buf[i], src_buf[i]);
 }
 
-TEST(TensorPrint, PrintTensorRank1And3) {
+// CuTe's widths: integers %5d, bool %3d, double %11.3e, half_t and
+// bfloat16_t %8.2f, tfloat32_t %10.2e, other values two spaces then print.
+TEST(TensorPrint, PrintTensorValueWidths) {
+  auto values_of = [](auto const& t) {
+    testing::internal::CaptureStdout();
+    print_tensor(t, false);
+    return testing::internal::GetCapturedStdout();
+  };
+  std::vector<int> ints = {0, -7, 123456};
+  EXPECT_EQ(values_of(make_tensor(ints.data(), make_shape(Int<3>{}))), "    0\n   -7\n123456\n");
+  bool bits[2] = {true, false};
+  EXPECT_EQ(values_of(make_tensor(bits, make_shape(Int<1>{}, Int<2>{}))), "  1  0\n");
+  double d[2] = {1.0, -2.5};
+  EXPECT_EQ(values_of(make_tensor(d, make_shape(Int<2>{}))), "  1.000e+00\n -2.500e+00\n");
+  half_t h[2] = {half_t(1.5f), half_t(-0.25f)};
+  EXPECT_EQ(values_of(make_tensor(h, make_shape(Int<1>{}, Int<2>{}))), "    1.50   -0.25\n");
+  bfloat16_t bf[1] = {bfloat16_t(3.0f)};
+  EXPECT_EQ(values_of(make_tensor(bf, make_shape(Int<1>{}))), "    3.00\n");
+  tfloat32_t tf[1] = {tfloat32_t(0.5f)};
+  EXPECT_EQ(values_of(make_tensor(tf, make_shape(Int<1>{}))), "  5.00e-01\n");
+  float_e4m3_t f8[1] = {float_e4m3_t(-3.0f)};
+  EXPECT_EQ(values_of(make_tensor(f8, make_shape(Int<1>{}))), "   -3.00\n");
+  EXPECT_EQ(values_of(make_identity_tensor(make_shape(Int<1>{}, Int<2>{}))), "  (0,0)  (0,1)\n");
+  // print(v) of the element types is printf's %f, as for float.
+  testing::internal::CaptureStdout();
+  print(half_t(1.5f), " ", bfloat16_t(-2.0f));
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "1.500000 -2.000000");
+}
+
+// Rank 3: one table per index of mode 2 under a line of 5 * size<1> dashes;
+// rank 4: the rank-3 blocks under a line of '='; rank 5 and up fold the
+// modes from 3 on into mode 3.
+TEST(TensorPrint, PrintTensorRank1To5) {
+  std::vector<int> buf(48);
+  for (int i = 0; i < 48; ++i) buf[i] = i;
+  auto values_of = [](auto const& t) {
+    testing::internal::CaptureStdout();
+    print_tensor(t);
+    std::string out = testing::internal::GetCapturedStdout();
+    return out.substr(out.find(":\n") + 2);
+  };
+  EXPECT_EQ(values_of(make_tensor(buf.data(), make_shape(Int<3>{}))), "    0\n    1\n    2\n");
+  EXPECT_EQ(values_of(make_tensor(buf.data(), make_shape(Int<2>{}, Int<2>{}, Int<2>{}))),
+            "    0    2\n    1    3\n----------\n    4    6\n    5    7\n");
+  std::string const rank4 =
+      "    0    2    4\n    1    3    5\n"
+      "---------------\n"
+      "    6    8   10\n    7    9   11\n"
+      "===============\n"
+      "   12   14   16\n   13   15   17\n"
+      "---------------\n"
+      "   18   20   22\n   19   21   23\n";
+  EXPECT_EQ(values_of(make_tensor(buf.data(), make_shape(Int<2>{}, Int<3>{}, Int<2>{}, Int<2>{}))), rank4);
+  // (2,3,2,2,2): the last two modes print as one mode of 4.
+  std::string const rank5 = values_of(make_tensor(buf.data(), make_shape(Int<2>{}, Int<3>{}, Int<2>{}, Int<2>{}, Int<2>{})));
+  EXPECT_EQ(rank5.substr(0, rank4.size()), rank4);
+  EXPECT_EQ(std::count(rank5.begin(), rank5.end(), '='), 3 * 15);
+  EXPECT_NE(rank5.find("   43   45   47\n"), std::string::npos) << rank5;
+}
+
+// os << t: the layout on its own line, then the values 9 characters wide
+// (separators 9 * size<1>), as CuTe's stream output.
+TEST(TensorPrint, StreamWritesLayoutAndValues) {
   std::vector<int> buf = {0, 1, 2, 3, 4, 5, 6, 7};
-  testing::internal::CaptureStdout();
-  print_tensor(make_tensor(buf.data(), make_shape(Int<3>{})));
-  std::string out1 = testing::internal::GetCapturedStdout();
-  EXPECT_EQ(out1.substr(out1.find('\n') + 1), "      0\n      1\n      2\n");
-  testing::internal::CaptureStdout();
-  print_tensor(make_tensor(buf.data(), make_shape(Int<2>{}, Int<2>{}, Int<2>{})));
-  std::string out3 = testing::internal::GetCapturedStdout();
-  EXPECT_EQ(out3.substr(out3.find('\n') + 1), "      0      2\n      1      3\n----------\n      4      6\n      5      7\n");
+  std::ostringstream os;
+  os << make_tensor(buf.data(), make_shape(2, Int<2>{}, Int<2>{}));
+  EXPECT_EQ(os.str(),
+            "(2,_2,_2):(_1,2,4)\n"
+            "        0        2\n        1        3\n"
+            "------------------\n"
+            "        4        6\n        5        7\n");
 }
 
 // Copy laws over a generated corpus: random static tiles, both orders, random offsets.

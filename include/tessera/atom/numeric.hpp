@@ -13,6 +13,7 @@
 // header should become an include of those.
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include <tessera/config.hpp>
@@ -216,6 +217,23 @@ struct float8_t {
 
 using float_e4m3_t = float8_t<detail::e4m3_format>;
 using float_e5m2_t = float8_t<detail::e5m2_format>;
+
+// print(v) as printf's %f and pretty_print(v) in CuTe's table widths
+// (tessera/core/print.hpp): the 16- and 8-bit floats %8.2f, tf32 %10.2e.
+TESSERA_HOST_DEVICE inline void print(half_t v) { printf("%f", static_cast<double>(float(v))); }
+TESSERA_HOST_DEVICE inline void print(bfloat16_t v) { printf("%f", static_cast<double>(float(v))); }
+TESSERA_HOST_DEVICE inline void print(tfloat32_t v) { printf("%f", static_cast<double>(float(v))); }
+template <class Format>
+TESSERA_HOST_DEVICE void print(float8_t<Format> v) {
+  printf("%f", static_cast<double>(float(v)));
+}
+TESSERA_HOST_DEVICE inline void pretty_print(half_t v) { printf("%8.2f", static_cast<double>(float(v))); }
+TESSERA_HOST_DEVICE inline void pretty_print(bfloat16_t v) { printf("%8.2f", static_cast<double>(float(v))); }
+TESSERA_HOST_DEVICE inline void pretty_print(tfloat32_t v) { printf("%10.2e", static_cast<double>(float(v))); }
+template <class Format>
+TESSERA_HOST_DEVICE void pretty_print(float8_t<Format> v) {
+  printf("%8.2f", static_cast<double>(float(v)));
+}
 
 // 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
 struct alignas(16) uint128_t {

@@ -121,6 +121,31 @@ TESSERA_HOST_DEVICE inline void print(char c) { printf("%c", c); }
 TESSERA_HOST_DEVICE inline void print(float v) { printf("%f", static_cast<double>(v)); }
 TESSERA_HOST_DEVICE inline void print(double v) { printf("%f", v); }
 
+// pretty_print(v): one value of a print_tensor table, right-aligned in
+// CuTe's widths: bool %3d, integers %5d, float %10.2e, double %11.3e, and
+// anything else (coordinates of an identity tensor, say) two spaces then
+// print(v). The element types of tessera/atom/numeric.hpp add their own
+// overloads (half_t, bfloat16_t and the 8-bit floats %8.2f, tfloat32_t
+// %10.2e), found by argument-dependent lookup.
+template <class T>
+TESSERA_HOST_DEVICE void pretty_print(T const& v) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, bool>) {
+    printf("%3d", int(v));
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) {
+    printf("%5lld", static_cast<long long>(v));
+  } else if constexpr (std::is_integral_v<U>) {
+    printf("%5llu", static_cast<unsigned long long>(v));
+  } else if constexpr (std::is_same_v<U, float>) {
+    printf("%10.2e", static_cast<double>(v));
+  } else if constexpr (std::is_floating_point_v<U>) {
+    printf("%11.3e", static_cast<double>(v));
+  } else {
+    printf("  ");
+    print(v);
+  }
+}
+
 namespace detail {
 // What printf takes as a variadic argument: numbers, pointers, C strings.
 template <class T>

@@ -14,7 +14,6 @@
 // (they never wrap into the next column as a linear index would).
 
 #include <cstdio>
-#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -92,15 +91,6 @@ TESSERA_HOST_DEVICE void print(coord_iterator<CoordT> const& it) {
   printf("ArithTuple");
   print(it.coord_);
 }
-
-namespace detail {
-template <class CoordT>
-inline int format_iterator(char* buf, int n, coord_iterator<CoordT> const& it) {
-  std::ostringstream os;
-  os << "ArithTuple" << it.coord_;
-  return std::snprintf(buf, size_t(n), "%s", os.str().c_str());
-}
-}  // namespace detail
 
 // cA(c) == c for every coordinate c of `shape` (hierarchical coordinates keep their nesting).
 template <class ShapeT>

@@ -148,19 +148,4 @@ TESSERA_HOST_DEVICE void print(tagged_ptr<P, smem_tag> const& p) { printf("smem_
 template <class P>
 TESSERA_HOST_DEVICE void print(tagged_ptr<P, rmem_tag> const& p) { printf("rmem_"); print(p.get()); }
 
-namespace detail {
-// Host-side formatting of the same strings into a buffer (for operator<<).
-template <class T>
-inline int format_iterator(char* buf, int n, T* p) {
-  return std::snprintf(buf, size_t(n), "ptr[%db](%p)", pointee_bits_v<std::remove_cv_t<T>>,
-                       static_cast<void const*>(p));
-}
-template <class P, class Tag>
-inline int format_iterator(char* buf, int n, tagged_ptr<P, Tag> const& p) {
-  char const* prefix = std::is_same_v<Tag, gmem_tag> ? "gmem_" : std::is_same_v<Tag, smem_tag> ? "smem_" : "rmem_";
-  int k = std::snprintf(buf, size_t(n), "%s", prefix);
-  return k + format_iterator(buf + k, n - k, p.get());
-}
-}  // namespace detail
-
 }  // namespace tessera

@@ -2,13 +2,24 @@
 // Part of Tessera.
 #pragma once
 
-// print_tensor(t): the header "ptr o layout:" then the values, a column for
-// rank 1, a 2-D table (rows = mode 0, columns = mode 1) for rank 2, and one table
-// per index of the remaining modes for rank >= 3, separated by dashes.
-// operator<<(os, t) writes the header line only, like print(t).
+// Printing a tensor's values, in CuTe's format.
+//
+//   print_tensor(t)         the header "ptr o layout:" (as print(t)), then the values
+//   print_tensor(t, false)  the values only
+//   os << t                 the layout on a line, then the values, 9 characters each
+//
+// The values: rank 1 a column; rank 2 a table, rows = mode 0, columns =
+// mode 1; rank 3 one table per index of mode 2, separated by a line of
+// 5 * size<1> dashes; rank 4 one rank-3 block per index of mode 3,
+// separated by a line of '='. Each value goes through pretty_print
+// (tessera/core/print.hpp), which gives CuTe's widths. Where CuTe prints
+// nothing, rank 5 and up, Tessera folds the modes from 3 on into mode 3
+// and prints the rank-4 form.
 
 #include <cstdio>
+#include <iomanip>
 #include <ostream>
+#include <string>
 #include <type_traits>
 
 #include "tessera/config.hpp"
@@ -19,63 +30,61 @@
 namespace tessera {
 
 namespace detail {
-template <class T>
-TESSERA_HOST_DEVICE void print_value(T const& v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    printf(" %1d", int(v));
-  } else if constexpr (std::is_integral_v<T>) {
-    if constexpr (std::is_signed_v<T>) {
-      printf(" %6lld", static_cast<long long>(v));
-    } else {
-      printf(" %6llu", static_cast<unsigned long long>(v));
+// Values of the rank-1..4 tensor t through `value(v)`, `rule(c, n)` printing
+// a separator line of n characters c, and `endl()`.
+template <class TensorT, class Value, class Rule, class Endl>
+TESSERA_HOST_DEVICE void walk_tensor_table(TensorT const& t, Value const& value, Rule const& rule, Endl const& endl) {
+  constexpr int R = std::remove_cvref_t<decltype(t.layout())>::rank;
+  Underscore const _{};
+  if constexpr (R <= 1) {
+    for (int i = 0; i < int(size(t.layout())); ++i) {
+      value(t(i));
+      endl();
     }
-  } else if constexpr (std::is_floating_point_v<T> || std::is_convertible_v<T, float>) {
-    printf(" %10.3e", static_cast<double>(static_cast<float>(v)));
+  } else if constexpr (R == 2) {
+    for (int m = 0; m < int(size<0>(t.layout())); ++m) {
+      for (int n = 0; n < int(size<1>(t.layout())); ++n) value(t(m, n));
+      endl();
+    }
+  } else if constexpr (R == 3) {
+    for (int k = 0; k < int(size<2>(t.layout())); ++k) {
+      if (k > 0) rule('-', int(size<1>(t.layout())));
+      walk_tensor_table(t(_, _, k), value, rule, endl);
+    }
+  } else if constexpr (R == 4) {
+    for (int p = 0; p < int(size<3>(t.layout())); ++p) {
+      if (p > 0) rule('=', int(size<1>(t.layout())));
+      walk_tensor_table(t(_, _, _, p), value, rule, endl);
+    }
   } else {
-    printf(" ");
-    print(v);
-  }
-}
-
-template <class TensorT>
-TESSERA_HOST_DEVICE void print_table(TensorT const& t) {
-  int const M = int(size<0>(t.layout()));
-  int const N = int(size<1>(t.layout()));
-  for (int m = 0; m < M; ++m) {
-    for (int n = 0; n < N; ++n) print_value(t(m, n));
-    printf("\n");
+    walk_tensor_table(group_modes<3, R>(t), value, rule, endl);
   }
 }
 }  // namespace detail
 
 template <class E, class L>
-TESSERA_HOST_DEVICE void print_tensor(Tensor<E, L> const& t) {
-  print(t);
-  printf(":\n");
-  constexpr int R = L::rank;
-  if constexpr (R <= 1) {
-    int const n = int(size(t.layout()));
-    for (int i = 0; i < n; ++i) {
-      detail::print_value(t(i));
-      printf("\n");
-    }
-  } else if constexpr (R == 2) {
-    detail::print_table(t);
-  } else {
-    auto t3 = group_modes<2, R>(t);
-    int const K = int(size<2>(t3.layout()));
-    for (int k = 0; k < K; ++k) {
-      if (k > 0) printf("----------\n");
-      detail::print_table(t3(Underscore{}, Underscore{}, k));
-    }
+TESSERA_HOST_DEVICE void print_tensor(Tensor<E, L> const& t, bool print_type = true) {
+  if (print_type) {
+    print(t);
+    printf(":\n");
   }
+  detail::walk_tensor_table(
+      t, [](auto const& v) { pretty_print(v); },
+      [](char c, int columns) {
+        for (int i = 0; i < 5 * columns; ++i) printf("%c", c);
+        printf("\n");
+      },
+      [] { printf("\n"); });
 }
 
 template <class E, class L>
 std::ostream& operator<<(std::ostream& os, Tensor<E, L> const& t) {
-  char buf[96];
-  detail::format_iterator(buf, int(sizeof(buf)), t.data());
-  return os << buf << " o " << t.layout();
+  constexpr int kWidth = 9;
+  os << t.layout() << "\n";
+  detail::walk_tensor_table(
+      t, [&](auto const& v) { os << std::setw(kWidth) << v; },
+      [&](char c, int columns) { os << std::string(size_t(kWidth * columns), c) << "\n"; }, [&] { os << "\n"; });
+  return os;
 }
 
 }  // namespace tessera

@@ -136,13 +136,4 @@ TESSERA_HOST_DEVICE void print(swizzle_ptr<SwizzleT, P> const& p) {
   print(p.get());
 }
 
-namespace detail {
-template <class SwizzleT, class P>
-inline int format_iterator(char* buf, int n, swizzle_ptr<SwizzleT, P> const& p) {
-  using Sp = swizzle_params<SwizzleT>;
-  int k = std::snprintf(buf, size_t(n), "Sw<%d,%d,%d>_", Sp::bits, Sp::base, Sp::shift);
-  return k + format_iterator(buf + k, n - k, p.get());
-}
-}  // namespace detail
-
 }  // namespace tessera
