@@ -7,14 +7,24 @@
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
 namespace tessera::test {
 
-// What `os << t` prints (CuTe notation for shapes, strides and layouts).
+// What `os << t` prints (CuTe notation for shapes, strides and layouts);
+// for a tensor what print(t) prints, the "ptr o layout" header (os << t
+// also writes the values, which tests over fake addresses must not read).
 template <class T>
 std::string str(T const& t) {
-  std::ostringstream os;
-  os << t;
-  return os.str();
+  if constexpr (requires { t.layout(); t.data(); }) {
+    testing::internal::CaptureStdout();
+    print(t);
+    return testing::internal::GetCapturedStdout();
+  } else {
+    std::ostringstream os;
+    os << t;
+    return os.str();
+  }
 }
 
 }  // namespace tessera::test

@@ -255,4 +255,63 @@ TEST(AlgebraLawsStatic, SwizzledLayoutsSliceAndStayBijective) {
   }, make_seq<kCorpus>{});
 }
 
+// True when every offset l reaches comes with its whole aligned block of n.
+template <class L>
+bool blocks_are_whole(L const& l, long n) {
+  std::set<long> img;
+  for (long x : image(l)) img.insert(x);
+  for (long x : img)
+    for (long y = x - x % n; y < x - x % n + n; ++y)
+      if (!img.count(y)) return false;
+  return true;
+}
+
+// max_alignment: the image is a union of aligned N-blocks; for injective
+// layouts blocks of 2N are not (while 2N <= cosize), so N is the largest power-of-two multiple of itself.
+TEST(AlgebraLawsStatic, MaxAlignmentBlocksAreWhole) {
+  constexpr int kSeeds = 4 * kCorpus;
+  for_seeds([](auto s) {
+    using L = typename any_layout<decltype(s)::value>::type;
+    constexpr long n = decltype(max_alignment(L{}))::value;
+    static_assert(n >= 1);
+    ASSERT_TRUE(blocks_are_whole(L{}, n)) << str(L{}) << " max_alignment " << n;
+    using J = typename disjoint_layout<decltype(s)::value, false>::type;
+    constexpr long nj = decltype(max_alignment(J{}))::value;
+    ASSERT_TRUE(blocks_are_whole(J{}, nj)) << str(J{}) << " max_alignment " << nj;
+    if (2 * nj <= long(cosize(J{}))) ASSERT_FALSE(blocks_are_whole(J{}, 2 * nj)) << str(J{}) << " max_alignment " << nj;
+    // The same through a swizzle: Sw<1,M,Sh> o J keeps blocks of gcd(2^M, nj) whole.
+    auto sw = composition(Swizzle<1, 2, 3>{}, J{});
+    constexpr long ns = decltype(max_alignment(sw))::value;
+    static_assert(ns == (nj % 4 == 0 ? 4 : nj % 2 == 0 ? 2 : 1));
+    ASSERT_TRUE(blocks_are_whole(sw, ns)) << str(J{});
+  }, make_seq<kSeeds>{});
+}
+
+// coalesce of a shape, over the corpus's shapes with each leaf static or
+// dynamic: the size is kept, the result is flat, and adjacent modes differ
+// in being static.
+TEST(AlgebraLawsStatic, CoalesceShapeKeepsSizeAndAlternates) {
+  for_seeds([](auto s) {
+    using L = typename any_layout<decltype(s)::value>::type;
+    auto flat = flatten_to_tuple(typename L::shape_type{});
+    auto with_mask = [&](auto mask) {
+      constexpr int m = decltype(mask)::value;
+      auto leaf = [](auto i, auto v) {
+        if constexpr ((m >> decltype(i)::value) & 1) return int(v);
+        else return v;
+      };
+      auto mixed = make_shape(leaf(_0{}, get<0>(flat)), make_shape(leaf(_1{}, get<1>(flat)), leaf(_2{}, get<2>(flat))));
+      auto c = coalesce(mixed);
+      static_assert(decltype(depth(c))::value <= 1);
+      ASSERT_EQ(long(size(c)), long(size(mixed))) << str(mixed) << " -> " << str(c);
+      auto ct = flatten_to_tuple(c);
+      [&]<int... I>(seq<I...>) {
+        static_assert(((is_static_v<decltype(get<I>(ct))> != is_static_v<decltype(get<I + 1>(ct))>) && ...),
+                      "coalesce(shape): two adjacent modes both static or both dynamic");
+      }(make_seq<tuple_size_v<decltype(ct)> - 1>{});
+    };
+    for_seeds(with_mask, make_seq<8>{});
+  }, make_seq<kCorpus>{});
+}
+
 }  // namespace

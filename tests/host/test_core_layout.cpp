@@ -183,4 +183,27 @@ TEST(CoreLayout, CoalesceAndFilter) {
   EXPECT_EQ(str(coalesce(l, make_step(_1{}, _1{}))), "(_4,(_4,_2)):(_1,(_8,_4))");
   EXPECT_EQ(str(filter_zeros(make_layout(make_shape(_4{}, _8{}), make_stride(_0{}, _1{})))), "(_1,_8):(_0,_1)");
   EXPECT_EQ(str(filter(make_layout(make_shape(_4{}, _2{}, _8{}), make_stride(_1{}, _0{}, _4{})))), "_32:_1");
+  // coalesce of a bare shape: adjacent static leaves merge, adjacent dynamic ones too.
+  EXPECT_EQ(str(coalesce(make_shape(_2{}, make_shape(_3{}, 5), 7, _4{}))), "(_6,35,_4)");
+  EXPECT_EQ(str(coalesce(make_shape(_2{}, make_shape(_3{}, _4{})))), "_24");
+  EXPECT_EQ(str(coalesce(make_shape(_1{}, 4))), "(_1,4)");
+  EXPECT_EQ(str(coalesce(6)), "6");
+  EXPECT_EQ(str(coalesce(tuple<>{})), "_1");
+}
+
+// max_alignment: gcd of the contiguous run from offset 0 and the other
+// strides, over the static parts only.
+TEST(CoreLayout, MaxAlignment) {
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, _8{})))), "_32");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_2{}, _4{}), make_stride(_4{}, _1{})))), "_8");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_4{}, _3{}), make_stride(_1{}, _8{})))), "_4");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_4{}, _3{}), make_stride(_1{}, _6{})))), "_2");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_4{}, _3{}), make_stride(_2{}, _8{})))), "_1");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_4{}, _2{}), make_stride(_1{}, _0{})))), "_4");
+  // A dynamic stride is assumed a multiple; a dynamic shape counts as 1.
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(_8{}, 100), make_stride(_1{}, 1000)))), "_8");
+  EXPECT_EQ(str(max_alignment(make_layout(make_shape(100, _4{}), make_stride(_1{}, _8{})))), "_1");
+  // The seed's swizzled smem tile: Sw<3,3,3> o (_8,_64):(_64,_1) moves 8 halves at a time.
+  EXPECT_EQ(str(max_alignment(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))))), "_8");
+  EXPECT_EQ(str(max_alignment(Swizzle<2, 4, 3>{})), "_16");
 }

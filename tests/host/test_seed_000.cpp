@@ -25,6 +25,8 @@
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
+#include "host_test.hpp"
+
 namespace {
 
 using namespace tessera;
@@ -36,9 +38,7 @@ struct Printed {
 
 template <class T>
 Printed printed(T const& tensor) {
-  std::ostringstream os;
-  os << tensor;
-  std::string const s = os.str();
+  std::string const s = tessera::test::str(tensor);
   auto const paren = s.find('(');
   auto const o = s.find(" o ");
   EXPECT_NE(paren, std::string::npos) << s;

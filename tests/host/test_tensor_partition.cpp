@@ -14,17 +14,13 @@
 #include <gtest/gtest.h>
 
 #include "tessera/tensor.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
-}
+using tessera::test::str;
 
 using half_bits = std::uint16_t;  // a 16-bit element: prints as [16b]
 

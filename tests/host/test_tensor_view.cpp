@@ -14,17 +14,13 @@
 #include <gtest/gtest.h>
 
 #include "tessera/tensor.hpp"
+#include "host_test.hpp"
 
 using namespace tessera;
 
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
-}
+using tessera::test::str;
 
 // The layout part of "ptr o layout".
 template <class T>
@@ -230,6 +226,26 @@ TEST(TensorIdentity, CoordinatesAndSlices) {
   EXPECT_EQ(int(get<0>(h)), 1);
   EXPECT_EQ(int(get<1, 0>(h)), 2);
   EXPECT_EQ(int(get<1, 1>(h)), 1);
+}
+
+// make_counting_tensor(l)(c) == l(c): integers for integer strides (a
+// row-major layout numbers its elements row by row), coordinates for bases.
+TEST(TensorIdentity, CountingTensor) {
+  auto row_major = make_layout(make_shape(_3{}, 5), make_stride(5, _1{}));
+  auto t = make_counting_tensor(row_major);
+  for (int m = 0; m < 3; ++m)
+    for (int n = 0; n < 5; ++n) ASSERT_EQ(int(t(m, n)), m * 5 + n);
+  static_assert(std::is_integral_v<std::remove_cvref_t<decltype(t(0, 0))>>);
+  // Slices and partitions keep counting the same offsets.
+  auto row = t(2, _);
+  for (int n = 0; n < 5; ++n) ASSERT_EQ(int(row(n)), 10 + n);
+  auto tr = make_counting_tensor(make_layout(make_shape(_2{}, _3{}), make_stride(E<1>{}, E<0>{})));
+  auto c = tr(1, 2);
+  EXPECT_EQ(int(get<0>(c)), 2);
+  EXPECT_EQ(int(get<1>(c)), 1);
+  testing::internal::CaptureStdout();
+  print_tensor(make_counting_tensor(make_layout(make_shape(_2{}, _2{}), make_stride(_2{}, _1{}))), false);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "    0    1\n    2    3\n");
 }
 
 TEST(TensorView, RecastKeepsBytes) {

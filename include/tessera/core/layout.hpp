@@ -441,6 +441,31 @@ TESSERA_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l, P const& prof
   }
 }
 
+// A shape with its adjacent leaves merged while both are static or both
+// dynamic (CuTe's coalesce of an IntTuple): (_2,(_3,n),m,_4) -> (_6,n*m,_4).
+// A single remaining mode comes back as an integer, () as _1.
+// @post size(coalesce(s)) == size(s); depth(coalesce(s)) <= 1
+// @post no two adjacent modes of the result are both static or both dynamic
+template <int_tuple T>
+TESSERA_HOST_DEVICE constexpr auto coalesce(T const& shape) {
+  auto flat = flatten_to_tuple(shape);
+  constexpr int R = tuple_size_v<decltype(flat)>;
+  if constexpr (R == 0) {
+    return Int<1>{};
+  } else {
+    auto merged = fold(take<1, R>(flat), make_tuple(get<0>(flat)), [](auto const& acc, auto const& a) {
+      constexpr int B = tuple_size_v<std::remove_cvref_t<decltype(acc)>> - 1;
+      if constexpr (is_static_int_v<decltype(get<B>(acc))> == is_static_int_v<decltype(a)>) {
+        return replace_back(acc, get<B>(acc) * a);
+      } else {
+        return append(acc, a);
+      }
+    });
+    if constexpr (tuple_size_v<decltype(merged)> == 1) return get<0>(merged);
+    else return merged;
+  }
+}
+
 // l with static-zero-stride modes given size 1.
 // @post filter_zeros(l)(c) == l(c) wherever c is a coordinate of the result
 template <class S, class D>

@@ -113,6 +113,80 @@ TESSERA_HOST_DEVICE constexpr auto downcast(ComposedLayout<A, O, B> const& c) {
   return composition(downcast<N>(c.layout_a()), downcast<N>(c.offset()), downcast<N>(c.layout_b()));
 }
 
+// --- max_alignment -----------------------------------------------------------------------------
+
+namespace detail {
+// The gcd of the contiguous run (the chain of modes with strides 1, s_0,
+// s_0 * s_1, ... that a right inverse follows) and the strides of every
+// other mode of size > 1. Only static values count: a dynamic shape is
+// taken as 1 and a dynamic stride as a multiple of anything (0).
+template <class T>
+constexpr long static_value_or(long dynamic) {
+  if constexpr (is_static_int_v<T>) return T::value < 0 ? -long(T::value) : long(T::value);
+  else return dynamic;
+}
+
+template <class FS, class FD, int... I>
+constexpr long max_alignment_flat(seq<I...>) {
+  static_assert((is_integral_v<std::remove_cvref_t<decltype(get<I>(std::declval<FD>()))>> && ...),
+                "max_alignment: the strides must be integers (not bases)");
+  constexpr int n = sizeof...(I);
+  long const s[n + 1] = {static_value_or<std::remove_cvref_t<decltype(get<I>(std::declval<FS>()))>>(1)..., 1};
+  long const d[n + 1] = {static_value_or<std::remove_cvref_t<decltype(get<I>(std::declval<FD>()))>>(0)..., 0};
+  bool used[n + 1] = {};
+  long run = 1;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int k = 0; k < n; ++k) {
+      if (!used[k] && s[k] > 1 && d[k] == run) {
+        used[k] = true;
+        run *= s[k];
+        grew = true;
+      }
+    }
+  }
+  long g = run;
+  for (int k = 0; k < n; ++k)
+    if (!used[k] && s[k] > 1) g = gcd_value<long>(g, d[k]);
+  return g;
+}
+
+template <class S, class D>
+constexpr long max_alignment_value() {
+  using FS = decltype(flatten_to_tuple(std::declval<S>()));
+  using FD = decltype(flatten_to_tuple(std::declval<D>()));
+  return max_alignment_flat<FS, FD>(make_seq<tuple_size_v<FS>>{});
+}
+}  // namespace detail
+
+// The largest N such that l visits memory in aligned blocks of N: N divides
+// the contiguous run that starts at offset 0 and every other stride, so
+// N-element vectors (N * sizeof(T) bytes) can move the whole image. Static
+// shapes and strides only, as CuTe's: a dynamic shape counts as 1, a
+// dynamic stride as a multiple of N.
+// @post with every offset x it reaches, l reaches [x - x % N, x - x % N + N)
+// @post for injective l, not so for 2N while 2N <= cosize(l) (the run is followed by a gap)
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto max_alignment(Layout<S, D> const&) {
+  return C<detail::max_alignment_value<S, D>()>{};
+}
+
+// A swizzle XORs bits at or above M: aligned blocks of 2^M stay whole and in order.
+template <int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto max_alignment(Swizzle<B, M, S> const&) {
+  return C<(1 << M)>{};
+}
+
+// Sw o off o L: the blocks of L, moved by the offset (a dynamic offset is
+// assumed aligned), then kept whole by the swizzle.
+// @post as for layouts, over the image of the composed function
+template <int B, int M, int S, class O, class L>
+TESSERA_HOST_DEVICE constexpr auto max_alignment(ComposedLayout<Swizzle<B, M, S>, O, L> const& c) {
+  auto g = gcd(max_alignment(c.layout_a()), max_alignment(c.layout_b()));
+  if constexpr (is_static_int_v<O>) return gcd(g, C<(O::value < 0 ? -O::value : O::value)>{});
+  else return g;
+}
+
 // The layout of the same memory seen as NewT elements instead of OldT.
 // @post for widening, recast_layout<Old,New> == upcast<bits(New)/bits(Old)>
 template <class OldT, class NewT, class L>

@@ -101,6 +101,17 @@ TESSERA_HOST_DEVICE constexpr auto make_identity_tensor(ShapeT const& shape) {
   return Tensor<ViewEngine<It>, decltype(l)>{ViewEngine<It>{It{start}}, l};
 }
 
+// CuTe's counting tensor: t(c) == layout(c), counted from the codomain's
+// zero (coprofile(layout)): an integer for integer strides, a coordinate for
+// basis strides. make_counting_tensor(make_layout(shape)) numbers the
+// elements of shape in colexicographic order.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto make_counting_tensor(Layout<S, D> const& layout) {
+  auto start = coprofile(layout);
+  using It = coord_iterator<decltype(start)>;
+  return Tensor<ViewEngine<It>, Layout<S, D>>{ViewEngine<It>{It{start}}, layout};
+}
+
 // t(c) == layout(c) as a coordinate, for a layout whose strides are bases
 // (e.g. a TV layout composed with an identity layout).
 template <class S, class D>
