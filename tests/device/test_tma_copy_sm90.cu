@@ -629,6 +629,28 @@ TEST(TmaCopy, TilesOfSeveralBoxes) {
     multi_box_round_trip<float, FTile, false>(make_layout(make_shape(150, 100), make_stride(104, _1{})), 150 * 104,
                                               make_layout(make_shape(150, 100), make_stride(108, _1{})), 150 * 108, 2);
   }
+  // M-major tiles with their atoms stacked along M first (CuTe's default
+  // tile_to_shape order): a grid of one box per swizzle atom, the M halves
+  // (quarters for f32) of a K block adjacent in shared memory.
+  using MFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  using MFirstF = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<float>{}, Shape<_128, _32>{}));
+  {
+    SCOPED_TRACE("M-major 128x64 bf16, atoms along M first (16 boxes of 64x8), coordinate form");
+    multi_box_round_trip<bfloat16_t, MFirst, false>(make_layout(make_shape(296, 200), make_stride(_1{}, 304)),
+                                                    304 * 200, make_layout(make_shape(296, 200), make_stride(_1{}, 312)),
+                                                    312 * 200, 16);
+  }
+  {
+    SCOPED_TRACE("M-major 128x64 bf16, atoms along M first (16 boxes of 64x8), tma_partition form");
+    multi_box_round_trip<bfloat16_t, MFirst, true>(make_layout(make_shape(200, 75), make_stride(_1{}, 208)),
+                                                   208 * 75, make_layout(make_shape(200, 75), make_stride(_1{}, 200)),
+                                                   200 * 75, 16);
+  }
+  {
+    SCOPED_TRACE("M-major 128x32 f32, atoms along M first (16 boxes of 32x8)");
+    multi_box_round_trip<float, MFirstF, false>(make_layout(make_shape(164, 50), make_stride(_1{}, 168)), 168 * 50,
+                                                make_layout(make_shape(164, 50), make_stride(_1{}, 172)), 172 * 50, 16);
+  }
 }
 
 // A box whose slices break a TMA rule the whole box keeps: a row of 16
@@ -906,17 +928,15 @@ TEST(TmaCopy, RefusalsNameTheRule) {
   auto too_many = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g(host, 256, 256, 256), SmemTile{}, tile, 17);
   EXPECT_FALSE(ok(too_many));
   EXPECT_NE(std::string(too_many.error()).find("[1, 16]"), std::string::npos) << too_many.error();
-  // A tile that is neither one box nor contiguous boxes: M-major 128x64
-  // with its 128B-swizzled atoms stacked along M first, so no cut gives
-  // rows of the swizzle width (a K-major 128x128 tile, by contrast, is two
-  // boxes: TilesOfSeveralBoxes).
+  // A tile no cut fixes: an M-major tile (atoms stacked along M first, a
+  // grid of 16 boxes over an M-contiguous tensor) over a K-contiguous
+  // tensor, whose boxes TMA packs K first.
   using MFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
-  static_assert(tma_boxes_v<MFirst, bfloat16_t> == 1);
-  auto gc = make_tensor(make_gmem_ptr(static_cast<bfloat16_t const*>(host)),
-                        make_layout(make_shape(256, 256), make_stride(_1{}, 256)));
-  auto mfirst = make_tma_copy(SM90_TMA_LOAD{}, gc, MFirst{}, make_shape(_128{}, _64{}));
+  static_assert(tma_boxes_v<MFirst, bfloat16_t> == 16);
+  auto mfirst = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), MFirst{}, make_shape(_128{}, _64{}));
   EXPECT_FALSE(ok(mfirst));
-  EXPECT_NE(std::string(mfirst.error()).find("rows span 128 bytes"), std::string::npos) << mfirst.error();
+  EXPECT_NE(std::string(mfirst.error()).find("the tile's 16 boxes"), std::string::npos) << mfirst.error();
+  EXPECT_NE(std::string(mfirst.error()).find("swizzle"), std::string::npos) << mfirst.error();
   // Stores: from one CTA only; reduce-add of 16-bit elements is not offered.
   auto store_mcast = make_tma_copy(SM90_TMA_STORE{}, g(host, 256, 256, 256), SmemTile{}, tile, Int<2>{});
   EXPECT_FALSE(ok(store_mcast));

@@ -87,11 +87,19 @@ TEST(TmaSlice, TilesOfSeveralBoxes) {
   static_assert(tma_boxes_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 512, 64>, bfloat16_t> == 2);
   // M-major 128x64 with the atoms stacked along K first (CUTLASS's order):
   // two 64x64 boxes; stacked along M first (the default order), the M
-  // halves interleave with the K atoms and no cut helps.
+  // halves interleave with the K atoms: a grid of 16 boxes, one 64x8 atom
+  // each, the two M halves of a K block adjacent.
   using MKFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}, Step<_2, _1>{}));
   static_assert(tma_boxes_v<MKFirst, bfloat16_t> == 2);
   EXPECT_EQ(str(tma_slice_layout_t<MKFirst, 2>{}), "Sw<3,3,3> o _0 o (_64,_64):(_1,_64)");
-  static_assert(tma_boxes_v<MNSw128, bfloat16_t> == 1);
+  static_assert(tma_boxes_v<MNSw128, bfloat16_t> == 16);
+  constexpr TmaBoxCut grid = tma_box_cut_v<MNSw128, bfloat16_t>;
+  static_assert(grid.mode[0] == 0 && grid.step[0] == 64 && grid.count == 2 && grid.mode[1] == 1 && grid.step[1] == 8);
+  static_assert(grid.extent[0] == 64 && grid.extent[1] == 8);
+  static_assert(decltype(size(tma_piece_layout_t<MNSw128, bfloat16_t>{}))::value == 512);
+  // The 1-D cuts in the same terms: K-major 128x128 is 2 pieces along K.
+  constexpr TmaBoxCut k2 = tma_box_cut_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 128, 128>, bfloat16_t>;
+  static_assert(k2.boxes == 2 && k2.mode[0] == 1 && k2.step[0] == 64 && k2.count == 2 && k2.step[1] == 0);
   // Unswizzled: rows of whole 16-byte units, extents of at most 256.
   static_assert(tma_boxes_v<Layout<Shape<_8, Int<200>>, Stride<Int<200>, _1>>, bfloat16_t> == 1);
   static_assert(tma_boxes_v<Layout<Shape<_512, _8>, Stride<_8, _1>>, bfloat16_t> == 2);
@@ -184,6 +192,71 @@ TEST(TmaSlice, SlicesPartitionTheBoxContiguously) {
   // Swizzle-free and written without atoms.
   EXPECT_TRUE((check_slices<Layout<Shape<_32, _16>, Stride<_16, _1>>, 4>()));
   EXPECT_TRUE((check_slices<Layout<Shape<_32, _16>, Stride<_1, _32>>, 8>()));
+}
+
+// The law of a tile's cut into boxes, element by element: piece t starts at
+// ((t % count) * step[0], (t / count) * step[1]) along modes (mode[0],
+// mode[1]), lies t * P elements into the tile (P = size / boxes) laid out
+// as the piece layout, keeps the box rules, and the pieces cover the tile
+// once. Returns the number of boxes of a grid cut (pieces along both
+// modes), 0 for a one-mode cut or one box (those are checked too).
+template <class Tile, class T>
+int check_pieces() {
+  constexpr TmaBoxCut cut = tma_box_cut_v<Tile, T>;
+  if constexpr (cut.boxes == 1) {
+    return 0;
+  } else {
+    SCOPED_TRACE(str(Tile{}) + " in " + std::to_string(cut.boxes) + " boxes");
+    using Piece = tma_piece_layout_t<Tile, T>;
+    static_assert(detail::tma_piece_fits<Piece, T>(), "a piece breaks the box rules");
+    constexpr int S = int(decltype(size(Tile{}))::value);
+    constexpr int P = S / cut.boxes;
+    static_assert(int(decltype(size(Piece{}))::value) == P);
+    std::vector<int> seen(S, 0);
+    for (int t = 0; t < cut.boxes; ++t) {
+      int o[2] = {0, 0};
+      o[cut.mode[0]] += (t % cut.count) * cut.step[0];
+      o[cut.mode[1]] += (t / cut.count) * cut.step[1];
+      for (int y = 0; y < cut.extent[1]; ++y)
+        for (int x = 0; x < cut.extent[0]; ++x) {
+          int const off = int(Tile{}(o[0] + x, o[1] + y));
+          EXPECT_EQ(off, t * P + int(Piece{}(x, y))) << "box " << t << " element (" << x << "," << y << ")";
+          EXPECT_TRUE(off >= 0 && off < S) << "box " << t << " element (" << x << "," << y << ")";
+          if (::testing::Test::HasFailure()) return cut.boxes;
+          ++seen[std::size_t(off)];
+        }
+    }
+    for (int i = 0; i < S; ++i) EXPECT_EQ(seen[std::size_t(i)], 1) << "offset " << i;
+    return cut.count < cut.boxes ? cut.boxes : 0;
+  }
+}
+
+template <class T, int B0, int B1>
+int check_family_pieces() {
+  return check_pieces<BoxOf<GMMA::Layout_K_INTER_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_K_SW32_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_K_SW64_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_K_SW128_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_MN_INTER_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_MN_SW32_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_MN_SW64_Atom<T>, B0, B1>, T>() +
+         check_pieces<BoxOf<GMMA::Layout_MN_SW128_Atom<T>, B0, B1>, T>();
+}
+
+// @law the boxes of a cut tile are its contiguous pieces, each the piece
+//      layout moved by t * P, together the whole tile (one-mode and grid
+//      cuts, every GMMA atom family in the default M/N-first order and in
+//      K-first order, three element sizes).
+TEST(TmaSlice, BoxesPartitionTheTile) {
+  int const boxes = check_family_pieces<bfloat16_t, 128, 64>() + check_family_pieces<bfloat16_t, 128, 128>() +
+                    check_family_pieces<bfloat16_t, 64, 256>() + check_family_pieces<float, 128, 32>() +
+                    check_family_pieces<float, 64, 64>() + check_family_pieces<float_e4m3_t, 128, 128>() +
+                    check_pieces<decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{},
+                                                        Step<_2, _1>{})),
+                                 bfloat16_t>() +
+                    check_pieces<decltype(tile_to_shape(GMMA::Layout_MN_SW64_Atom<float>{}, Shape<_64, _32>{})), float>();
+  std::printf("%d boxes in grid cuts\n", boxes);
+  EXPECT_EQ(boxes, 608);
 }
 
 }  // namespace

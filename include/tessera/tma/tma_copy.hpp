@@ -61,7 +61,10 @@
 // SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST; a store's
 // contiguous extent is whole 16-byte units. A tile too large for one box
 // is copied as 2-16 contiguous boxes (tma_boxes_v: the same cut as the
-// multicast slices), one TMA instruction each per copy. With a
+// multicast slices), or, when its pieces interleave along both modes (an
+// M/N-major tile with its atoms stacked along M/N first, CuTe's default
+// tile_to_shape order), as a grid of up to 64 boxes, one TMA instruction
+// each per copy. With a
 // static multicast N > 1 whose box cuts into N slices, it also makes the
 // slices' map; if that fails (a slice breaking a TMA rule the box keeps),
 // whole-box copies still work and slice_error() says why. It never throws:
@@ -161,14 +164,19 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   using value_type = T;
   using smem_layout = SmemLayout;
   // TMA boxes per tile (tma_boxes_v): 1, or the contiguous pieces of a tile
-  // too large for one box, which each copy issues one instruction apiece.
+  // too large for one box, which each copy issues one instruction apiece
+  // (where: tma_box_cut_v; kPieceCount pieces along the first TMA dimension
+  // that advances).
   static constexpr int kBoxes = tma_boxes_v<SmemLayout, T>;
+  static constexpr int kPieceCount = tma_box_cut_v<SmemLayout, T>.count;
 
   CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
   TmaCoordMap coords_{};
   std::uint32_t box_bytes_ = 0;        // the whole tile
   std::uint32_t piece_bytes_ = 0;      // one box (kBoxes > 1)
-  int piece_dim_ = 0, piece_step_ = 0;  // box t starts t * piece_step_ along TMA dimension piece_dim_
+  // box t starts (t % kPieceCount) * piece_step_[0] along TMA dimension
+  // piece_dim_[0] and (t / kPieceCount) * piece_step_[1] along piece_dim_[1]
+  int piece_dim_[2] = {0, 0}, piece_step_[2] = {0, 0};
   std::uint32_t smem_align_mask_ = 0;  // the box's alignment - 1 (a power of two: 128 << swizzle bits)
   int multicast_ = 1;
   bool valid_ = false;
@@ -291,7 +299,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
   static_assert(std::is_same_v<decltype(product_each(shape(smem_layout))), decltype(product_each(cta_tile))>,
                 "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one tile per copy)");
   constexpr int kBoxes = Result::kBoxes;
-  using Piece = std::conditional_t<(kBoxes > 1), tma_slice_layout_t<SmemLayout, kBoxes>, SmemLayout>;
+  using Piece = tma_piece_layout_t<SmemLayout, T>;
   Result r;
   int const mcast = int(multicast);
   if (std::is_same_v<Op, SM90_TMA_LOAD> && mcast != 1) {
@@ -330,7 +338,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     }
   }
   if constexpr (kBoxes > 1) {
-    constexpr int J = tma_slice_mode_v<SmemLayout, kBoxes>;
+    constexpr TmaBoxCut cut = tma_box_cut_v<SmemLayout, T>;
     if (plan.box_bytes % plan.smem_align != 0) {
       detail::tma_copy_fail(r, "make_tma_copy: the tile's boxes are " + std::to_string(plan.box_bytes) +
                                    " bytes apart, not a multiple of the " + std::to_string(plan.smem_align) +
@@ -338,8 +346,10 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
       return r;
     }
     r.piece_bytes_ = plan.box_bytes;
-    r.piece_dim_ = plan.dim_of_mode[J];
-    r.piece_step_ = int(decltype(size<J>(SmemLayout{}))::value) / kBoxes;
+    for (int a = 0; a < 2; ++a) {
+      r.piece_dim_[a] = plan.dim_of_mode[cut.mode[a]];
+      r.piece_step_[a] = cut.step[a];
+    }
   }
   if ((std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) && plan.rank != 2) {
     detail::tma_copy_fail(r, std::string("make_tma_copy: ") +
@@ -406,14 +416,18 @@ __device__ __forceinline__ void tma_copy_check(Copy const& tma, std::uint32_t sm
 
 // The TMA coordinates of box t of a tile whose first box starts at c (t = 0
 // is c itself; selects, not an indexed array, which would live in local
-// memory).
+// memory; t is an unrolled loop index, so t % and t / fold away).
 template <class Copy>
 __device__ __forceinline__ TmaCoords tma_piece_coords(Copy const& tma, TmaCoords c, int t) {
   if constexpr (Copy::kBoxes > 1) {
-    std::int32_t const off = std::int32_t(t) * tma.piece_step_;
-    c.c[0] += tma.piece_dim_ == 0 ? off : 0;
-    c.c[1] += tma.piece_dim_ == 1 ? off : 0;
-    c.c[2] += tma.piece_dim_ == 2 ? off : 0;
+    TESSERA_UNROLL
+    for (int a = 0; a < 2; ++a) {
+      int const k = a == 0 ? t % Copy::kPieceCount : t / Copy::kPieceCount;
+      std::int32_t const off = std::int32_t(k) * tma.piece_step_[a];
+      c.c[0] += tma.piece_dim_[a] == 0 ? off : 0;
+      c.c[1] += tma.piece_dim_[a] == 1 ? off : 0;
+      c.c[2] += tma.piece_dim_[a] == 2 ? off : 0;
+    }
   }
   return c;
 }

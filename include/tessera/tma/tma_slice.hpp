@@ -33,7 +33,10 @@
 //                                       of data or of TMA coordinates), the
 //                                       other modes kept
 //   tma_boxes_v<SmemLayout, T>          how many boxes a tile takes when it
-//                                       is too large for one: the same cut
+//                                       is too large for one: the same cut,
+//                                       or a grid of pieces along both modes
+//   tma_box_cut_v<SmemLayout, T>        where those boxes start (TmaBoxCut)
+//   tma_piece_layout_t<SmemLayout, T>   the shared layout of one of them
 // The laws are in tests/host/test_tma_slice.cpp.
 
 #include "tessera/config.hpp"
@@ -208,33 +211,196 @@ constexpr bool tma_piece_fits() {
 
 }  // namespace detail
 
-// How many TMA boxes a tile laid out as SmemLayout (of T elements) takes:
-// 1 when the tile itself is a box; else the smallest N in 2, 4, 8, 16 whose
-// contiguous slices (tma_slice_mode_v) each keep the box rules that depend
-// on shared memory alone (at most 256 per extent; rows of exactly the
-// swizzle width). A K-major 128x128 bf16 tile of 128-byte swizzle rows is
-// 2 boxes of 128x64; CUTLASS's M-major 128x64 tile (atoms stacked along K
-// first) is 2 boxes of 64x64. 1 also when no cut helps (make_tma_desc then
-// says what is wrong with the tile).
+// How a tile laid out as SmemLayout (of T elements) is copied as boxes:
+// `boxes` pieces, piece t lying t * size / boxes elements into the tile
+// and starting (t % count) * step[0] along mode mode[0] and (t / count) *
+// step[1] along mode mode[1] from the tile's origin; extent[m] is a
+// piece's extent along mode m. One box: boxes 1, the tile itself.
+struct TmaBoxCut {
+  int boxes = 1;
+  int mode[2] = {0, 1};
+  int step[2] = {0, 0};
+  int count = 1;
+  int extent[3] = {0, 0, 0};
+};
+
+namespace detail {
+
+// The grid cut of a rank-2 tile whose pieces are not one contiguous slice
+// along a mode, e.g. an M-major tile with its swizzle atoms stacked along
+// M first (CuTe's default order: ((64,2),(8,8)):((1,512),(64,1024)) for
+// bf16 128x64, atom (i, j) at (i + 2j) KiB). A piece is a sub-box at the
+// origin built from the lowest sub-modes of both modes that fill
+// [0, piece) exactly; each mode's remaining sub-modes must merge into one
+// (n_m, s_m) with one s equal to the piece size (the fast mode) and the
+// other to the piece size times the fast count. Pieces must keep the box
+// rules (tma_piece_fits), start on swizzle periods and number at most 64;
+// the cut with the fewest pieces wins. boxes 0: none.
 template <class SmemLayout, class T>
-inline constexpr int tma_boxes_v = [] {
-  if constexpr (detail::tma_piece_fits<SmemLayout, T>()) {
-    return 1;
+constexpr TmaBoxCut tma_grid_cut() {
+  using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(SmemLayout{}))>;
+  TmaBoxCut none;
+  none.boxes = 0;
+  if constexpr (!is_static_v<decltype(shape(Inner{}))> || !is_static_v<decltype(stride(Inner{}))> ||
+                rank_v<decltype(shape(Inner{}))> != 2) {
+    return none;
   } else {
-    int n = 1;
+    if (long(decltype(cosize(Inner{}))::value) != long(decltype(size(Inner{}))::value)) return none;
+    constexpr long period = tma_swizzle_period<std::remove_cvref_t<decltype(get_swizzle_portion(SmemLayout{}))>>::value;
+    constexpr long width = tma_swizzle_width<std::remove_cvref_t<decltype(get_swizzle_portion(SmemLayout{}))>>::value;
+    long shp[2][8] = {}, std_[2][8] = {};
+    int n[2] = {0, 0};
+    bool deep = false;
+    tma_for_each_mode<Inner>([&](int j, auto const& sh, auto const& d) {
+      if (sh.n > 8) deep = true;
+      for (int i = 0; i < sh.n && i < 8; ++i) {
+        shp[j][i] = sh.v[i];
+        std_[j][i] = d.v[i];
+      }
+      n[j] = sh.n;
+    });
+    if (deep) return none;
+    TmaBoxCut best = none;
+    for (int p0 = 0; p0 <= n[0]; ++p0) {
+      for (int p1 = 0; p1 <= n[1]; ++p1) {
+        // The piece: leaves [0, p_m) of each mode must tile [0, piece) exactly.
+        long e[2] = {1, 1};
+        long piece = 1;
+        bool used[2][8] = {};
+        for (int m = 0; m < 2; ++m)
+          for (int i = 0; i < (m == 0 ? p0 : p1); ++i) e[m] *= shp[m][i];
+        for (bool grew = true; grew;) {
+          grew = false;
+          for (int m = 0; m < 2; ++m)
+            for (int i = 0; i < (m == 0 ? p0 : p1); ++i)
+              if (!used[m][i] && (shp[m][i] == 1 || std_[m][i] == piece)) {
+                used[m][i] = true;
+                piece *= shp[m][i];
+                grew = true;
+              }
+        }
+        if (piece != e[0] * e[1]) continue;
+        // The rest of each mode: one merged (count, stride), or nothing.
+        long cnt[2] = {1, 1}, str[2] = {0, 0};
+        bool ok = true;
+        for (int m = 0; m < 2; ++m) {
+          for (int i = (m == 0 ? p0 : p1); i < n[m]; ++i) {
+            if (shp[m][i] == 1) continue;
+            if (cnt[m] == 1) {
+              cnt[m] = shp[m][i];
+              str[m] = std_[m][i];
+            } else if (std_[m][i] == str[m] * cnt[m]) {
+              cnt[m] *= shp[m][i];
+            } else {
+              ok = false;
+            }
+          }
+        }
+        if (!ok || cnt[0] * cnt[1] == 1 || cnt[0] * cnt[1] > 64 || piece % period != 0) continue;
+        int fast = -1;
+        if (cnt[0] > 1 && str[0] == piece && (cnt[1] == 1 || str[1] == piece * cnt[0])) fast = 0;
+        else if (cnt[1] > 1 && str[1] == piece && (cnt[0] == 1 || str[0] == piece * cnt[1])) fast = 1;
+        if (fast < 0) continue;
+        // The box rules on shared memory alone (as tma_piece_fits).
+        if (e[0] > 256 || e[1] > 256) continue;
+        int contiguous = -1;
+        for (int m = 0; m < 2; ++m)
+          for (int i = 0; i < (m == 0 ? p0 : p1); ++i)
+            if (shp[m][i] > 1 && std_[m][i] == 1) contiguous = m;
+        if (contiguous < 0) continue;
+        long const row_bytes = e[contiguous] * long(sizeof(T));
+        if (width == 0 ? row_bytes % 16 != 0 : row_bytes != width) continue;
+        int const boxes = int(cnt[0] * cnt[1]);
+        if (best.boxes == 0 || boxes < best.boxes) {
+          best.boxes = boxes;
+          best.mode[0] = fast;
+          best.mode[1] = 1 - fast;
+          best.step[0] = int(e[fast]);
+          best.step[1] = int(e[1 - fast]);
+          best.count = int(cnt[fast]);
+          best.extent[0] = int(e[0]);
+          best.extent[1] = int(e[1]);
+        }
+      }
+    }
+    return best;
+  }
+}
+
+template <class SmemLayout, class T>
+constexpr TmaBoxCut tma_box_cut() {
+  TmaBoxCut cut;
+  using Box = decltype(product_each(shape(SmemLayout{})));
+  constexpr int R = rank_v<Box>;
+  if constexpr (is_static_v<Box>) {
+    [&]<int... I>(seq<I...>) { ((cut.extent[I] = int(std::remove_cvref_t<decltype(get<I>(Box{}))>::value)), ...); }(
+        make_seq<(R < 3 ? R : 3)>{});
+  }
+  if constexpr (tma_piece_fits<SmemLayout, T>()) {
+    return cut;
+  } else {
+    // One contiguous slice per piece along one mode: the smallest N in 2..16.
     [&]<int... I>(seq<I...>) {
       (
           [&] {
             constexpr int N = 2 << I;  // 2, 4, 8, 16
             if constexpr (tma_slice_mode_v<SmemLayout, N> >= 0) {
-              if (n == 1 && detail::tma_piece_fits<tma_slice_layout_t<SmemLayout, N>, T>()) n = N;
+              if (cut.boxes == 1 && tma_piece_fits<tma_slice_layout_t<SmemLayout, N>, T>()) {
+                constexpr int J = tma_slice_mode_v<SmemLayout, N>;
+                cut.boxes = N;
+                cut.mode[0] = J;
+                cut.mode[1] = J == 0 ? 1 : 0;
+                cut.step[0] = cut.extent[J] / N;
+                cut.step[1] = 0;
+                cut.count = N;
+                cut.extent[J] /= N;
+              }
             }
           }(),
           ...);
     }(make_seq<4>{});
-    return n;
+    if (cut.boxes == 1) {
+      TmaBoxCut const grid = tma_grid_cut<SmemLayout, T>();
+      if (grid.boxes > 1) return grid;
+    }
+    return cut;
   }
-}();
+}
+
+}  // namespace detail
+
+// How SmemLayout's tile (of T elements) is cut into TMA boxes (TmaBoxCut):
+// one box when the tile itself is one; else the smallest N in 2, 4, 8, 16
+// whose contiguous slices along one mode (tma_slice_mode_v) each keep the
+// box rules that depend on shared memory alone (at most 256 per extent;
+// rows of exactly the swizzle width); else the grid cut of a rank-2 tile
+// into contiguous pieces along both modes (detail::tma_grid_cut, at most
+// 64). A K-major 128x128 bf16 tile of 128-byte swizzle rows is 2 boxes of
+// 128x64; CUTLASS's M-major 128x64 tile (atoms stacked along K first) 2
+// boxes of 64x64; the same tile with its atoms stacked along M first
+// (CuTe's default order) 16 boxes of one 64x8 atom each. One box also when
+// no cut helps (make_tma_desc then says what is wrong with the tile).
+template <class SmemLayout, class T>
+inline constexpr TmaBoxCut tma_box_cut_v = detail::tma_box_cut<SmemLayout, T>();
+
+template <class SmemLayout, class T>
+inline constexpr int tma_boxes_v = tma_box_cut_v<SmemLayout, T>.boxes;
+
+// The shared-memory layout of piece 0 of the cut (the whole tile for one
+// box): the box's coordinates restricted to the piece's extents, swizzle
+// kept. Piece t is piece 0 moved by t * size(SmemLayout) / boxes elements.
+template <class SmemLayout, class T>
+TESSERA_HOST_DEVICE constexpr auto tma_piece_tiler() {
+  constexpr TmaBoxCut cut = tma_box_cut_v<SmemLayout, T>;
+  auto const box = product_each(shape(SmemLayout{}));
+  constexpr int R = decltype(rank(box))::value;
+  auto const piece = [&]<int... I>(seq<I...>) { return make_shape(Int<(I < 3 ? cut.extent[I] : 1)>{}...); }(
+      make_seq<R>{});
+  return make_layout(piece, stride(make_layout(box)));
+}
+template <class SmemLayout, class T>
+using tma_piece_layout_t = std::conditional_t<tma_boxes_v<SmemLayout, T> == 1, SmemLayout,
+                                              decltype(composition(SmemLayout{}, tma_piece_tiler<SmemLayout, T>()))>;
 
 // Slice t of mode 0 of `x`, which must be one box of SmemLayout's shape (a
 // shared-memory box or a box of TMA coordinates); x's other modes are kept.
