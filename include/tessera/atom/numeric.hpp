@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include <tessera/config.hpp>
 
@@ -218,21 +219,28 @@ struct float8_t {
 using float_e4m3_t = float8_t<detail::e4m3_format>;
 using float_e5m2_t = float8_t<detail::e5m2_format>;
 
-// print(v) as printf's %f and pretty_print(v) in CuTe's table widths
-// (tessera/core/print.hpp): the 16- and 8-bit floats %8.2f, tf32 %10.2e.
-TESSERA_HOST_DEVICE inline void print(half_t v) { printf("%f", static_cast<double>(float(v))); }
-TESSERA_HOST_DEVICE inline void print(bfloat16_t v) { printf("%f", static_cast<double>(float(v))); }
-TESSERA_HOST_DEVICE inline void print(tfloat32_t v) { printf("%f", static_cast<double>(float(v))); }
-template <class Format>
-TESSERA_HOST_DEVICE void print(float8_t<Format> v) {
+// The narrow floating-point element types above.
+template <class T>
+struct is_narrow_float : std::false_type {};
+template <> struct is_narrow_float<half_t> : std::true_type {};
+template <> struct is_narrow_float<bfloat16_t> : std::true_type {};
+template <> struct is_narrow_float<tfloat32_t> : std::true_type {};
+template <class Format> struct is_narrow_float<float8_t<Format>> : std::true_type {};
+
+// print(v) as printf's %f, as for float; pretty_print(v) in CuTe's table
+// widths (tessera/core/print.hpp): tf32 %10.2e as float, the 16- and 8-bit
+// floats %8.2f. (Same parameter form as the generic overloads there, so the
+// constraint decides.)
+template <class T>
+  requires is_narrow_float<T>::value
+TESSERA_HOST_DEVICE void print(T const& v) {
   printf("%f", static_cast<double>(float(v)));
 }
-TESSERA_HOST_DEVICE inline void pretty_print(half_t v) { printf("%8.2f", static_cast<double>(float(v))); }
-TESSERA_HOST_DEVICE inline void pretty_print(bfloat16_t v) { printf("%8.2f", static_cast<double>(float(v))); }
-TESSERA_HOST_DEVICE inline void pretty_print(tfloat32_t v) { printf("%10.2e", static_cast<double>(float(v))); }
-template <class Format>
-TESSERA_HOST_DEVICE void pretty_print(float8_t<Format> v) {
-  printf("%8.2f", static_cast<double>(float(v)));
+template <class T>
+  requires is_narrow_float<T>::value
+TESSERA_HOST_DEVICE void pretty_print(T const& v) {
+  if constexpr (std::is_same_v<T, tfloat32_t>) printf("%10.2e", static_cast<double>(float(v)));
+  else printf("%8.2f", static_cast<double>(float(v)));
 }
 
 // 128 bits moved as one unit (vectorized copies, cp.async of 16 bytes).
