@@ -206,4 +206,6 @@ TEST(CoreLayout, MaxAlignment) {
   // The seed's swizzled smem tile: Sw<3,3,3> o (_8,_64):(_64,_1) moves 8 halves at a time.
   EXPECT_EQ(str(max_alignment(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))))), "_8");
   EXPECT_EQ(str(max_alignment(Swizzle<2, 4, 3>{})), "_16");
+  // The identity swizzle keeps the layout's blocks.
+  EXPECT_EQ(str(max_alignment(composition(Swizzle<0, 4, 3>{}, make_layout(_64{})))), "_64");
 }

@@ -182,7 +182,10 @@ TESSERA_HOST_DEVICE constexpr auto max_alignment(Swizzle<B, M, S> const&) {
 // @post as for layouts, over the image of the composed function
 template <int B, int M, int S, class O, class L>
 TESSERA_HOST_DEVICE constexpr auto max_alignment(ComposedLayout<Swizzle<B, M, S>, O, L> const& c) {
-  auto g = gcd(max_alignment(c.layout_a()), max_alignment(c.layout_b()));
+  auto g = [&] {
+    if constexpr (B == 0) return max_alignment(c.layout_b());  // Swizzle<0,M,S> is the identity
+    else return gcd(max_alignment(c.layout_a()), max_alignment(c.layout_b()));
+  }();
   if constexpr (is_static_int_v<O>) return gcd(g, C<(O::value < 0 ? -O::value : O::value)>{});
   else return g;
 }

@@ -490,7 +490,7 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
     arch::tma_load_2d_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
   } else {
     // A tile of kBoxes boxes: box t lies t * piece_bytes_ into the tile and
-    // starts t * piece_step_ further along TMA dimension piece_dim_.
+    // starts where tma_piece_coords says (piece_dim_, piece_step_).
     TESSERA_UNROLL
     for (int t = 0; t < TmaCopy<Op, T, SmemLayout, Slices>::kBoxes; ++t) {
       TmaCoords const ct = detail::tma_piece_coords(tma, c, t);

@@ -398,9 +398,18 @@ TESSERA_HOST_DEVICE constexpr auto tma_piece_tiler() {
       make_seq<R>{});
   return make_layout(piece, stride(make_layout(box)));
 }
+namespace detail {
+template <class SmemLayout, class T, bool kWhole = (tma_boxes_v<SmemLayout, T> == 1)>
+struct tma_piece_layout {
+  using type = SmemLayout;
+};
 template <class SmemLayout, class T>
-using tma_piece_layout_t = std::conditional_t<tma_boxes_v<SmemLayout, T> == 1, SmemLayout,
-                                              decltype(composition(SmemLayout{}, tma_piece_tiler<SmemLayout, T>()))>;
+struct tma_piece_layout<SmemLayout, T, false> {
+  using type = decltype(composition(SmemLayout{}, tma_piece_tiler<SmemLayout, T>()));
+};
+}  // namespace detail
+template <class SmemLayout, class T>
+using tma_piece_layout_t = typename detail::tma_piece_layout<SmemLayout, T>::type;
 
 // Slice t of mode 0 of `x`, which must be one box of SmemLayout's shape (a
 // shared-memory box or a box of TMA coordinates); x's other modes are kept.
