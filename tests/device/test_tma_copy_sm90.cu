@@ -646,6 +646,15 @@ TEST(TmaCopy, TilesOfSeveralBoxes) {
                                                    208 * 75, make_layout(make_shape(200, 75), make_stride(_1{}, 200)),
                                                    200 * 75, 16);
   }
+  // K-major interleaved (unswizzled) atoms: 16-byte rows of 8 K, the K
+  // blocks 2 KiB apart, so 8 boxes of 128x8.
+  using KInter = decltype(tile_to_shape(GMMA::Layout_K_INTER_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+  {
+    SCOPED_TRACE("K-major interleaved 128x64 bf16 (8 boxes of 128x8)");
+    multi_box_round_trip<bfloat16_t, KInter, false>(make_layout(make_shape(300, 200), make_stride(208, _1{})),
+                                                    300 * 208, make_layout(make_shape(300, 200), make_stride(216, _1{})),
+                                                    300 * 216, 8);
+  }
   {
     SCOPED_TRACE("M-major 128x32 f32, atoms along M first (16 boxes of 32x8)");
     multi_box_round_trip<float, MFirstF, false>(make_layout(make_shape(164, 50), make_stride(_1{}, 168)), 168 * 50,

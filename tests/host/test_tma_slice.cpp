@@ -97,6 +97,11 @@ TEST(TmaSlice, TilesOfSeveralBoxes) {
   static_assert(grid.mode[0] == 0 && grid.step[0] == 64 && grid.count == 2 && grid.mode[1] == 1 && grid.step[1] == 8);
   static_assert(grid.extent[0] == 64 && grid.extent[1] == 8);
   static_assert(decltype(size(tma_piece_layout_t<MNSw128, bfloat16_t>{}))::value == 512);
+  // Interleaved K-major atoms (16-byte rows, no swizzle): the tile's extents
+  // would fit one box, but TMA packs a box K first, so 8 boxes of 128x8.
+  using KInter = BoxOf<GMMA::Layout_K_INTER_Atom<bfloat16_t>, 128, 64>;
+  static_assert(tma_boxes_v<KInter, bfloat16_t> == 8);
+  EXPECT_EQ(str(tma_piece_layout_t<KInter, bfloat16_t>{}), str(tma_slice_layout_t<KInter, 8>{}));
   // The 1-D cuts in the same terms: K-major 128x128 is 2 pieces along K.
   constexpr TmaBoxCut k2 = tma_box_cut_v<BoxOf<GMMA::Layout_K_SW128_Atom<bfloat16_t>, 128, 128>, bfloat16_t>;
   static_assert(k2.boxes == 2 && k2.mode[0] == 1 && k2.step[0] == 64 && k2.count == 2 && k2.step[1] == 0);

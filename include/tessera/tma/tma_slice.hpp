@@ -183,11 +183,60 @@ using tma_slice_layout_t = decltype(composition(SmemLayout{}, tma_slice_tiler<Sm
 
 namespace detail {
 
+// Leaves of a static layout of rank <= 3, at most 8 per mode.
+struct TmaModeLeaves {
+  long s[3][8] = {};
+  long d[3][8] = {};
+  int n[3] = {0, 0, 0};
+  int rank = 0;
+  bool ok = true;  // false: more modes or leaves than that
+};
+template <class Inner>
+constexpr TmaModeLeaves tma_mode_leaves() {
+  TmaModeLeaves out;
+  tma_for_each_mode<Inner>([&](int j, auto const& sh, auto const& d) {
+    if (j >= 3 || sh.n > 8) {
+      out.ok = false;
+      return;
+    }
+    for (int i = 0; i < sh.n; ++i) {
+      out.s[j][i] = sh.v[i];
+      out.d[j][i] = d.v[i];
+    }
+    out.n[j] = sh.n;
+    out.rank = j + 1;
+  });
+  return out;
+}
+
+// Whether leaves [0, n[m]) of each mode m are the box TMA writes: packed,
+// the mode holding the stride-1 leaf fastest, then the other modes in
+// order, each mode's leaves in order (make_tma_desc's image rule, before
+// the swizzle).
+constexpr bool tma_leaves_packed(TmaModeLeaves const& l, int const* n) {
+  int c = -1;
+  for (int m = 0; m < l.rank; ++m)
+    for (int i = 0; i < n[m]; ++i)
+      if (l.s[m][i] > 1 && l.d[m][i] == 1) c = m;
+  long run = 1;
+  for (int k = -1; k < l.rank; ++k) {
+    int const m = k < 0 ? c : k;
+    if (m < 0 || (k >= 0 && m == c)) continue;
+    for (int i = 0; i < n[m]; ++i) {
+      if (l.s[m][i] == 1) continue;
+      if (l.d[m][i] != run) return false;
+      run *= l.s[m][i];
+    }
+  }
+  return true;
+}
+
 // Whether one piece laid out as Piece (of T elements) keeps the TMA box
-// rules that depend on shared memory alone: every extent at most 256 and
-// the contiguous mode (the one holding the stride-1 element) spanning
-// exactly the swizzle width (16 << B bytes for Swizzle<B, ., .>), or a
-// multiple of 16 bytes unswizzled. (make_tma_desc checks the rest.)
+// rules that depend on shared memory alone: every extent at most 256, the
+// elements packed as TMA writes them (tma_leaves_packed), and the
+// contiguous mode (the one holding the stride-1 element) spanning exactly
+// the swizzle width (16 << B bytes for Swizzle<B, ., .>), or a multiple of
+// 16 bytes unswizzled. (make_tma_desc checks the rest.)
 template <class Piece, class T>
 constexpr bool tma_piece_fits() {
   using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(Piece{}))>;
@@ -204,6 +253,8 @@ constexpr bool tma_piece_fits() {
         if (s.v[i] > 1 && d.v[i] == 1) inner_bytes = extent * long(sizeof(T));
     });
     if (inner_bytes < 0) return fits;  // no contiguous mode: not decided here
+    constexpr TmaModeLeaves leaves = tma_mode_leaves<Inner>();
+    if (leaves.ok && !tma_leaves_packed(leaves, leaves.n)) return false;
     constexpr long width = tma_swizzle_width<std::remove_cvref_t<decltype(get_swizzle_portion(Piece{}))>>::value;
     return fits && (width == 0 ? inner_bytes % 16 == 0 : inner_bytes == width);
   }
@@ -230,8 +281,8 @@ namespace detail {
 // along a mode, e.g. an M-major tile with its swizzle atoms stacked along
 // M first (CuTe's default order: ((64,2),(8,8)):((1,512),(64,1024)) for
 // bf16 128x64, atom (i, j) at (i + 2j) KiB). A piece is a sub-box at the
-// origin built from the lowest sub-modes of both modes that fill
-// [0, piece) exactly; each mode's remaining sub-modes must merge into one
+// origin built from the lowest sub-modes of both modes, packed as TMA
+// writes a box (tma_leaves_packed); each mode's remaining sub-modes must merge into one
 // (n_m, s_m) with one s equal to the piece size (the fast mode) and the
 // other to the piece size times the fast count. Pieces must keep the box
 // rules (tma_piece_fits), start on swizzle periods and number at most 64;
@@ -248,38 +299,21 @@ constexpr TmaBoxCut tma_grid_cut() {
     if (long(decltype(cosize(Inner{}))::value) != long(decltype(size(Inner{}))::value)) return none;
     constexpr long period = tma_swizzle_period<std::remove_cvref_t<decltype(get_swizzle_portion(SmemLayout{}))>>::value;
     constexpr long width = tma_swizzle_width<std::remove_cvref_t<decltype(get_swizzle_portion(SmemLayout{}))>>::value;
-    long shp[2][8] = {}, std_[2][8] = {};
-    int n[2] = {0, 0};
-    bool deep = false;
-    tma_for_each_mode<Inner>([&](int j, auto const& sh, auto const& d) {
-      if (sh.n > 8) deep = true;
-      for (int i = 0; i < sh.n && i < 8; ++i) {
-        shp[j][i] = sh.v[i];
-        std_[j][i] = d.v[i];
-      }
-      n[j] = sh.n;
-    });
-    if (deep) return none;
+    constexpr TmaModeLeaves leaves = tma_mode_leaves<Inner>();
+    if (!leaves.ok) return none;
+    auto const& shp = leaves.s;
+    auto const& std_ = leaves.d;
+    int const* n = leaves.n;
     TmaBoxCut best = none;
     for (int p0 = 0; p0 <= n[0]; ++p0) {
       for (int p1 = 0; p1 <= n[1]; ++p1) {
-        // The piece: leaves [0, p_m) of each mode must tile [0, piece) exactly.
+        // The piece: leaves [0, p_m) of each mode, packed as TMA writes a box.
+        int const prefix[2] = {p0, p1};
+        if (!tma_leaves_packed(leaves, prefix)) continue;
         long e[2] = {1, 1};
-        long piece = 1;
-        bool used[2][8] = {};
         for (int m = 0; m < 2; ++m)
-          for (int i = 0; i < (m == 0 ? p0 : p1); ++i) e[m] *= shp[m][i];
-        for (bool grew = true; grew;) {
-          grew = false;
-          for (int m = 0; m < 2; ++m)
-            for (int i = 0; i < (m == 0 ? p0 : p1); ++i)
-              if (!used[m][i] && (shp[m][i] == 1 || std_[m][i] == piece)) {
-                used[m][i] = true;
-                piece *= shp[m][i];
-                grew = true;
-              }
-        }
-        if (piece != e[0] * e[1]) continue;
+          for (int i = 0; i < prefix[m]; ++i) e[m] *= shp[m][i];
+        long const piece = e[0] * e[1];
         // The rest of each mode: one merged (count, stride), or nothing.
         long cnt[2] = {1, 1}, str[2] = {0, 0};
         bool ok = true;
