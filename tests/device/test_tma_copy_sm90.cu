@@ -507,6 +507,17 @@ TEST(TmaCopy, MulticastSlicesRebuildTheBox) {
     SCOPED_TRACE("K-major 128x128 (two boxes), 2 slices, get_slice");
     slice_round_trip<KWide, 2, Form::get_slice>(row_major, span);
   }
+  {
+    // An M-major tile with its atoms stacked along M first: a grid of 16
+    // boxes of 64x8, cut along K into slices of 8 and of 4 boxes.
+    using MFirst = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<bfloat16_t>{}, Shape<_128, _64>{}));
+    static_assert(tma_boxes_v<MFirst, bfloat16_t> == 16 && tma_slice_mode_v<MFirst, 2> == 1);
+    static_assert(detail::tma_slices_of_whole_boxes<MFirst, bfloat16_t, 4>());
+    SCOPED_TRACE("M-major, atoms along M first (16 boxes), 2 slices, tma_partition");
+    slice_round_trip<MFirst, 2, Form::partition>(col_major, span);
+    SCOPED_TRACE("M-major, atoms along M first (16 boxes), 4 slices, get_slice");
+    slice_round_trip<MFirst, 4, Form::get_slice>(col_major, span);
+  }
 }
 
 // Tiles of several TMA boxes (tma_boxes_v): a K-major 128x128 bf16 tile of

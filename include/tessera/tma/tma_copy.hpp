@@ -129,9 +129,24 @@ struct TmaSliceMap {
 template <>
 struct TmaSliceMap<1> {};
 
+// Whether the N multicast slices of a tile of several boxes (its
+// tma_slice_mode_v cut) are each whole consecutive boxes: the slices cut
+// the mode the boxes advance along last (mode[1] of a grid cut, mode[0] of
+// a one-mode cut), and N divides the boxes along it. Each CTA then loads
+// its slice's boxes through the tile's own map.
+template <class SmemLayout, class T, int N>
+constexpr bool tma_slices_of_whole_boxes() {
+  constexpr TmaBoxCut cut = tma_box_cut_v<SmemLayout, T>;
+  constexpr int J = tma_slice_mode_v<SmemLayout, N>;
+  if (N <= 1 || cut.boxes <= 1 || J < 0) return false;
+  bool const grid = cut.count < cut.boxes;
+  int const along = grid ? cut.boxes / cut.count : cut.boxes;
+  return J == (grid ? cut.mode[1] : cut.mode[0]) && along % N == 0;
+}
+
 // How many multicast slices make_tma_copy builds: N for a multicast load
 // made with a static Int<N> (N > 1) whose box cuts into N slices (a tile of
-// several boxes: into N slices that are each one box), else 1.
+// several boxes: into N slices of whole boxes, or of one box each), else 1.
 template <class Op, class T, class SmemLayout, class Multicast>
 constexpr int tma_copy_slices() {
   if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && is_static_v<Multicast>) {
@@ -139,6 +154,7 @@ constexpr int tma_copy_slices() {
     if constexpr (n > 1 && n <= 16) {
       if constexpr (tma_slice_mode_v<SmemLayout, n> >= 0) {
         if constexpr (tma_boxes_v<SmemLayout, T> == 1) return n;
+        else if constexpr (tma_slices_of_whole_boxes<SmemLayout, T, n>()) return n;
         else if constexpr (tma_piece_fits<tma_slice_layout_t<SmemLayout, n>, T>()) return n;
       }
     }
@@ -169,6 +185,10 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   // that advances).
   static constexpr int kBoxes = tma_boxes_v<SmemLayout, T>;
   static constexpr int kPieceCount = tma_box_cut_v<SmemLayout, T>.count;
+  // Multicast slices that are whole boxes of the tile (loaded through the
+  // tile's map, kBoxes / Slices per slice), rather than one sub-box each
+  // (loaded through the slices' own map).
+  static constexpr bool kSlicesOfBoxes = detail::tma_slices_of_whole_boxes<SmemLayout, T, Slices>();
 
   CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
   TmaCoordMap coords_{};
@@ -366,7 +386,9 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
   r.smem_align_mask_ = plan.smem_align - 1;
   r.multicast_ = mcast;
   r.valid_ = true;
-  if constexpr (Result::slices() > 1) {
+  if constexpr (Result::slices() > 1 && Result::kSlicesOfBoxes) {
+    r.slice_ok_ = true;  // a slice is whole boxes of the tile's own map
+  } else if constexpr (Result::slices() > 1) {
     // The slices' map. Failing it leaves the whole-box copy usable; a slice
     // copy then traps (slice_error() says why).
     constexpr int n = Result::slices();
@@ -479,7 +501,18 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
   void* const dst = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
   TmaCoords const c = tma.coords_(coord);
-  if constexpr (kSlice) {
+  if constexpr (kSlice && TmaCopy<Op, T, SmemLayout, Slices>::kSlicesOfBoxes) {
+    // The slice is boxes [t * kBoxes / Slices, (t + 1) * kBoxes / Slices) of
+    // the tile: consecutive in shared memory, and starting at a whole number
+    // of rows of boxes, so they step from c as boxes 0, 1, ... of the tile do.
+    constexpr int kSliceBoxes = TmaCopy<Op, T, SmemLayout, Slices>::kBoxes / Slices;
+    TESSERA_UNROLL
+    for (int u = 0; u < kSliceBoxes; ++u) {
+      TmaCoords const cu = detail::tma_piece_coords(tma, c, u);
+      arch::tma_load_2d_multicast(static_cast<char*>(dst) + u * tma.piece_bytes_, &tma.tmap_, b.mbar_, b.cta_mask_,
+                                  cu[0], cu[1]);
+    }
+  } else if constexpr (kSlice) {
     if (!tma.slice_ok_) {
 #if !defined(NDEBUG)
       printf("tessera copy(tma, ...): the copy's multicast slices were not made (slice_error() on the host says "
@@ -529,8 +562,8 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
   constexpr int N = int(decltype(size(cta_layout))::value);
   static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices>::kBoxes == 1 || tma_slice_mode_v<SmemLayout, N> < 0 ||
                     !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || N == Slices,
-                "tma_partition: a tile of several TMA boxes is cut into multicast slices only when each slice is one "
-                "box [as many CTAs as boxes, or more]");
+                "tma_partition: a tile of several TMA boxes is cut into multicast slices only when each slice is "
+                "whole boxes or one box [a CTA count that divides the boxes along the tile's slowest mode]");
   static_assert(N == 1 || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                 "tma_partition: a cluster layout of more than one CTA cuts the box into multicast slices, which needs "
                 "a SM90_TMA_LOAD_MULTICAST copy [make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g, s, tile, Int<N>{})]");
