@@ -23,3 +23,4 @@
 #include "tessera/core/product.hpp"
 #include "tessera/core/recast.hpp"
 #include "tessera/core/print.hpp"
+#include "tessera/core/debug.hpp"

@@ -2,7 +2,8 @@
 // Part of Tessera.
 //
 // Printing inside a kernel: print, print_layout and print_tensor are
-// printf-based so that CuTe's thread-0 debugging idiom works, and a kernel
+// printf-based so that CuTe's `if (thread0()) print(...)` idiom works (the
+// selectors themselves are checked below), and a kernel
 // must write exactly what the same calls write on the host (the widths of
 // the seeds' tables included). One thread of one block runs the calls on
 // register and identity tensors filled with fresh random values; the
@@ -49,7 +50,35 @@ TESSERA_HOST_DEVICE void print_everything(int const* ints, float const* floats) 
 }
 
 __global__ void print_kernel(int const* ints, float const* floats) {
-  if (threadIdx.x == 0 && blockIdx.x == 0) print_everything(ints, floats);
+  if (thread0()) print_everything(ints, floats);
+}
+
+// How many threads each of CuTe's selectors picks: counts[k] for selector k.
+__global__ void select_kernel(int* counts) {
+  if (thread0()) atomicAdd(&counts[0], 1);
+  if (thread(5, 1)) atomicAdd(&counts[1], 1);
+  if (thread(31, 3)) atomicAdd(&counts[2], 1);
+  if (block(2)) atomicAdd(&counts[3], 1);
+  if (block0()) atomicAdd(&counts[4], 1);
+  if (thread(7)) atomicAdd(&counts[5], 1);
+  // thread(5, 1): x + 8 y == 5 in block (1, 0); thread(31, 3): (7, 3) in block (1, 1)
+  if (thread(5, 1) && !(threadIdx.x == 5 && threadIdx.y == 0 && blockIdx.x == 1 && blockIdx.y == 0)) atomicAdd(&counts[6], 1);
+  if (thread(31, 3) && !(threadIdx.x == 7 && threadIdx.y == 3 && blockIdx.x == 1 && blockIdx.y == 1)) atomicAdd(&counts[6], 1);
+}
+
+// thread0(), thread(tid[, bid]), block(bid), block0() over a 2x2 grid of
+// 8x4 blocks: one thread, one thread, one thread, a whole block, a whole
+// block, one thread; linear indices x fastest. On the host all are true.
+TEST(DevicePrint, ThreadAndBlockSelectors) {
+  EXPECT_TRUE(thread0() && thread(5, 1) && block(3) && block0());  // host: every selector holds
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  tessera::test::DevBuf d;
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(d, std::vector<int>(7, 0)));
+  select_kernel<<<dim3(2, 2), dim3(8, 4)>>>(d.as<int>());
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  std::vector<int> counts(7);
+  TESSERA_TEST_CUDA(cudaMemcpy(counts.data(), d.p, 7 * sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(counts, (std::vector<int>{1, 1, 1, 32, 32, 1, 0}));
 }
 
 TEST(DevicePrint, KernelPrintsWhatTheHostPrints) {

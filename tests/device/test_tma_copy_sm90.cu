@@ -586,8 +586,8 @@ void multi_box_round_trip(GLayout const& g_layout, std::size_t span, DLayout con
                            make_shape(Int<B0>{}, Int<B1>{}));
   ASSERT_TRUE(tma.ok()) << tma.error();
   EXPECT_EQ(tma.box_bytes(), std::uint32_t(B0 * B1 * sizeof(T)));
-  auto store = make_tma_copy(SM90_TMA_STORE{}, make_tensor(make_gmem_ptr(dd.as<T>()), d_layout), Tile{},
-                             make_shape(Int<B0>{}, Int<B1>{}));
+  // CuTe's short form: the CTA tile defaults to the tile's shape.
+  auto store = make_tma_copy(SM90_TMA_STORE{}, make_tensor(make_gmem_ptr(dd.as<T>()), d_layout), Tile{});
   ASSERT_TRUE(store.ok()) << store.error();
   int const tiles_m = (rows + B0 - 1) / B0, tiles = tiles_m * ((cols + B1 - 1) / B1);
   std::size_t const out_elems = std::size_t(tiles) * B0 * B1;
@@ -945,6 +945,14 @@ TEST(TmaCopy, RefusalsNameTheRule) {
   auto mcast_on_load = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), SmemTile{}, tile, Int<2>{});
   EXPECT_FALSE(ok(mcast_on_load));
   EXPECT_NE(std::string(mcast_on_load.error()).find("SM90_TMA_LOAD_MULTICAST"), std::string::npos);
+  // CuTe's short forms: (op, g, s) and (op, g, s, multicast), the CTA tile
+  // being the tile's shape; the integer is the multicast, not a tile.
+  auto short_misaligned = make_tma_copy(SM90_TMA_LOAD{}, g(host + 1, 256, 200, 256), SmemTile{});
+  EXPECT_FALSE(ok(short_misaligned));
+  EXPECT_STREQ(short_misaligned.error(), misaligned.error());
+  auto short_mcast_on_load = make_tma_copy(SM90_TMA_LOAD{}, g(host, 256, 256, 256), SmemTile{}, 2);
+  EXPECT_STREQ(short_mcast_on_load.error(), mcast_on_load.error());
+  static_assert(decltype(make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g(host, 256, 256, 256), SmemTile{}, Int<2>{}))::slices() == 2);
   auto too_many = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, g(host, 256, 256, 256), SmemTile{}, tile, 17);
   EXPECT_FALSE(ok(too_many));
   EXPECT_NE(std::string(too_many.error()).find("[1, 16]"), std::string::npos) << too_many.error();

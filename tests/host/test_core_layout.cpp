@@ -105,6 +105,15 @@ TEST(CoreLayout, CuteHelpers) {
   EXPECT_EQ(str(ceil_div(make_shape(_24{}), make_layout(_4{}))), "_6");
   EXPECT_EQ(str(ceil_div(make_shape(24), make_layout(_4{}))), "6");
   EXPECT_EQ(str(ceil_div(make_shape(_24{}), make_layout(_4{}, _2{}))), "(_2,_3)");
+  // round_up: the next multiple, static when both are; tuples mode by mode.
+  EXPECT_EQ(str(round_up(_10{}, _4{})), "_12");
+  EXPECT_EQ(str(round_up(make_shape(130, _64{}, 7), make_shape(_128{}, _32{}))), "(256,_64,7)");
+  EXPECT_EQ(str(round_up(make_shape(5, 9), 4)), "(8,12)");
+  for (int a = 0; a <= 50; ++a)
+    for (int b = 1; b <= 9; ++b) {
+      int const r = round_up(a, b);
+      ASSERT_TRUE(r % b == 0 && a <= r && r < a + b) << a << " " << b << " -> " << r;
+    }
   auto l = make_layout(make_shape(_2{}, _3{}, _4{}, _5{}));
   EXPECT_EQ(str(group_modes<1, 3>(l)), str(group<1, 3>(l)));
   EXPECT_EQ(str(group_modes<1, 3>(l)), "(_2,(_3,_4),_5):(_1,(_2,_6),_24)");

@@ -5,6 +5,7 @@
 // random values, against plain loops.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -260,6 +261,42 @@ TEST(TensorGemm, AllDispatchFormsAgainstReference) {
     for (int v = 0; v < 2; ++v)
       for (int m = 0; m < 3; ++m)
         for (int n = 0; n < 4; ++n) ASSERT_FLOAT_EQ(c(v, m, n), a(v, m) * b(v, n) + c_buf[v + 2 * m + 6 * n]);
+  }
+}
+
+// for_each over a tensor visits every element in index order (not the
+// tensor as one leaf, which the tuple for_each would do), by reference.
+TEST(TensorElementwise, ForEachVisitsEveryElement) {
+  std::vector<int> buf = {1, 2, 3, 4, 5, 6};
+  auto t = make_tensor(buf.data(), make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{})));
+  std::vector<int> seen;
+  for_each(t, [&](int v) { seen.push_back(v); });
+  EXPECT_EQ(seen, (std::vector<int>{1, 4, 2, 5, 3, 6}));  // colexicographic over (2,3) row-major
+  for_each(t, [](int& v) { v *= 10; });
+  EXPECT_EQ(buf, (std::vector<int>{10, 20, 30, 40, 50, 60}));
+}
+
+// axpby with a predicate writes only where it holds, and reads y only there.
+TEST(TensorElementwise, PredicatedAxpby) {
+  auto const x_buf = random_floats(12, 5);
+  std::vector<float> y_buf(12);
+  for (int i = 0; i < 12; ++i) y_buf[i] = float(i) - 6.f;
+  std::vector<float> const y0 = y_buf;
+  auto x = make_tensor(x_buf.data(), make_shape(_3{}, _4{}));
+  auto y = make_tensor(y_buf.data(), make_shape(_3{}, _4{}));
+  auto c = make_identity_tensor(make_shape(_3{}, _4{}));
+  auto inside = [&](int i) { return get<0>(c(i)) < 2 && get<1>(c(i)) < 3; };  // a 2x3 residue of the 3x4 tile
+  axpby(2.0f, x, 0.5f, y, inside);
+  for (int i = 0; i < 12; ++i) {
+    float const want = inside(i) ? 2.0f * x_buf[i] + 0.5f * y0[i] : y0[i];
+    ASSERT_FLOAT_EQ(y_buf[i], want) << i;
+  }
+  // beta == 0 with NaN in y: never read, written only where the predicate holds.
+  std::fill(y_buf.begin(), y_buf.end(), std::numeric_limits<float>::quiet_NaN());
+  axpby(1.0f, x, 0.0f, y, inside);
+  for (int i = 0; i < 12; ++i) {
+    if (inside(i)) ASSERT_FLOAT_EQ(y_buf[i], x_buf[i]) << i;
+    else ASSERT_TRUE(std::isnan(y_buf[i])) << i;
   }
 }
 

@@ -219,6 +219,30 @@ TESSERA_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   }
 }
 
+// a rounded up to a multiple of b (CuTe's round_up): leaves ceil(a / b) * b,
+// static when both are; tuples mode by mode, a's modes beyond b's unchanged
+// (as if rounded to 1); an integer b rounds every mode of a tuple a.
+// @post round_up(a, b) % b == 0 and a <= round_up(a, b) < a + b (leaves, b > 0)
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
+  if constexpr (is_tuple_v<A>) {
+    if constexpr (is_tuple_v<B>) {
+      static_assert(tuple_size_v<A> >= tuple_size_v<B>, "round_up: the multiple has more modes than the value");
+      return [&]<int... I>(seq<I...>) {
+        return make_tuple([&]() {
+          if constexpr (I < tuple_size_v<B>) return round_up(get<I>(a), get<I>(b));
+          else return get<I>(a);
+        }()...);
+      }(tuple_seq<A>{});
+    } else {
+      return transform(a, [&](auto const& ai) { return round_up(ai, b); });
+    }
+  } else {
+    static_assert(!is_tuple_v<B>, "round_up: an integer cannot be rounded to a tuple");
+    return ceil_div(a, b) * b;
+  }
+}
+
 // a / b where b must divide a exactly (checked when static).
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto safe_div(A const& a, B const& b) {

@@ -56,7 +56,8 @@
 //   }
 //
 // make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, multicast) checks its
-// arguments with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
+// arguments (cta_tile and multicast may be left out, as in CuTe: the tile
+// is then the smem layout's shape, multicast 1) with make_tma_desc's rules (tessera/tma/make_tma_desc.hpp) plus
 // these: cta_tile is the smem layout's shape; multicast is 1 for
 // SM90_TMA_LOAD and the stores, 1..16 for SM90_TMA_LOAD_MULTICAST; a store's
 // contiguous extent is whole 16-byte units. A tile too large for one box
@@ -311,6 +312,7 @@ void tma_copy_fail(Copy& c, std::string const& msg) {
 
 // The TMA copy of boxes laid out as `smem_layout` out of `gmem_tensor`.
 template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile, class Multicast = Int<1>>
+  requires is_tuple_v<CtaTile>
 [[nodiscard]] auto make_tma_copy(Op const&, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
                                  CtaTile const& cta_tile, Multicast const& multicast = {}) {
   using T = std::remove_cv_t<typename Tensor<Engine, GLayout>::value_type>;
@@ -407,6 +409,20 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
       detail::tma_copy_message(r, "make_tma_copy: no " + std::to_string(n) + " multicast slices of the box: " + why);
   }
   return r;
+}
+
+// CuTe's shorter forms: the CTA tile is the shared-memory layout's shape,
+// make_tma_copy(op, gmem, smem) and make_tma_copy(op, gmem, smem, multicast)
+// (an integer, Int<N>{} for a copy with multicast slices).
+template <class Op, class Engine, class GLayout, class SmemLayout>
+[[nodiscard]] auto make_tma_copy(Op const& op, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout) {
+  return make_tma_copy(op, gmem_tensor, smem_layout, product_each(shape(smem_layout)), Int<1>{});
+}
+template <class Op, class Engine, class GLayout, class SmemLayout, class Multicast>
+  requires is_integral_v<Multicast>
+[[nodiscard]] auto make_tma_copy(Op const& op, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
+                                 Multicast const& multicast) {
+  return make_tma_copy(op, gmem_tensor, smem_layout, product_each(shape(smem_layout)), multicast);
 }
 
 #if defined(__CUDACC__)
