@@ -109,6 +109,7 @@ TEST(CoreLayout, CuteHelpers) {
   EXPECT_EQ(str(round_up(_10{}, _4{})), "_12");
   EXPECT_EQ(str(round_up(make_shape(130, _64{}, 7), make_shape(_128{}, _32{}))), "(256,_64,7)");
   EXPECT_EQ(str(round_up(make_shape(5, 9), 4)), "(8,12)");
+  EXPECT_EQ(str(ceil_div(make_shape(10, _7{}, 3), make_shape(4, _2{}))), "(3,_4,3)");
   for (int a = 0; a <= 50; ++a)
     for (int b = 1; b <= 9; ++b) {
       int const r = round_up(a, b);

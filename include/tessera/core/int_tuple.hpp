@@ -191,6 +191,19 @@ TESSERA_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
   }
 }
 
+namespace detail {
+// f(a_i, b_i) for the modes b has, a's further modes unchanged (a has at least as many).
+template <class A, class B, class F>
+TESSERA_HOST_DEVICE constexpr auto on_leading_modes(A const& a, B const& b, F const& f) {
+  return [&]<int... I>(seq<I...>) {
+    return make_tuple([&]() {
+      if constexpr (I < tuple_size_v<B>) return f(get<I>(a), get<I>(b));
+      else return get<I>(a);
+    }()...);
+  }(tuple_seq<A>{});
+}
+}  // namespace detail
+
 // ceil(a / b). A tuple a is divided mode by mode, b consumed from the left.
 // A tuple b divides the tuple a mode by mode (modes of a beyond b unchanged).
 template <class A, class B>
@@ -198,12 +211,7 @@ TESSERA_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> >= tuple_size_v<B>, "ceil_div: divisor has more modes than the dividend");
-      return [&]<int... I>(seq<I...>) {
-        return make_tuple([&]() {
-          if constexpr (I < tuple_size_v<B>) return ceil_div(get<I>(a), get<I>(b));
-          else return get<I>(a);
-        }()...);
-      }(tuple_seq<A>{});
+      return detail::on_leading_modes(a, b, [](auto const& x, auto const& y) { return ceil_div(x, y); });
     } else {
       auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) {
         return make_tuple(append(get<0>(init), ceil_div(ai, get<1>(init))), ceil_div(get<1>(init), ai));
@@ -228,12 +236,7 @@ TESSERA_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> >= tuple_size_v<B>, "round_up: the multiple has more modes than the value");
-      return [&]<int... I>(seq<I...>) {
-        return make_tuple([&]() {
-          if constexpr (I < tuple_size_v<B>) return round_up(get<I>(a), get<I>(b));
-          else return get<I>(a);
-        }()...);
-      }(tuple_seq<A>{});
+      return detail::on_leading_modes(a, b, [](auto const& x, auto const& y) { return round_up(x, y); });
     } else {
       return transform(a, [&](auto const& ai) { return round_up(ai, b); });
     }
