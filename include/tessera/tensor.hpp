@@ -15,5 +15,6 @@
 #include "tessera/tensor/partition.hpp"
 #include "tessera/tensor/algorithm/copy.hpp"
 #include "tessera/tensor/algorithm/elementwise.hpp"
+#include "tessera/tensor/algorithm/functional.hpp"
 #include "tessera/tensor/algorithm/gemm.hpp"
 #include "tessera/tensor/print_tensor.hpp"

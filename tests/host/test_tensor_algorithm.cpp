@@ -276,6 +276,42 @@ TEST(TensorElementwise, ForEachVisitsEveryElement) {
   EXPECT_EQ(buf, (std::vector<int>{10, 20, 30, 40, 50, 60}));
 }
 
+// CuTe's function objects through transform.
+TEST(TensorElementwise, FunctionObjects) {
+  std::vector<float> a = {1.5f, -2.f, 3.f, -0.5f}, b = {-1.f, 4.f, 3.f, 0.25f}, d(4);
+  auto ta = make_tensor(a.data(), make_shape(_4{}));
+  auto tb = make_tensor(b.data(), make_shape(_4{}));
+  auto td = make_tensor(d.data(), make_shape(_4{}));
+  auto expect = [&](auto f, auto want) {
+    for (int i = 0; i < 4; ++i) ASSERT_FLOAT_EQ(d[i], want(a[i], b[i])) << i;
+    (void)f;
+  };
+  transform(ta, tb, td, plus{});
+  expect(plus{}, [](float x, float y) { return x + y; });
+  transform(ta, tb, td, minus{});
+  expect(minus{}, [](float x, float y) { return x - y; });
+  transform(ta, tb, td, multiplies{});
+  expect(multiplies{}, [](float x, float y) { return x * y; });
+  transform(ta, tb, td, divides{});
+  expect(divides{}, [](float x, float y) { return x / y; });
+  transform(ta, tb, td, max_fn{});
+  expect(max_fn{}, [](float x, float y) { return x < y ? y : x; });
+  transform(ta, tb, td, min_fn{});
+  expect(min_fn{}, [](float x, float y) { return y < x ? y : x; });
+  transform(ta, td, negate{});
+  expect(negate{}, [](float x, float) { return -x; });
+  transform(ta, td, abs_fn{});
+  expect(abs_fn{}, [](float x, float) { return x < 0 ? -x : x; });
+  transform(ta, td, square{});
+  expect(square{}, [](float x, float) { return x * x; });
+  transform(ta, td, identity{});
+  expect(identity{}, [](float x, float) { return x; });
+  static_assert(modulus{}(17, 5) == 2 && max_fn{}(3, 9) == 9 && min_fn{}(3, 9) == 3);
+  // An owning tensor's engine spans its storage, CuTe's data()/end().
+  auto r = make_tensor<int>(Layout<Shape<_2, _3>>{});
+  EXPECT_EQ(r.engine().end() - r.engine().data(), 6);
+}
+
 // axpby with a predicate writes only where it holds, and reads y only there.
 TEST(TensorElementwise, PredicatedAxpby) {
   auto const x_buf = random_floats(12, 5);

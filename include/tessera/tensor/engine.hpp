@@ -54,6 +54,10 @@ struct ArrayEngine {
 
   TESSERA_HOST_DEVICE constexpr T* begin() { return storage_; }
   TESSERA_HOST_DEVICE constexpr T const* begin() const { return storage_; }
+  TESSERA_HOST_DEVICE constexpr T* end() { return storage_ + N; }
+  TESSERA_HOST_DEVICE constexpr T const* end() const { return storage_ + N; }
+  TESSERA_HOST_DEVICE constexpr T* data() { return storage_; }
+  TESSERA_HOST_DEVICE constexpr T const* data() const { return storage_; }
   TESSERA_HOST_DEVICE static constexpr std::size_t size() { return N; }
 };
 
