@@ -183,11 +183,12 @@ using tma_slice_layout_t = decltype(composition(SmemLayout{}, tma_slice_tiler<Sm
 
 namespace detail {
 
-// Leaves of a static layout of rank <= 3, at most 8 per mode.
+// Leaves of a static layout of rank <= 8, at most 16 per mode.
 struct TmaModeLeaves {
-  long s[3][8] = {};
-  long d[3][8] = {};
-  int n[3] = {0, 0, 0};
+  static constexpr int kModes = 8, kLeaves = 16;
+  long s[kModes][kLeaves] = {};
+  long d[kModes][kLeaves] = {};
+  int n[kModes] = {};
   int rank = 0;
   bool ok = true;  // false: more modes or leaves than that
 };
@@ -195,7 +196,7 @@ template <class Inner>
 constexpr TmaModeLeaves tma_mode_leaves() {
   TmaModeLeaves out;
   tma_for_each_mode<Inner>([&](int j, auto const& sh, auto const& d) {
-    if (j >= 3 || sh.n > 8) {
+    if (j >= TmaModeLeaves::kModes || sh.n > TmaModeLeaves::kLeaves) {
       out.ok = false;
       return;
     }
@@ -231,32 +232,42 @@ constexpr bool tma_leaves_packed(TmaModeLeaves const& l, int const* n) {
   return true;
 }
 
-// Whether one piece laid out as Piece (of T elements) keeps the TMA box
-// rules that depend on shared memory alone: every extent at most 256, the
-// elements packed as TMA writes them (tma_leaves_packed), and the
-// contiguous mode (the one holding the stride-1 element) spanning exactly
-// the swizzle width (16 << B bytes for Swizzle<B, ., .>), or a multiple of
-// 16 bytes unswizzled. (make_tma_desc checks the rest.)
+// The TMA box rules that depend on shared memory alone, for the piece made
+// of leaves [0, n[m]) of each mode: every extent at most 256, the elements
+// packed as TMA writes them (tma_leaves_packed), and the contiguous mode
+// (the one holding the stride-1 element) spanning exactly the swizzle
+// width (`width` bytes, 16 << B for Swizzle<B, ., .>), or whole 16-byte
+// units unswizzled (width 0). (make_tma_desc checks the rest.)
+enum class TmaFit { breaks, fits, no_contiguous_mode };
+constexpr TmaFit tma_leaves_fit(TmaModeLeaves const& l, int const* n, long elem_bytes, long width) {
+  bool extents_ok = true;
+  long inner_bytes = -1;
+  for (int m = 0; m < l.rank; ++m) {
+    long extent = 1;
+    for (int i = 0; i < n[m]; ++i) extent *= l.s[m][i];
+    if (extent > 256) extents_ok = false;
+    for (int i = 0; i < n[m]; ++i)
+      if (l.s[m][i] > 1 && l.d[m][i] == 1) inner_bytes = extent * elem_bytes;
+  }
+  if (!extents_ok) return TmaFit::breaks;
+  if (inner_bytes < 0) return TmaFit::no_contiguous_mode;
+  if (!tma_leaves_packed(l, n)) return TmaFit::breaks;
+  return (width == 0 ? inner_bytes % 16 == 0 : inner_bytes == width) ? TmaFit::fits : TmaFit::breaks;
+}
+
+// Whether one piece laid out as Piece (of T elements) keeps those rules
+// (tma_leaves_fit over all its leaves; a piece without a contiguous mode,
+// or dynamic, or too deep for TmaModeLeaves is not decided here).
 template <class Piece, class T>
 constexpr bool tma_piece_fits() {
   using Inner = std::remove_cvref_t<decltype(get_nonswizzle_portion(Piece{}))>;
   if constexpr (!is_static_v<decltype(shape(Inner{}))> || !is_static_v<decltype(stride(Inner{}))>) {
     return true;  // not decided here
   } else {
-    bool fits = true;
-    long inner_bytes = -1;
-    tma_for_each_mode<Inner>([&](int, auto const& s, auto const& d) {
-      long extent = 1;
-      for (int i = 0; i < s.n; ++i) extent *= s.v[i];
-      if (extent > 256) fits = false;
-      for (int i = 0; i < s.n; ++i)
-        if (s.v[i] > 1 && d.v[i] == 1) inner_bytes = extent * long(sizeof(T));
-    });
-    if (inner_bytes < 0) return fits;  // no contiguous mode: not decided here
     constexpr TmaModeLeaves leaves = tma_mode_leaves<Inner>();
-    if (leaves.ok && !tma_leaves_packed(leaves, leaves.n)) return false;
+    if (!leaves.ok) return true;  // not decided here
     constexpr long width = tma_swizzle_width<std::remove_cvref_t<decltype(get_swizzle_portion(Piece{}))>>::value;
-    return fits && (width == 0 ? inner_bytes % 16 == 0 : inner_bytes == width);
+    return tma_leaves_fit(leaves, leaves.n, long(sizeof(T)), width) != TmaFit::breaks;
   }
 }
 
@@ -285,7 +296,7 @@ namespace detail {
 // writes a box (tma_leaves_packed); each mode's remaining sub-modes must merge into one
 // (n_m, s_m) with one s equal to the piece size (the fast mode) and the
 // other to the piece size times the fast count. Pieces must keep the box
-// rules (tma_piece_fits), start on swizzle periods and number at most 64;
+// rules (tma_leaves_fit), start on swizzle periods and number at most 64;
 // the cut with the fewest pieces wins. boxes 0: none.
 template <class SmemLayout, class T>
 constexpr TmaBoxCut tma_grid_cut() {
@@ -307,9 +318,9 @@ constexpr TmaBoxCut tma_grid_cut() {
     TmaBoxCut best = none;
     for (int p0 = 0; p0 <= n[0]; ++p0) {
       for (int p1 = 0; p1 <= n[1]; ++p1) {
-        // The piece: leaves [0, p_m) of each mode, packed as TMA writes a box.
+        // The piece: leaves [0, p_m) of each mode, a box by the shared-memory rules.
         int const prefix[2] = {p0, p1};
-        if (!tma_leaves_packed(leaves, prefix)) continue;
+        if (tma_leaves_fit(leaves, prefix, long(sizeof(T)), width) != TmaFit::fits) continue;
         long e[2] = {1, 1};
         for (int m = 0; m < 2; ++m)
           for (int i = 0; i < prefix[m]; ++i) e[m] *= shp[m][i];
@@ -318,7 +329,7 @@ constexpr TmaBoxCut tma_grid_cut() {
         long cnt[2] = {1, 1}, str[2] = {0, 0};
         bool ok = true;
         for (int m = 0; m < 2; ++m) {
-          for (int i = (m == 0 ? p0 : p1); i < n[m]; ++i) {
+          for (int i = prefix[m]; i < n[m]; ++i) {
             if (shp[m][i] == 1) continue;
             if (cnt[m] == 1) {
               cnt[m] = shp[m][i];
@@ -335,15 +346,6 @@ constexpr TmaBoxCut tma_grid_cut() {
         if (cnt[0] > 1 && str[0] == piece && (cnt[1] == 1 || str[1] == piece * cnt[0])) fast = 0;
         else if (cnt[1] > 1 && str[1] == piece && (cnt[0] == 1 || str[0] == piece * cnt[1])) fast = 1;
         if (fast < 0) continue;
-        // The box rules on shared memory alone (as tma_piece_fits).
-        if (e[0] > 256 || e[1] > 256) continue;
-        int contiguous = -1;
-        for (int m = 0; m < 2; ++m)
-          for (int i = 0; i < (m == 0 ? p0 : p1); ++i)
-            if (shp[m][i] > 1 && std_[m][i] == 1) contiguous = m;
-        if (contiguous < 0) continue;
-        long const row_bytes = e[contiguous] * long(sizeof(T));
-        if (width == 0 ? row_bytes % 16 != 0 : row_bytes != width) continue;
         int const boxes = int(cnt[0] * cnt[1]);
         if (best.boxes == 0 || boxes < best.boxes) {
           best.boxes = boxes;
