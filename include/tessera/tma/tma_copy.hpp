@@ -513,22 +513,12 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
       Slices > 1 && decltype(size(smem))::value * Slices == decltype(size(SmemLayout{}))::value;
   using BoxLayout = std::conditional_t<kSlice, tma_slice_layout_t<SmemLayout, Slices>, SmemLayout>;
   detail::check_tma_smem_tensor<T, BoxLayout, Tensor<SEngine, SLayout>>();
-  TmaCopy<Op, T, SmemLayout, Slices> const& tma = *b.copy_;
+  using Copy = TmaCopy<Op, T, SmemLayout, Slices>;
+  Copy const& tma = *b.copy_;
   void* const dst = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
   TmaCoords const c = tma.coords_(coord);
-  if constexpr (kSlice && TmaCopy<Op, T, SmemLayout, Slices>::kSlicesOfBoxes) {
-    // The slice is boxes [t * kBoxes / Slices, (t + 1) * kBoxes / Slices) of
-    // the tile: consecutive in shared memory, and starting at a whole number
-    // of rows of boxes, so they step from c as boxes 0, 1, ... of the tile do.
-    constexpr int kSliceBoxes = TmaCopy<Op, T, SmemLayout, Slices>::kBoxes / Slices;
-    TESSERA_UNROLL
-    for (int u = 0; u < kSliceBoxes; ++u) {
-      TmaCoords const cu = detail::tma_piece_coords(tma, c, u);
-      arch::tma_load_2d_multicast(static_cast<char*>(dst) + u * tma.piece_bytes_, &tma.tmap_, b.mbar_, b.cta_mask_,
-                                  cu[0], cu[1]);
-    }
-  } else if constexpr (kSlice) {
+  if constexpr (kSlice && !Copy::kSlicesOfBoxes) {
     if (!tma.slice_ok_) {
 #if !defined(NDEBUG)
       printf("tessera copy(tma, ...): the copy's multicast slices were not made (slice_error() on the host says "
@@ -538,10 +528,15 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
     }
     arch::tma_load_2d_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
   } else {
-    // A tile of kBoxes boxes: box t lies t * piece_bytes_ into the tile and
-    // starts where tma_piece_coords says (piece_dim_, piece_step_).
+    // Box t lies t * piece_bytes_ into the tile and starts where
+    // tma_piece_coords says (piece_dim_, piece_step_). A slice of whole
+    // boxes is boxes [s * kBoxes / Slices, (s + 1) * kBoxes / Slices) of the
+    // tile: consecutive in shared memory and starting at a whole number of
+    // rows of boxes, so they step from its first coordinate as boxes 0, 1,
+    // ... of the tile do.
+    constexpr int kIssued = kSlice ? Copy::kBoxes / Slices : Copy::kBoxes;
     TESSERA_UNROLL
-    for (int t = 0; t < TmaCopy<Op, T, SmemLayout, Slices>::kBoxes; ++t) {
+    for (int t = 0; t < kIssued; ++t) {
       TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
       void* const dt = static_cast<char*>(dst) + t * tma.piece_bytes_;
       if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
