@@ -192,15 +192,18 @@ TESSERA_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
 }
 
 namespace detail {
-// f(a_i, b_i) for the modes b has, a's further modes unchanged (a has at least as many).
+// f(a_i, b_i) mode by mode; the modes only the longer tuple has: a's kept,
+// b's as f(_0, b_i).
 template <class A, class B, class F>
-TESSERA_HOST_DEVICE constexpr auto on_leading_modes(A const& a, B const& b, F const& f) {
+TESSERA_HOST_DEVICE constexpr auto padded_elementwise(A const& a, B const& b, F&& f) {
+  constexpr int R = tuple_size_v<A> > tuple_size_v<B> ? tuple_size_v<A> : tuple_size_v<B>;
   return [&]<int... I>(seq<I...>) {
     return make_tuple([&]() {
-      if constexpr (I < tuple_size_v<B>) return f(get<I>(a), get<I>(b));
-      else return get<I>(a);
+      if constexpr (I < tuple_size_v<A> && I < tuple_size_v<B>) return f(get<I>(a), get<I>(b));
+      else if constexpr (I < tuple_size_v<A>) return get<I>(a);
+      else return f(Int<0>{}, get<I>(b));
     }()...);
-  }(tuple_seq<A>{});
+  }(make_seq<R>{});
 }
 }  // namespace detail
 
@@ -211,7 +214,7 @@ TESSERA_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> >= tuple_size_v<B>, "ceil_div: divisor has more modes than the dividend");
-      return detail::on_leading_modes(a, b, [](auto const& x, auto const& y) { return ceil_div(x, y); });
+      return detail::padded_elementwise(a, b, [](auto const& x, auto const& y) { return ceil_div(x, y); });
     } else {
       auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) {
         return make_tuple(append(get<0>(init), ceil_div(ai, get<1>(init))), ceil_div(get<1>(init), ai));
@@ -236,7 +239,7 @@ TESSERA_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> >= tuple_size_v<B>, "round_up: the multiple has more modes than the value");
-      return detail::on_leading_modes(a, b, [](auto const& x, auto const& y) { return round_up(x, y); });
+      return detail::padded_elementwise(a, b, [](auto const& x, auto const& y) { return round_up(x, y); });
     } else {
       return transform(a, [&](auto const& ai) { return round_up(ai, b); });
     }
@@ -493,19 +496,6 @@ TESSERA_HOST_DEVICE constexpr auto prefix_product(T const& t, Init const& init) 
 
 // --- tuple arithmetic ---------------------------------------------------------------------
 
-namespace detail {
-template <class A, class B, class F>
-TESSERA_HOST_DEVICE constexpr auto padded_elementwise(A const& a, B const& b, F&& f) {
-  constexpr int R = tuple_size_v<A> > tuple_size_v<B> ? tuple_size_v<A> : tuple_size_v<B>;
-  return [&]<int... I>(seq<I...>) {
-    return make_tuple([&]() {
-      if constexpr (I < tuple_size_v<A> && I < tuple_size_v<B>) return f(get<I>(a), get<I>(b));
-      else if constexpr (I < tuple_size_v<A>) return get<I>(a);
-      else return f(Int<0>{}, get<I>(b));
-    }()...);
-  }(make_seq<R>{});
-}
-}  // namespace detail
 
 // Element-wise sum of coordinate tuples; the shorter one is padded with _0.
 template <class... A, class... B>
