@@ -362,21 +362,54 @@ TESSERA_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b) {
     return a < b;
   }
 }
+// Every leaf of a is at most the matching leaf of b.
+// CuTe spells this !elem_less(b, a), which for rank > 1 says only "some leaf
+// of b is not below a" (e.g. (0,5) vs (1,1)); Tessera's is elementwise, so
+// elem_leq(a, b) && elem_leq(b, a) <=> a == b, as the name promises.
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto elem_leq(A const& a, B const& b) {
-  return !elem_less(b, a);
+  if constexpr (is_tuple_v<A>) {
+    static_assert(is_tuple_v<B> && tuple_size_v<A> <= tuple_size_v<B>, "elem_leq: profiles differ");
+    return [&]<int... I>(seq<I...>) { return (true_type{} && ... && elem_leq(get<I>(a), get<I>(b))); }(tuple_seq<A>{});
+  } else {
+    return a <= b;
+  }
+}
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto elem_gtr(A const& a, B const& b) {
+  return elem_less(b, a);
 }
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto elem_geq(A const& a, B const& b) {
-  return !elem_less(a, b);
+  return elem_leq(b, a);
 }
 
 namespace detail {
 template <int I, class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_less_from(A const& a, B const& b);
+template <int I, class A, class B>
 TESSERA_HOST_DEVICE constexpr bool colex_less_from(A const& a, B const& b);
+}  // namespace detail
+
+// Lexicographic order: compare the first modes first, recursing into nested
+// modes; a proper prefix is less than the longer tuple.
+// @post exactly one of lex_less(a,b), lex_less(b,a), a == b holds
+// @post over the coordinates of a shape, lex_less agrees with the row-major
+//       index (the first mode slowest)
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_less(A const& a, B const& b) {
+  if constexpr (is_tuple_v<A> || is_tuple_v<B>) {
+    static_assert(is_tuple_v<A> && is_tuple_v<B>, "lex_less: a tuple compared with an integer (profiles differ)");
+    return detail::lex_less_from<0>(a, b);
+  } else {
+    return a < b;
+  }
 }
 
-// Colexicographic order: compare the last modes first (leaves flattened).
+// Colexicographic order: compare the last modes first, recursing into nested
+// modes.
+// @post over the coordinates of a shape, colex_less agrees with the
+//       column-major index: colex_less(idx2crd(i,s), idx2crd(j,s)) <=> i < j
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr bool colex_less(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
@@ -389,6 +422,18 @@ TESSERA_HOST_DEVICE constexpr bool colex_less(A const& a, B const& b) {
 
 namespace detail {
 template <int I, class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_less_from(A const& a, B const& b) {
+  if constexpr (I == tuple_size_v<B>) {
+    return false;
+  } else if constexpr (I == tuple_size_v<A>) {
+    return true;
+  } else {
+    if (lex_less(get<I>(a), get<I>(b))) return true;
+    if (lex_less(get<I>(b), get<I>(a))) return false;
+    return lex_less_from<I + 1>(a, b);
+  }
+}
+template <int I, class A, class B>
 TESSERA_HOST_DEVICE constexpr bool colex_less_from(A const& a, B const& b) {
   if constexpr (I < 0) {
     return false;
@@ -399,6 +444,20 @@ TESSERA_HOST_DEVICE constexpr bool colex_less_from(A const& a, B const& b) {
   }
 }
 }  // namespace detail
+
+// The rest of each order from its strict form.
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_leq(A const& a, B const& b) { return !lex_less(b, a); }
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_gtr(A const& a, B const& b) { return lex_less(b, a); }
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool lex_geq(A const& a, B const& b) { return !lex_less(a, b); }
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool colex_leq(A const& a, B const& b) { return !colex_less(b, a); }
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool colex_gtr(A const& a, B const& b) { return colex_less(b, a); }
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr bool colex_geq(A const& a, B const& b) { return !colex_less(a, b); }
 
 // --- flatten, unflatten, zip -------------------------------------------------------------
 

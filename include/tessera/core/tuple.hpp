@@ -238,6 +238,50 @@ TESSERA_HOST_DEVICE constexpr auto fold(seq<I...>, V const& init, F&& f) {
   return (detail::fold_carrier<FF, V>{&f, init} % ... % Int<I>{}).v;
 }
 
+// fold with the first element as the initial value: f(...f(t0, t1)..., tn);
+// a non-tuple is its own fold.
+// @pre t is not the empty tuple
+template <class T, class F>
+TESSERA_HOST_DEVICE constexpr auto fold_first(T const& t, F&& f) {
+  if constexpr (is_tuple_v<T>) {
+    static_assert(tuple_size_v<T> > 0, "fold_first: the empty tuple has no first element");
+    using FF = std::remove_reference_t<F>;
+    return [&]<int... I>(seq<I...>) {
+      return (detail::fold_carrier<FF, std::remove_cvref_t<decltype(get<0>(t))>>{&f, get<0>(t)} % ... %
+              get<I + 1>(t)).v;
+    }(make_seq<tuple_size_v<T> - 1>{});
+  } else {
+    return t;
+  }
+}
+
+// Exclusive scan over the top-level elements: r_0 = init,
+// r_i = f(r_{i-1}, t_{i-1}). Inclusive scan: r_i = f(...f(init, t_0)..., t_i).
+// @post rank(escan(t, v, f)) == rank(iscan(t, v, f)) == rank(t)
+// @post get<i+1>(escan(t, v, f)) == get<i>(iscan(t, v, f))
+// @post fold(t, v, f) == f(get<n-1>(escan(t, v, f)), get<n-1>(t)) for n = rank(t) > 0
+template <class T, class V, class F>
+TESSERA_HOST_DEVICE constexpr auto iscan(T const& t, V const& init, F&& f) {
+  static_assert(is_tuple_v<T>, "iscan: scans the elements of a tuple");
+  if constexpr (tuple_size_v<T> == 0) {
+    return tuple<>{};
+  } else {
+    auto first = f(init, get<0>(t));
+    auto rest = [&]<int... I>(seq<I...>) { return make_tuple(get<I + 1>(t)...); }(make_seq<tuple_size_v<T> - 1>{});
+    return tuple_cat(make_tuple(first), iscan(rest, first, f));
+  }
+}
+template <class T, class V, class F>
+TESSERA_HOST_DEVICE constexpr auto escan(T const& t, V const& init, F&& f) {
+  static_assert(is_tuple_v<T>, "escan: scans the elements of a tuple");
+  if constexpr (tuple_size_v<T> == 0) {
+    return tuple<>{};
+  } else {
+    auto most = [&]<int... I>(seq<I...>) { return make_tuple(get<I>(t)...); }(make_seq<tuple_size_v<T> - 1>{});
+    return tuple_cat(make_tuple(init), iscan(most, init, f));
+  }
+}
+
 // Elements [B, E).
 template <int B, int E, class T>
 TESSERA_HOST_DEVICE constexpr auto take(T const& t) {
