@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/layout.hpp"
@@ -238,6 +239,35 @@ TEST(AlgebraLawsDynamic, SlicingAgreesWithEvaluation) {
           auto [s, off] = slice_and_offset(make_coord(_, a, b), t4);
           ASSERT_EQ(s(i) + off, t4(i, a, b)) << str(t4);
         }
+  }
+}
+
+// domain_offset(c, L) = (L', k) with L'(x) + k == L(c + x) wherever c + x is
+// a coordinate; for a swizzled Sw o off o L the offset stays under the swizzle
+// (k == 0), and slice_and_offset of it keeps the same law as a plain layout's.
+TEST(AlgebraLawsDynamic, DomainOffsetMovesTheOrigin) {
+  Gen g(53);
+  for (int n = 0; n < kLayoutsPerProfile; ++n) {
+    auto t = random_layout<ProfileC>(g, 5, 30);
+    int const s0 = int(size<0>(t)), s10 = int(size<1, 0>(t)), s11 = int(size<1, 1>(t));
+    auto const c = make_coord(g.uniform(0, s0 - 1), make_coord(g.uniform(0, s10 - 1), g.uniform(0, s11 - 1)));
+    auto sw = composition(Swizzle<2, 1, 3>{}, g.uniform(0, 40), t);
+    auto [lo, k] = domain_offset(c, t);
+    auto [slo, sk] = domain_offset(c, sw);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(sk)>, _0>);
+    for (int x0 = 0; get<0>(c) + x0 < s0; ++x0)
+      for (int x10 = 0; get<1, 0>(c) + x10 < s10; ++x10)
+        for (int x11 = 0; get<1, 1>(c) + x11 < s11; ++x11) {
+          auto const x = make_coord(x0, make_coord(x10, x11));
+          auto const cx = make_coord(get<0>(c) + x0, make_coord(get<1, 0>(c) + x10, get<1, 1>(c) + x11));
+          ASSERT_EQ(lo(x) + k, t(cx)) << str(t);
+          ASSERT_EQ(slo(x) + sk, sw(cx)) << str(sw);
+        }
+    for (int i = 0; i < s0; ++i)
+      for (int j = 0; j < s10 * s11; ++j) {
+        auto [ss, soff] = slice_and_offset(make_coord(i, _), sw);
+        ASSERT_EQ(ss(j) + soff, sw(i, j)) << str(sw);
+      }
   }
 }
 

@@ -194,9 +194,15 @@ TEST(TensorView, GroupFlattenCoalesceDomainOffset) {
   auto co = coalesce(make_tensor(p, Layout<Shape<_2, _3, _4>>{}));
   EXPECT_EQ(layout_str(co), "_24:_1");
   auto d = domain_offset(make_coord(1, 2, 3), t);
-  for (int i = 0; i < 1; ++i)
-    for (int j = 0; j < 1; ++j) ASSERT_EQ(&d(0, 0, 0), &t(1, 2, 3));
-  ASSERT_EQ(&d(1, 0, 0) - &d(0, 0, 0), 1);
+  for (int i = 0; i + 1 < 2; ++i)
+    for (int j = 0; j + 2 < 3; ++j)
+      for (int k = 0; k + 3 < 4; ++k) ASSERT_EQ(&d(i, j, k), &t(1 + i, 2 + j, 3 + k));
+  // A swizzled tensor: the origin moves under the swizzle, the pointer stays.
+  auto sw = make_tensor(p, composition(Swizzle<3, 3, 3>{}, Layout<Shape<_16, _64>, Stride<_64, _1>>{}));
+  auto ds = domain_offset(make_coord(3, 17), sw);
+  EXPECT_EQ(ds.data(), sw.data());
+  for (int i = 0; i + 3 < 16; ++i)
+    for (int j = 0; j + 17 < 64; ++j) ASSERT_EQ(&ds(i, j), &sw(3 + i, 17 + j)) << i << "," << j;
 }
 
 TEST(TensorIdentity, CoordinatesAndSlices) {

@@ -158,10 +158,20 @@ TESSERA_HOST_DEVICE constexpr auto slice(Coord const& coord, ComposedLayout<A, O
   auto so = slice_and_offset(coord, c.layout_b());
   return composition(c.layout_a(), c.offset() + get<1>(so), get<0>(so));
 }
+// (slice(coord, c), _0): the fixed modes' offset has to stay inside, under
+// A, since A(O + k + x) is not A(O + x) + k for a swizzle.
+// @post c(coord with x at the `_` modes) == get<0>(r)(x) + get<1>(r)
 template <class Coord, class A, class O, class B>
 TESSERA_HOST_DEVICE constexpr auto slice_and_offset(Coord const& coord, ComposedLayout<A, O, B> const& c) {
-  auto so = slice_and_offset(coord, c.layout_b());
-  return make_tuple(composition(c.layout_a(), c.offset(), get<0>(so)), get<1>(so));
+  return make_tuple(slice(coord, c), Int<0>{});
+}
+// (A o (O + B(coord)) o B, _0): the same composed layout, its origin moved to
+// coord inside A (see slice_and_offset).
+// @post get<0>(r)(x) + get<1>(r) == c(coord + x) for coordinates x, coord + x of c
+template <class Coord, class A, class O, class B>
+TESSERA_HOST_DEVICE constexpr auto domain_offset(Coord const& coord, ComposedLayout<A, O, B> const& c) {
+  auto const& b = c.layout_b();
+  return make_tuple(composition(c.layout_a(), c.offset() + crd2idx(coord, b.shape(), b.stride()), b), Int<0>{});
 }
 template <class Coord, class A, class O, class B>
 TESSERA_HOST_DEVICE constexpr auto dice(Coord const& coord, ComposedLayout<A, O, B> const& c) {

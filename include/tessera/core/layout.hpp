@@ -245,6 +245,15 @@ template <class Coord, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto slice_and_offset(Coord const& coord, Layout<S, D> const& l) {
   return make_tuple(slice(coord, l), crd2idx(coord, l.shape(), l.stride()));
 }
+// The layout seen from `coord` as its origin: (l, l(coord)), the layout
+// unchanged and the codomain offset of coord (a linear layout moves its whole
+// image by l(coord)). ComposedLayout has its own, which keeps the offset
+// inside (a swizzle is not linear).
+// @post get<0>(r)(x) + get<1>(r) == l(coord + x) for coordinates x, coord + x of l
+template <class Coord, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto domain_offset(Coord const& coord, Layout<S, D> const& l) {
+  return make_tuple(l, crd2idx(coord, l.shape(), l.stride()));
+}
 // The sub-layout over the non-`_` modes of coord.
 template <class Coord, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto dice(Coord const& coord, Layout<S, D> const& l) {

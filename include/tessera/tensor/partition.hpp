@@ -123,9 +123,12 @@ TESSERA_HOST_DEVICE constexpr auto recast(Tensor<E, L> const& t) {
 }
 
 // The tensor with its origin moved to `coord`: result(c) == t(coord + c).
+// The layout's domain_offset says how: a plain layout moves the iterator, a
+// swizzled one keeps the iterator and moves its offset under the swizzle.
 template <class Coord, class E, class L>
 TESSERA_HOST_DEVICE constexpr auto domain_offset(Coord const& coord, Tensor<E, L> const& t) {
-  return detail::view(t.data() + crd2idx(coord, t.shape(), t.stride()), t.layout());
+  auto lo = domain_offset(coord, t.layout());
+  return detail::view(t.data() + get<1>(lo), get<0>(lo));
 }
 
 // ---- tiling and partitioning -----------------------------------------------
