@@ -14,6 +14,11 @@
 //                       tensor into (CPY, CPY_M, CPY_N, ...) and retile_S/D
 //                       reshape an already thread-owned fragment (such as an
 //                       MMA register fragment) to the same (CPY, ...) form.
+//
+// Builders: make_tiled_copy (thread and value layouts), make_tiled_copy_A/B/C
+// (a TiledMMA's fragments), make_tiled_copy_C_atom (one atom's worth of the
+// C fragment), make_tiled_copy_S/D (another copy's source or destination
+// side), make_cotiled_copy ((tid,vid) -> offset over a data layout).
 
 #include <type_traits>
 #include <utility>
@@ -83,6 +88,24 @@ struct Copy_Atom<Copy_Traits<Args...>, CopyInternalType> : Copy_Traits<Args...> 
 template <class TiledCopyType, class ThrIdx>
 struct ThrCopy;
 
+namespace detail {
+// The shape a tiler cuts: a shape stays itself; a tile of layouts gives the
+// shape of each layout's domain.
+template <class Tiler>
+TESSERA_HOST_DEVICE constexpr auto tiler_shape(Tiler const& tiler) {
+  if constexpr (is_tuple_v<Tiler>) {
+    return transform(tiler, [](auto const& m) {
+      if constexpr (is_layout_v<std::remove_cvref_t<decltype(m)>>) return shape(m);
+      else return m;
+    });
+  } else if constexpr (is_layout_v<Tiler>) {
+    return shape(tiler);
+  } else {
+    return tiler;
+  }
+}
+}  // namespace detail
+
 // Atoms over threads: (thr_idx, val_idx) -> coordinate in the (M,N) tile.
 template <class CopyAtom, class LayoutCopy_TV, class ShapeTiler_MN>
 struct TiledCopy : CopyAtom {
@@ -97,6 +120,10 @@ struct TiledCopy : CopyAtom {
 
   using Tiler_MN = ShapeTiler_MN;
   using TiledLayout_TV = LayoutCopy_TV;
+  // The tile's (M,N) extents in TiledLayout_TV's codomain: the tiler itself
+  // when it is a shape, the domain of each layout when it is a tile of
+  // layouts (make_tiled_copy_C_atom, make_cotiled_copy).
+  using TileShape_MN = decltype(detail::tiler_shape(Tiler_MN{}));
   using TiledNumThr = decltype(size<0>(TiledLayout_TV{}));
   using TiledNumVal = decltype(size<1>(TiledLayout_TV{}));
 
@@ -151,7 +178,7 @@ struct TiledCopy : CopyAtom {
     auto V = size<0>(frg);
     // (m,n) -> index of the V-sized value block
     auto frg_layout_mn =
-        upcast<TiledNumThr::value * decltype(V)::value>(right_inverse(TiledLayout_TV{}).with_shape(Tiler_MN{}));
+        upcast<TiledNumThr::value * decltype(V)::value>(right_inverse(TiledLayout_TV{}).with_shape(TileShape_MN{}));
     // (atom_vals, rest_vals) -> (v, m, n)
     auto frg_layout_v =
         zipped_divide(logical_product(make_layout(V), right_inverse(frg_layout_mn)), make_layout(AtomNumVal{}));
@@ -165,12 +192,12 @@ struct TiledCopy : CopyAtom {
   // (thr_idx, val_idx) -> (m,n) coordinate of the tile, column-major index.
   // ref ((M,N),1) already has the ((TileM,TileN),(Rest)) form tile2thrfrg takes.
   TESSERA_HOST_DEVICE static constexpr auto get_layoutS_TV() {
-    auto ref_S = make_layout(make_shape(product_each(Tiler_MN{}), _1{}));
+    auto ref_S = make_layout(make_shape(product_each(TileShape_MN{}), _1{}));
     return tile2thrfrg(ref_S, composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}))(Underscore{}, Underscore{},
                                                                                           _0{});
   }
   TESSERA_HOST_DEVICE static constexpr auto get_layoutD_TV() {
-    auto ref_D = make_layout(make_shape(product_each(Tiler_MN{}), _1{}));
+    auto ref_D = make_layout(make_shape(product_each(TileShape_MN{}), _1{}));
     return tile2thrfrg(ref_D, composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}))(Underscore{}, Underscore{},
                                                                                           _0{});
   }
@@ -218,6 +245,23 @@ struct ThrCopy : TiledCopyType {
   }
 };
 
+namespace detail {
+// Every (tid,vid) of atom_tv reaches an offset that data holds: going to the
+// data coordinate and back gives the same offset.
+template <class Data, class TVData, class AtomTV>
+constexpr bool cotiled_covers() {
+  Data const data{};
+  TVData const tv_data{};
+  AtomTV const atom_tv{};
+  // data(int) reads the int as a column-major index over data's shape
+  for (int i = 0; i < int(size(atom_tv)); ++i) {
+    int const idx = int(tv_data(i));
+    if (idx >= int(size(data)) || data(idx) != atom_tv(i)) return false;
+  }
+  return true;
+}
+}  // namespace detail
+
 // TiledCopy from a (thr,val) -> (m,n) layout and the tile it covers.
 template <class... Args, class LayoutCopy_TV, class Tiler>
 TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_impl(Copy_Atom<Args...> const& atom, LayoutCopy_TV const&,
@@ -252,6 +296,91 @@ TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_B(Copy_Atom<CArgs...> const& 
 template <class... CArgs, class... MArgs>
 TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_C(Copy_Atom<CArgs...> const& copy_atom, TiledMMA<MArgs...> const& mma) {
   return make_tiled_copy_impl(copy_atom, mma.get_layoutC_TV(), make_shape(tile_size<0>(mma), tile_size<1>(mma)));
+}
+
+// The copy with the same threads, values and tile as `tiled` reads them
+// (make_tiled_copy_S) or writes them (make_tiled_copy_D), issued through
+// another atom: e.g. the smem -> gmem half of a copy whose other half is a
+// register -> smem TiledCopy.
+// @post make_tiled_copy_S(a, t).get_layoutS_TV() == t.get_layoutS_TV() (same for D)
+template <class... CArgs, class... TArgs>
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_S(Copy_Atom<CArgs...> const& copy_atom,
+                                                 TiledCopy<TArgs...> const& tiled) {
+  using TC = TiledCopy<TArgs...>;
+  return make_tiled_copy_impl(copy_atom, TC::get_layoutS_TV(), typename TC::Tiler_MN{});
+}
+template <class... CArgs, class... TArgs>
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_D(Copy_Atom<CArgs...> const& copy_atom,
+                                                 TiledCopy<TArgs...> const& tiled) {
+  using TC = TiledCopy<TArgs...>;
+  return make_tiled_copy_impl(copy_atom, TC::get_layoutD_TV(), typename TC::Tiler_MN{});
+}
+
+namespace detail {
+// From layout_tv, (tid,vid) -> column-major index into a box of shape
+// `box` (M,N,...), the tile of layouts that picks just the coordinates it
+// touches -- mode i: tile index -> the i-th coordinates reached, in the
+// order layout_tv first reaches them -- and layout_tv re-expressed as
+// (tid,vid) -> column-major index into that tile.
+// @pre layout_tv reaches each coordinate of a mode through one stride chain
+//      (filter of its projection is injective), as MMA and smem tilings do
+// @post composition(make_layout(box), get<0>(r)) o get<1>(r) == layout_tv
+template <class LayoutTV, class Box>
+TESSERA_HOST_DEVICE constexpr auto touched_tiler(LayoutTV const& layout_tv, Box const& box) {
+  constexpr int R = decltype(rank(box))::value;
+  auto zeros = repeat<R>(_0{});
+  auto tiler = [&]<int... I>(seq<I...>) {
+    // box index -> coordinate along mode I only, then the coordinates the
+    // (tid,vid) walk reaches there, zero strides and repeats merged away.
+    return make_tile(filter(composition(make_layout(box, replace<I>(zeros, _1{})), layout_tv))...);
+  }(make_seq<R>{});
+  // tile index -> box index, and its inverse on the tile's image
+  auto tile2box = composition(make_layout(box), tiler);
+  return make_tuple(tiler, composition(left_inverse(tile2box), layout_tv));
+}
+}  // namespace detail
+
+// A copy of one atom's worth of values per thread over a TiledMMA's C
+// fragment: each thread's first NumValSrc accumulator values (in the MMA's
+// value order), on a tile made of just the (m,n) coordinates those values
+// cover -- the epilogue's register -> shared-memory step at atom size
+// rather than over the whole fragment.
+// @post every (tid, v) of the result names the element
+//       mma.get_layoutC_TV()(tid, v) of the MMA tile, v < NumValSrc
+template <class... CArgs, class... MArgs>
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy_C_atom(Copy_Atom<CArgs...> const& copy_atom,
+                                                      TiledMMA<MArgs...> const& mma) {
+  auto layoutC_TV = mma.get_layoutC_TV();
+  constexpr int kCopyV = Copy_Atom<CArgs...>::NumValSrc;
+  static_assert(kCopyV <= decltype(size<1>(layoutC_TV))::value,
+                "make_tiled_copy_C_atom: the copy atom moves more values than a thread holds in the MMA's C "
+                "fragment [use a narrower atom]");
+  // (tid, first kCopyV values) -> index into the (M,N) tile of the MMA
+  auto layout_tv = composition(layoutC_TV, make_layout(make_shape(size<0>(layoutC_TV), Int<kCopyV>{})));
+  auto tt = detail::touched_tiler(layout_tv, make_shape(tile_size<0>(mma), tile_size<1>(mma)));
+  return make_tiled_copy_impl(copy_atom, get<1>(tt), get<0>(tt));
+}
+
+// A TiledCopy from what one side of it looks like in memory: atom_tv_layout
+// maps (tid,vid) to an offset in the data that data_layout lays out ((M,N)
+// coordinate -> offset). The copy's tile is the (m,n) coordinates those
+// offsets hold, so partition_S/D of a tensor laid out by data_layout hands
+// each thread exactly the offsets atom_tv_layout gives it.
+// @pre both layouts static; every offset of atom_tv_layout lies in data_layout's image
+// @post for every (t,v): data_layout(tile coordinate of (t,v)) == atom_tv_layout(t,v)
+template <class... Args, class AtomTVLayout, class DataLayout>
+TESSERA_HOST_DEVICE constexpr auto make_cotiled_copy(Copy_Atom<Args...> const& copy_atom,
+                                                 AtomTVLayout const& atom_tv_layout, DataLayout const& data_layout) {
+  static_assert(is_static_v<AtomTVLayout> && is_static_v<DataLayout>,
+                "make_cotiled_copy: the (tid,vid) and data layouts must be static");
+  // offset -> column-major index of the data coordinate; the trailing 1:0
+  // sends offsets past the data's image to 0 rather than off the end.
+  auto inv_data = make_layout(left_inverse(data_layout), Layout<_1, _0>{});
+  auto layout_tv_data = composition(inv_data, atom_tv_layout);  // (tid,vid) -> data index
+  static_assert(detail::cotiled_covers<DataLayout, decltype(layout_tv_data), AtomTVLayout>(),
+                "make_cotiled_copy: atom_tv_layout reaches an offset that data_layout does not hold");
+  auto tt = detail::touched_tiler(layout_tv_data, product_each(shape(data_layout)));
+  return make_tiled_copy_impl(copy_atom, get<1>(tt), get<0>(tt));
 }
 
 // Threads of a TiledCopy.

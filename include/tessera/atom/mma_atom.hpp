@@ -12,6 +12,9 @@
 //                       says which (M,N,K) coordinates one tile covers.
 //   ThrMMA              one thread's view: partition_A/B/C of global or
 //                       shared tensors, partition_fragment_A/B.
+//   partition_shape_A/B/C(mma, shape), partition_fragment_A/B/C(mma, shape)
+//                       the same shapes and register fragments from a tile
+//                       shape alone.
 //
 // A partitioned tensor has shape (V, REST_M, REST_K, ...) for A: mode 0 is the
 // atom's values held by this thread, then the repeats of the tile.
@@ -392,6 +395,39 @@ template <class MMAOperation, class MMAThrLayout = Layout<Shape<_1, _1, _1>>,
 TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(MMAOperation const&, MMAThrLayout const& thr_layout = {},
                                               Permutations const& permutations = {}) {
   return make_tiled_mma(MMA_Atom<MMAOperation>{}, thr_layout, permutations);
+}
+
+// The shape of one thread's partition of an (M,N), (M,K) or (N,K) tile of
+// the given shape: (V, REST_M, REST_N, ...) as thr_mma.partition_C etc. give
+// it. Every thread's partition has this shape, so thread 0's is asked.
+// @post partition_shape_C(mma, s) == shape(mma.get_slice(t).partition_C(x)) for every
+//       thread t and tensor x of shape s (A and B alike)
+template <class... Args, class ShapeMN>
+TESSERA_HOST_DEVICE constexpr auto partition_shape_C(TiledMMA<Args...> const& mma, ShapeMN const& shape_mn) {
+  return shape(mma.get_slice(_0{}).partition_C(make_identity_tensor(shape_mn)));
+}
+template <class... Args, class ShapeMK>
+TESSERA_HOST_DEVICE constexpr auto partition_shape_A(TiledMMA<Args...> const& mma, ShapeMK const& shape_mk) {
+  return shape(mma.get_slice(_0{}).partition_A(make_identity_tensor(shape_mk)));
+}
+template <class... Args, class ShapeNK>
+TESSERA_HOST_DEVICE constexpr auto partition_shape_B(TiledMMA<Args...> const& mma, ShapeNK const& shape_nk) {
+  return shape(mma.get_slice(_0{}).partition_B(make_identity_tensor(shape_nk)));
+}
+
+// Register fragments of those shapes (compact, column-major), without a
+// tensor to partition: the accumulator, or the register A/B of an RS MMA.
+template <class... Args, class ShapeMN>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(TiledMMA<Args...> const& mma, ShapeMN const& shape_mn) {
+  return make_tensor<typename TiledMMA<Args...>::FrgTypeC>(partition_shape_C(mma, shape_mn));
+}
+template <class... Args, class ShapeMK>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(TiledMMA<Args...> const& mma, ShapeMK const& shape_mk) {
+  return make_tensor<typename TiledMMA<Args...>::ValTypeA>(partition_shape_A(mma, shape_mk));
+}
+template <class... Args, class ShapeNK>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_B(TiledMMA<Args...> const& mma, ShapeNK const& shape_nk) {
+  return make_tensor<typename TiledMMA<Args...>::ValTypeB>(partition_shape_B(mma, shape_nk));
 }
 
 // Threads of a TiledMMA.

@@ -202,9 +202,9 @@ void svg_mma(std::ostream& os, TiledMMA<Args...> const& mma, std::string const& 
 template <class... Args>
 void svg_copy(std::ostream& os, TiledCopy<Args...> const&, std::string const& name = "TiledCopy") {
   using TC = TiledCopy<Args...>;
-  using Tiler = typename TC::Tiler_MN;
-  int const M = int(product(get<0>(Tiler{})));
-  int const N = int(product(get<1>(Tiler{})));
+  using Tile = typename TC::TileShape_MN;  // a tile of layouts draws over their domains
+  int const M = int(product(get<0>(Tile{})));
+  int const N = int(product(get<1>(Tile{})));
   SvgGrid s = tv_grid("S " + name, TC::get_layoutS_TV(), M, N);
   SvgGrid d = tv_grid("D", TC::get_layoutD_TV(), M, N);
   detail::begin_svg(os, detail::grid_width(s) + detail::grid_width(d), detail::grid_height(s));
