@@ -5,7 +5,8 @@
 // Everything in Tessera. Under a host compiler: the layout algebra, tensors,
 // atom traits and the host-side GEMM interface. Under nvcc, also the PTX
 // wrappers (arch/) and the kernels (gemm/*.cuh).
-// Not included: <tessera/viz/svg.hpp> (SVG pictures of layouts, host tooling).
+// Not included: <tessera/viz/svg.hpp> (SVG pictures of layouts, host tooling)
+// and <tessera/cute_compat.hpp> (CuTe's CUTE_ macro spellings, opt-in).
 // tests/headers checks that this list covers every other public header.
 
 #include <tessera/config.hpp>

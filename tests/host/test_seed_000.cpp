@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include <tessera/atom.hpp>
+#include <tessera/cute_compat.hpp>
 #include <tessera/tensor.hpp>
 
 #include "host_test.hpp"
@@ -158,6 +159,60 @@ TEST(Seed000, CopyPartitionG2S) {
   EXPECT_EQ(printed(tBsB).layout, "((_8,_1),_8,_1,(_1,_3)):((_1,_0),_1024,_0,(_0,_8192))");
   expect_same_addresses(tBsB, seed_tAsA(), kSmemB, "tBsB");
   EXPECT_EQ(size(Seed000::copyA()), 128);
+}
+
+// gemm_device's preconditions (seed 000, section 3.1) and its fragment
+// checks, as the seed writes them: CUTE_STATIC_ASSERT_V through
+// <tessera/cute_compat.hpp>. Each is a compile-time check; the test fails to
+// build if one does not hold.
+TEST(Seed000, PreconditionsPortVerbatim) {
+  Seed000 s;
+  auto shape_MNK = s.prob_shape;
+  auto cta_tiler = Seed000::cta_tiler();
+  auto copy_a = Seed000::copyA();
+  auto copy_b = Seed000::copyA();
+  auto mma = Seed000::mmaC();
+  auto dA = s.dA;
+  auto dB = s.dB;
+  auto dC = s.dC;
+  using ASmemLayout = decltype(Seed000::sA_layout());
+  using BSmemLayout = decltype(Seed000::sB_layout());
+  using CSmemLayout = decltype(make_layout(make_shape(Seed000::bM, Seed000::bN)));
+
+  // Preconditions
+  CUTE_STATIC_ASSERT_V(rank(shape_MNK) == Int<3>{});                   // (M, N, K)
+  CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});                   // (BLK_M, BLK_N, BLK_K)
+
+  CUTE_STATIC_ASSERT_V(size(copy_a) == size(mma));                     // NumThreads
+  CUTE_STATIC_ASSERT_V(size(copy_b) == size(mma));                     // NumThreads
+
+  static_assert(is_static<ASmemLayout>::value);
+  static_assert(is_static<BSmemLayout>::value);
+  static_assert(is_static<CSmemLayout>::value);
+
+  CUTE_STATIC_ASSERT_V(size<0>(ASmemLayout{}) == size<0>(cta_tiler));  // BLK_M
+  CUTE_STATIC_ASSERT_V(size<0>(CSmemLayout{}) == size<0>(cta_tiler));  // BLK_M
+  CUTE_STATIC_ASSERT_V(size<0>(BSmemLayout{}) == size<1>(cta_tiler));  // BLK_N
+  CUTE_STATIC_ASSERT_V(size<1>(CSmemLayout{}) == size<1>(cta_tiler));  // BLK_N
+  CUTE_STATIC_ASSERT_V(size<1>(ASmemLayout{}) == size<2>(cta_tiler));  // BLK_K
+  CUTE_STATIC_ASSERT_V(size<1>(BSmemLayout{}) == size<2>(cta_tiler));  // BLK_K
+
+  CUTE_STATIC_ASSERT_V(congruent(select<0,2>(shape_MNK), dA));         // dA strides for shape MK
+  CUTE_STATIC_ASSERT_V(congruent(select<1,2>(shape_MNK), dB));         // dB strides for shape NK
+  CUTE_STATIC_ASSERT_V(congruent(select<0,1>(shape_MNK), dC));         // dC strides for shape MN
+
+  auto thr_mma = mma.get_slice(0);
+  auto tCgC = thr_mma.partition_C(s.gC());
+  auto tCrA = thr_mma.partition_fragment_A(Seed000::sA()(_, _, 0));
+  auto tCrB = thr_mma.partition_fragment_B(Seed000::sB()(_, _, 0));
+  auto tCrC = thr_mma.make_fragment_C(tCgC);
+  CUTE_STATIC_ASSERT_V((  shape(tCrC) == take<0,3>(shape(tCgC)))); // (MMA,MMA_M,MMA_N)
+  CUTE_STATIC_ASSERT_V((size<1>(tCgC) == size<1>(tCrA)));          // MMA_M
+  CUTE_STATIC_ASSERT_V((size<2>(tCgC) == size<1>(tCrB)));          // MMA_N
+  // the message form
+  CUTE_STATIC_ASSERT_V(size(mma) == _128{}, "seed 000 runs 128 threads");
+  TESSERA_STATIC_ASSERT_V(size<0>(cta_tiler) == _128{});
+  SUCCEED() << "every check above is evaluated at compile time";
 }
 
 TEST(Seed000, MmaPartition) {

@@ -62,6 +62,26 @@ struct is_static : bool_constant<std::is_empty_v<std::remove_cvref_t<T>>> {};
 template <class T>
 inline constexpr bool is_static_v = is_static<T>::value;
 
+// static_assert on a static condition (a C<b>, such as the result of
+// comparing static sizes): TESSERA_STATIC_ASSERT_V(size(copy_a) == size(mma)),
+// with an optional message. CuTe's CUTE_STATIC_ASSERT_V; <tessera/cute_compat.hpp>
+// spells it that way.
+#define TESSERA_STATIC_ASSERT_V(cond, ...) \
+  static_assert(::tessera::detail::static_condition<decltype(cond)>() __VA_OPT__(, ) __VA_ARGS__)
+
+namespace detail {
+// The value of a static condition, for TESSERA_STATIC_ASSERT_V; a run-time
+// condition is refused by name rather than with "bool is not a class".
+template <class T>
+constexpr bool static_condition() {
+  static_assert(is_static_int_v<T>,
+                "TESSERA_STATIC_ASSERT_V: the condition is a run-time value, not a static C<b> [compare static "
+                "integers, e.g. size(Layout<...>{}) == _128{}, or use static_assert / TESSERA_ASSERT]");
+  if constexpr (is_static_int_v<T>) return bool(std::remove_cvref_t<T>::value);
+  else return true;
+}
+}  // namespace detail
+
 // is_constant<n, T>: T is a static integer whose value equals n.
 template <auto n, class T>
 struct is_constant : false_type {};
