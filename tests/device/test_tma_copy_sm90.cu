@@ -281,10 +281,21 @@ auto make_operand_copy(Op op, bfloat16_t const* p, int rows, int K) {
                        SmemTile{}, make_shape(Int<BLK_M>{}, Int<BLK_K>{}),
                        Int<std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ? 2 : 1>{});
 }
+// The same through CuTe's make_tma_atom; its map must be make_tma_copy's.
+template <class Op>
+auto make_operand_atom(Op op, bfloat16_t const* p, int rows, int K) {
+  auto atom = make_tma_atom(op, make_tensor(make_gmem_ptr(p), make_layout(make_shape(rows, K), make_stride(K, _1{}))),
+                            SmemTile{}, make_shape(Int<BLK_M>{}, Int<BLK_K>{}), Int<1>{});
+  auto copy = make_operand_copy(op, p, rows, K);
+  EXPECT_TRUE(atom.ok() && copy.ok());
+  EXPECT_EQ(0, std::memcmp(atom.get_tma_descriptor(), copy.get_tma_descriptor(), sizeof(CUtensorMap)))
+      << "make_tma_atom and make_tma_copy encode different tensor maps";
+  return atom;
+}
 
 // Seed 002's GEMM on an M x N x K problem (M, N multiples of the tile),
-// the loads in form kForm.
-template <Form kForm>
+// the loads in form kForm (made by make_tma_atom when kAtom).
+template <Form kForm, bool kAtom = false>
 void run_seed_gemm(int M, int N, int K) {
   Problem const p = make_problem(M, N, K);
   DevBuf da, db, dc;
@@ -293,8 +304,12 @@ void run_seed_gemm(int M, int N, int K) {
   std::size_t const c_bytes = std::size_t(p.M) * p.N * sizeof(float);
   TESSERA_TEST_CUDA(cudaMalloc(&dc.p, c_bytes));
   TESSERA_TEST_CUDA(cudaMemset(dc.p, 0xFF, c_bytes));  // poison: NaN
-  auto tma_load_A = make_operand_copy(SM90_TMA_LOAD{}, da.as<bfloat16_t>(), p.M, p.K);
-  auto tma_load_B = make_operand_copy(SM90_TMA_LOAD{}, db.as<bfloat16_t>(), p.N, p.K);
+  auto make = [&](bfloat16_t const* ptr, int rows) {
+    if constexpr (kAtom) return make_operand_atom(SM90_TMA_LOAD{}, ptr, rows, p.K);
+    else return make_operand_copy(SM90_TMA_LOAD{}, ptr, rows, p.K);
+  };
+  auto tma_load_A = make(da.as<bfloat16_t>(), p.M);
+  auto tma_load_B = make(db.as<bfloat16_t>(), p.N);
   ASSERT_TRUE(tma_load_A.ok()) << tma_load_A.error();
   ASSERT_TRUE(tma_load_B.ok()) << tma_load_B.error();
   EXPECT_EQ(tma_load_A.box_bytes(), std::uint32_t(BLK_M * BLK_K * 2));
@@ -316,6 +331,12 @@ TEST(TmaCopy, SeedHopperGemm) {
 TEST(TmaCopy, PartitionedFormAsCuteTutorial) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   run_seed_gemm<Form::partition>(384, 256, 1000);
+}
+
+// ... with the copies made by make_tma_atom, as CuTe's newer tutorial does.
+TEST(TmaCopy, MakeTmaAtomPartitionedForm) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  run_seed_gemm<Form::partition, true>(256, 384, 808);
 }
 
 // ... and in CuTe's older form (tma.get_slice(0).partition_S(gA) /

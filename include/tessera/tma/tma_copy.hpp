@@ -23,6 +23,7 @@
 //     mbarrier_wait(&mbar, phase);
 //
 //   prefetch_tma_descriptor(tma.get_tma_descriptor())   optional, before the first copy
+//   make_tma_atom(op, gmem, smem_layout, cta_tile, cluster_size)   CuTe's other name, the same copy
 //
 //   // or CuTe's partitioned form (see tma_partition below):
 //   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
@@ -423,6 +424,19 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class Multica
 [[nodiscard]] auto make_tma_copy(Op const& op, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
                                  Multicast const& multicast) {
   return make_tma_copy(op, gmem_tensor, smem_layout, product_each(shape(smem_layout)), multicast);
+}
+
+// CuTe's make_tma_atom(op, gmem, smem_layout, cta_tiler, cluster_size): the
+// copy make_tma_copy makes from the same arguments. CuTe separates the atom
+// (make_tma_atom, for tma_partition) from its one-thread tiling
+// (make_tma_copy, for get_slice); a TmaCopy is both, so either name gives an
+// object that tma_partition, get_slice and copy all take.
+// @post the result's tensor map is byte-for-byte make_tma_copy's
+template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile, class ClusterSize = Int<1>>
+  requires is_tuple_v<CtaTile>
+[[nodiscard]] auto make_tma_atom(Op const& op, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
+                                 CtaTile const& cta_tile, ClusterSize const& cluster_size = {}) {
+  return make_tma_copy(op, gmem_tensor, smem_layout, cta_tile, cluster_size);
 }
 
 #if defined(__CUDACC__)
