@@ -7,6 +7,7 @@
 // Plain C++20; no CUDA headers needed.
 
 #include "tessera/config.hpp"
+#include "tessera/core/array.hpp"
 #include "tessera/core/integral_constant.hpp"
 #include "tessera/core/tuple.hpp"
 #include "tessera/core/int_tuple.hpp"
