@@ -129,6 +129,53 @@ TEST(TensorCopy, ThroughSwizzledSmem) {
   for (auto v : smem) ASSERT_NE(v, 0xdead);
 }
 
+// Different static mode structures over the same domain: copy() walks their
+// common refinement, so a plain row-major (16,64) tile pairs its K run with
+// the swizzled tile's 8-element rows (128-bit vectors; it was element-wise).
+TEST(TensorCopy, RowMajorTileIntoSwizzledSmemVectorises) {
+  auto src_buf = random_floats(16 * 64, 9);
+  std::vector<std::uint16_t> src16(src_buf.size());
+  for (std::size_t i = 0; i < src16.size(); ++i) src16[i] = std::uint16_t(std::uint32_t(src_buf[i] * 30000.0f + 40000.0f));
+  alignas(1024) static std::uint16_t smem[16 * 64];
+  std::fill(std::begin(smem), std::end(smem), std::uint16_t(0xdead));
+  auto atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Shape<_8, _8>>, Stride<_8, Stride<_1, _64>>>{});
+  Tensor sA = make_tensor(make_smem_ptr(smem), tile_to_shape(atom, make_shape(Int<16>{}, Int<64>{})));
+  Tensor gA = make_tensor(make_gmem_ptr(src16.data()), Layout<Shape<_16, _64>, Stride<_64, _1>>{});
+  static_assert(detail::static_vector_width<decltype(gA), decltype(sA)>() == 8, "row-major into the 3-bit-base swizzle");
+  // a run-time leading dimension keeps the static shape, so the same walk applies
+  Tensor gAd = make_tensor(make_gmem_ptr(src16.data()), make_layout(make_shape(_16{}, _64{}), make_stride(64, _1{})));
+  static_assert(detail::static_vector_width<decltype(gAd), decltype(sA)>() == 8);
+  copy(gAd, sA);
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 64; ++k) ASSERT_EQ(sA(m, k), gA(m, k));
+  for (auto v : smem) ASSERT_NE(v, 0xdead);
+}
+
+// refine_layout keeps each layout's function, and the refined pair has one flat shape.
+TEST(TensorCopy, CommonRefinementKeepsTheFunctions) {
+  auto check = [](auto a, auto b, bool expect_ok) {
+    using A = decltype(a);
+    using B = decltype(b);
+    using H = detail::refinement_holder<A, B>;
+    ASSERT_EQ(H::value.ok, expect_ok) << a << " vs " << b;
+    if constexpr (H::value.ok) {
+      auto ra = detail::refine_layout<H, 0>(a);
+      auto rb = detail::refine_layout<H, 1>(b);
+      static_assert(std::is_same_v<decltype(ra.shape()), decltype(rb.shape())>);
+      for (int i = 0; i < int(size(a)); ++i) {
+        ASSERT_EQ(int(ra(i)), int(a(i))) << a << " refined " << ra;
+        ASSERT_EQ(int(rb(i)), int(b(i))) << b << " refined " << rb;
+      }
+    }
+  };
+  check(Layout<Shape<_16, _64>, Stride<_64, _1>>{}, Layout<Shape<Shape<_8, _2>, Shape<_8, _8>>, Stride<Stride<_8, _512>, Stride<_1, _64>>>{}, true);
+  check(Layout<Shape<_6, _4>>{}, Layout<Shape<_2, _12>, Stride<_12, _1>>{}, true);         // (2,3,4)
+  check(Layout<Shape<_6, _4>>{}, Layout<Shape<_4, _6>>{}, false);                            // 4 does not divide 6
+  check(make_layout(make_shape(_8{}, _4{}), make_stride(5, 40)), Layout<Shape<_2, _16>>{}, true);  // run-time strides
+  check(Layout<Shape<_1, _32, _1>>{}, Layout<Shape<_4, _8>, Stride<_8, _1>>{}, true);       // size-1 modes skipped
+  check(Layout<Shape<_4, _8>>{}, Layout<Shape<_4, _8>, Stride<_8, _1>>{}, false);            // same shape: plan as before
+}
+
 TEST(TensorCopy, CopyIfWithMask) {
   auto src_buf = random_floats(256, 3);
   std::vector<float> dst_buf(256, -7.0f);

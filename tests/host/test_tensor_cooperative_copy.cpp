@@ -120,9 +120,9 @@ TEST(CooperativeCopy, NarrowerMaxVecBits) {
 }
 
 TEST(CooperativeCopy, IntoSwizzledSharedStorage) {
-  // gmem tile with the smem tile's mode structure (so the 8-element K run
-  // pairs up) into seed 000's Swizzle<3,3,3> layout in 1024-aligned storage;
-  // then a plain row-major source, which goes element by element.
+  // gmem tile with the smem tile's mode structure into seed 000's
+  // Swizzle<3,3,3> layout in 1024-aligned storage; then a plain row-major
+  // source, which pairs up with it over their common refinement.
   auto atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Shape<_8, _8>>, Stride<_8, Stride<_1, _64>>>{});
   auto sL = tile_to_shape(atom, make_shape(Int<32>{}, Int<64>{}));
   static array_aligned<half_t, 32 * 64, 1024> smem;
@@ -135,6 +135,8 @@ TEST(CooperativeCopy, IntoSwizzledSharedStorage) {
   check_cooperative<128>(s, smem.data(), smem.size(),
                          [&](half_t const* p) { return make_tensor(make_gmem_ptr(p), g_layout); },
                          [&](half_t* p) { return make_tensor(make_smem_ptr(p), sL); });
+  using R = decltype(make_tensor(make_gmem_ptr(static_cast<half_t const*>(nullptr)), Layout<Shape<_32, _64>, Stride<_64, _1>>{}));
+  static_assert(detail::static_vector_width<R, S>() == 8, "row-major into the swizzle: 128-bit too");
   check_cooperative<128>(
       s, smem.data(), smem.size(),
       [](half_t const* p) { return make_tensor(make_gmem_ptr(p), Layout<Shape<_32, _64>, Stride<_64, _1>>{}); },

@@ -44,6 +44,14 @@ TESSERA_HOST_DEVICE void cooperative_copy_plain(std::uint32_t tid, SrcTensor con
   using Src = std::remove_cvref_t<SrcTensor>;
   using Dst = std::remove_cvref_t<DstTensor>;
   using T = typename Src::value_type;
+  using H = refinement_holder<typename Src::layout_type, typename Dst::layout_type>;
+  if constexpr (H::value.ok) {
+    // different static flat shapes: walk their common refinement (see copy())
+    auto rs = make_tensor(src.data(), refine_layout<H, 0>(src.layout()));
+    auto rd = make_tensor(dst.data(), refine_layout<H, 1>(dst.layout()));
+    cooperative_copy_plain<NumThreads, MaxVecBits>(tid, rs, rd);
+    return;
+  } else {
   constexpr int kWidest = static_vector_width<Src, Dst>();
   constexpr int kCap = MaxVecBits / (8 * int(sizeof(T))) > 0 ? MaxVecBits / (8 * int(sizeof(T))) : 1;
   constexpr int V = kWidest < kCap ? kWidest : kCap;
@@ -70,6 +78,7 @@ TESSERA_HOST_DEVICE void cooperative_copy_plain(std::uint32_t tid, SrcTensor con
     }
     // the tail past the last whole vector (a run that does not divide n)
     for (int i = vectors * V + int(tid); i < n; i += NumThreads) *(dst.data() + dl(i)) = *(src.data() + sl(i));
+  }
   }
 }
 

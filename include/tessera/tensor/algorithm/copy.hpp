@@ -128,6 +128,91 @@ constexpr auto make_vector_plan() {
   return p;
 }
 
+// The common refinement of two layouts over the same domain: when both flat
+// shapes are static, of one size, and the union of their prefix products is
+// a divisibility chain, each flat mode splits into the factors between
+// consecutive chain members, so both layouts get the same flat shape. A
+// row-major (128,64):(ld,_1) tile and a GMMA-style ((8,16),(8,8)) smem tile
+// both become (8,16,8,8); the plan can then pair their contiguous modes.
+// @post refine_layout<...>(l)(i) == l(i) for every i < size(l)
+struct refinement {
+  bool ok = false;
+  int count = 0;
+  int size[32] = {};    // refined mode sizes, in domain (colex) order
+  int source[2][32] = {};  // original flat mode of each refined mode (0: src, 1: dst)
+  int inner[2][32] = {};   // product of the earlier pieces of that original mode
+};
+
+template <class SS, class DS>
+constexpr refinement make_refinement() {
+  refinement r{};
+  if constexpr (!is_static_v<SS> || !is_static_v<DS> || std::is_same_v<SS, DS>) {
+    return r;
+  } else {
+    constexpr int NS = tuple_size_v<SS>, ND = tuple_size_v<DS>;
+    int sh[2][32] = {}, n[2] = {NS, ND};
+    if (NS > 32 || ND > 32) return r;
+    [&]<int... I>(seq<I...>) { ((sh[0][I] = int(elem_t<I, SS>::value)), ...); }(make_seq<NS>{});
+    [&]<int... I>(seq<I...>) { ((sh[1][I] = int(elem_t<I, DS>::value)), ...); }(make_seq<ND>{});
+    // walk both shapes' prefix products together; each step cuts at the
+    // smaller next boundary, which the larger must be a multiple of
+    long pos = 1;
+    int k[2] = {0, 0};
+    long done[2] = {1, 1};  // product of the current original mode already consumed
+    auto skip_ones = [&](int side) {
+      while (k[side] < n[side] && sh[side][k[side]] == 1) ++k[side];
+    };
+    skip_ones(0);
+    skip_ones(1);
+    while (k[0] < n[0] && k[1] < n[1]) {
+      long next[2];
+      for (int side = 0; side < 2; ++side) next[side] = pos * (sh[side][k[side]] / done[side]);
+      long const cut = next[0] < next[1] ? next[0] : next[1];
+      if (next[0] % cut != 0 || next[1] % cut != 0 || cut % pos != 0 || r.count == 32) return refinement{};
+      int const piece = int(cut / pos);
+      r.size[r.count] = piece;
+      for (int side = 0; side < 2; ++side) {
+        r.source[side][r.count] = k[side];
+        r.inner[side][r.count] = int(done[side]);
+        done[side] *= piece;
+        if (done[side] == sh[side][k[side]]) {
+          ++k[side];
+          done[side] = 1;
+          skip_ones(side);
+        }
+      }
+      ++r.count;
+      pos = cut;
+    }
+    r.ok = (k[0] == n[0] && k[1] == n[1]);
+    return r;
+  }
+}
+
+// Plain layouts only: a swizzled side is refined after it becomes a
+// swizzle_ptr tensor over a plain layout.
+template <class SL, class DL>
+constexpr refinement make_layout_refinement() {
+  if constexpr (is_layout_v<SL> && is_layout_v<DL>) return make_refinement<flat_shape_t<SL>, flat_shape_t<DL>>();
+  else return refinement{};
+}
+template <class SL, class DL>
+struct refinement_holder {
+  static constexpr refinement value = make_layout_refinement<SL, DL>();
+};
+
+// l (side 0: src, 1: dst) over the refined modes: piece i of original mode k
+// has stride d_k * inner.
+template <class Holder, int Side, class L>
+TESSERA_HOST_DEVICE constexpr auto refine_layout(L const& l) {
+  constexpr refinement r = Holder::value;
+  auto const fd = wrap(flatten(l).stride());
+  return [&]<int... I>(seq<I...>) {
+    return make_layout(make_shape(Int<r.size[I]>{}...),
+                       make_stride((get<r.source[Side][I]>(fd) * Int<r.inner[Side][I]>{})...));
+  }(make_seq<r.count>{});
+}
+
 // Widest power-of-two element count V such that every aligned run of V
 // consecutive indices (in the plan's order) is contiguous in both layouts,
 // V * sizeof(T) <= 16 bytes, and the swizzle of either pointer keeps V
@@ -139,7 +224,17 @@ TESSERA_HOST_DEVICE auto composed_copy_view(T const& t);
 
 template <class SrcTensor, class DstTensor>
 constexpr int static_vector_width() {
-  if constexpr (is_composed<typename SrcTensor::layout_type>::value ||
+  using SLt = typename SrcTensor::layout_type;
+  using DLt = typename DstTensor::layout_type;
+  if constexpr (!is_composed<SLt>::value && !is_composed<DLt>::value && refinement_holder<SLt, DLt>::value.ok) {
+    // different static flat shapes with a common refinement: the refined pair
+    using H = refinement_holder<SLt, DLt>;
+    using RS = decltype(make_tensor(std::declval<SrcTensor const&>().data(),
+                                    refine_layout<H, 0>(std::declval<SLt const&>())));
+    using RD = decltype(make_tensor(std::declval<DstTensor const&>().data(),
+                                    refine_layout<H, 1>(std::declval<DLt const&>())));
+    return static_vector_width<RS, RD>();
+  } else if constexpr (is_composed<typename SrcTensor::layout_type>::value ||
                 is_composed<typename DstTensor::layout_type>::value) {
     // Swizzled layouts copy through their swizzle_ptr form (see copy()).
     if constexpr (composed_copy_convertible<SrcTensor>() && composed_copy_convertible<DstTensor>()) {
@@ -252,6 +347,12 @@ TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
     }
     detail::copy_elementwise(src, dst);
     return;
+  } else if constexpr (detail::refinement_holder<typename Src::layout_type, typename Dst::layout_type>::value.ok) {
+    // Different static flat shapes: copy over their common refinement, where
+    // the plan can pair modes (e.g. a row-major tile into a GMMA-style one).
+    using H = detail::refinement_holder<typename Src::layout_type, typename Dst::layout_type>;
+    copy(make_tensor(src.data(), detail::refine_layout<H, 0>(src.layout())),
+         make_tensor(dst.data(), detail::refine_layout<H, 1>(dst.layout())));
   } else {
   constexpr int V = detail::static_vector_width<Src, Dst>();
   if constexpr (V == 1) {
