@@ -2,11 +2,12 @@
 // Part of Tessera.
 
 // Every mma.sync form in tessera/arch/sm80/mma.cuh against an fp64 host
-// reference. One warp loads A (M x K, row-major), B (K x N) and C (M x N) from
-// global memory into registers following the PTX ISA fragment maps below,
-// issues one instruction, and writes D back through the accumulator map. A
-// wrong map or a wrong wrapper (operand order, register packing) gives an O(1)
-// relative error; correct code gives rounding-level error.
+// reference (the integer forms: an exact int64 one). One warp loads A (M x K,
+// row-major), B (K x N) and C (M x N) from global memory into registers
+// following the PTX ISA fragment maps below, issues one instruction, and
+// writes D back through the accumulator map. A wrong map or a wrong wrapper
+// (operand order, register packing, signedness) gives an O(1) relative error
+// (integer forms: a mismatch); correct code gives rounding-level error (none).
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -33,11 +35,11 @@ using namespace tessera::arch;
 using tessera::test::device_cc;
 
 // ---------------------------------------------------------------------------
-// Fragment maps, from the PTX ISA "Matrix Fragments for mma.m16n8kK" tables.
+// Fragment maps, from the PTX ISA "Matrix Fragments for mma.mMnNkK" tables.
 // g = lane / 4 (groupID), t = lane % 4 (threadID_in_group), i = the element
 // index within this thread's fragment (for 16-bit operands register i/2, low
-// half for even i). Each returns (row, col) of the element in A (M x K),
-// B (K x N) or C/D (M x N).
+// half for even i; for 8-bit ones register i/4, byte i%4). Each returns
+// (row, col) of the element in A (M x K), B (K x N) or C/D (M x N).
 // ---------------------------------------------------------------------------
 struct RowCol {
   int row;
@@ -68,6 +70,18 @@ __host__ __device__ constexpr RowCol frag_c_m16n8(int lane, int i) {
 __host__ __device__ constexpr RowCol frag_a_f64(int lane, int) { return {lane / 4, lane % 4}; }
 __host__ __device__ constexpr RowCol frag_b_f64(int lane, int) { return {lane % 4, lane / 4}; }
 __host__ __device__ constexpr RowCol frag_c_m8n8(int lane, int i) { return {lane / 4, 2 * (lane % 4) + i}; }
+// A, s8/u8: m8n8k16 (i < 4) row = g, col = 4t + i; m16n8k16 (i < 8) row = g
+// for i < 4, g + 8 otherwise, col = 4t + (i & 3); m16n8k32 (i < 16) row = g
+// for i < 4 or 8 <= i < 12, g + 8 otherwise, col = 4t + (i & 3) + 16 for
+// i >= 8. All three: row = g + 8 * bit2(i), col = 4t + (i & 3) + 16 * bit3(i).
+__host__ __device__ constexpr RowCol frag_a_8bit(int lane, int i) {
+  return {lane / 4 + 8 * ((i >> 2) & 1), 4 * (lane % 4) + (i & 3) + 16 * (i >> 3)};
+}
+// B, s8/u8: k16 (i < 4) row (k) = 4t + i; k32 (i < 8) row = 4t + (i & 3) + 16
+// for i >= 4; col (n) = g.
+__host__ __device__ constexpr RowCol frag_b_8bit(int lane, int i) {
+  return {4 * (lane % 4) + (i & 3) + 16 * (i >> 2), lane / 4};
+}
 
 // The maps must be bijections from (lane, i) onto the matrix; check on host.
 template <class Map>
@@ -90,6 +104,8 @@ template <class Kind>
 __host__ __device__ constexpr RowCol frag_a(int lane, int i) {
   if constexpr (std::is_same_v<Kind, TF32>) {
     return frag_a_tf32(lane, i);
+  } else if constexpr (detail::is_int8_kind_v<Kind>) {
+    return frag_a_8bit(lane, i);
   } else if constexpr (std::is_same_v<Kind, F64>) {
     return frag_a_f64(lane, i);
   } else {
@@ -100,25 +116,33 @@ template <class Kind>
 __host__ __device__ constexpr RowCol frag_b(int lane, int i) {
   if constexpr (std::is_same_v<Kind, TF32>) {
     return frag_b_tf32(lane, i);
+  } else if constexpr (detail::is_int8_kind_v<Kind>) {
+    return frag_b_8bit(lane, i);
   } else if constexpr (std::is_same_v<Kind, F64>) {
     return frag_b_f64(lane, i);
   } else {
     return frag_b_16bit(lane, i);
   }
 }
-template <class Kind>
+// The accumulator map depends on the shape only: 8 or 16 rows.
+template <int kM>
 __host__ __device__ constexpr RowCol frag_c(int lane, int i) {
-  if constexpr (std::is_same_v<Kind, F64>) {
+  if constexpr (kM == 8) {
     return frag_c_m8n8(lane, i);
   } else {
     return frag_c_m16n8(lane, i);
   }
 }
 
-// Host value type: double for F64 operands, float for the rest (values are
-// pre-rounded on the host to what the operand kind can hold exactly).
+// Host value type: double for F64 operands, the integer type itself for the
+// integer kinds, float for the rest (values are pre-rounded on the host to
+// what the operand kind can hold exactly).
 template <class Kind>
-using host_t = std::conditional_t<std::is_same_v<Kind, F64>, double, float>;
+using host_t = std::conditional_t<
+    std::is_same_v<Kind, F64>, double,
+    std::conditional_t<std::is_same_v<Kind, S8>, int8_t,
+                       std::conditional_t<std::is_same_v<Kind, U8>, uint8_t,
+                                          std::conditional_t<std::is_same_v<Kind, S32>, int32_t, float>>>>;
 
 // Packs or unpacks one element of an operand register.
 template <class Kind>
@@ -132,8 +156,14 @@ __device__ void put_elem(typename detail::mma_operand<Kind>::reg* regs, int i, h
     }
     uint32_t& r = regs[i / 2];
     r = (i % 2 == 0) ? ((r & 0xffff0000u) | bits) : ((r & 0x0000ffffu) | (uint32_t{bits} << 16));
+  } else if constexpr (detail::is_int8_kind_v<Kind>) {
+    uint32_t& r = regs[i / 4];
+    int const shift = 8 * (i % 4);
+    r = (r & ~(0xffu << shift)) | (uint32_t{static_cast<uint8_t>(v)} << shift);
   } else if constexpr (std::is_same_v<Kind, TF32>) {
     regs[i] = __float_as_uint(v);
+  } else if constexpr (std::is_same_v<Kind, S32>) {
+    regs[i] = static_cast<uint32_t>(v);
   } else {
     regs[i] = v;
   }
@@ -143,12 +173,14 @@ __device__ host_t<Kind> get_elem(const typename detail::mma_operand<Kind>::reg* 
   if constexpr (std::is_same_v<Kind, F16>) {
     const uint32_t r = regs[i / 2];
     return __half2float(__ushort_as_half(static_cast<uint16_t>(i % 2 == 0 ? r & 0xffffu : r >> 16)));
+  } else if constexpr (std::is_same_v<Kind, S32>) {
+    return static_cast<int32_t>(regs[i]);
   } else {
     return regs[i];
   }
 }
 
-template <class Op, class D, class A, class B, class C, bool kInPlace>
+template <int kM, class Op, class D, class A, class B, class C, bool kInPlace>
 __global__ void mma_kernel(const host_t<A>* gA, const host_t<B>* gB, const host_t<C>* gC, host_t<D>* gD,
                            int m_dim, int n_dim, int k_dim) {
   constexpr int kElemsA = Op::kRegsA * detail::mma_operand<A>::kElemsPerReg;
@@ -169,20 +201,20 @@ __global__ void mma_kernel(const host_t<A>* gA, const host_t<B>* gB, const host_
     put_elem<B>(b, i, gB[rc.row * n_dim + rc.col]);
   }
   for (int i = 0; i < kElemsC; ++i) {
-    const RowCol rc = frag_c<C>(lane, i);
+    const RowCol rc = frag_c<kM>(lane, i);
     put_elem<C>(c, i, gC[rc.row * n_dim + rc.col]);
   }
   if constexpr (kInPlace) {
     // Accumulate in place: d aliases c (only when D and C have the same kind).
     Op::fma(c, a, b, c);
     for (int i = 0; i < kElemsC; ++i) {
-      const RowCol rc = frag_c<C>(lane, i);
+      const RowCol rc = frag_c<kM>(lane, i);
       gD[rc.row * n_dim + rc.col] = get_elem<C>(c, i);
     }
   } else {
     Op::fma(d, a, b, c);
     for (int i = 0; i < kElemsD; ++i) {
-      const RowCol rc = frag_c<D>(lane, i);
+      const RowCol rc = frag_c<kM>(lane, i);
       gD[rc.row * n_dim + rc.col] = get_elem<D>(d, i);
     }
   }
@@ -219,6 +251,9 @@ const char* kind_name() {
   if constexpr (std::is_same_v<Kind, TF32>) return "tf32";
   if constexpr (std::is_same_v<Kind, F32>) return "f32";
   if constexpr (std::is_same_v<Kind, F64>) return "f64";
+  if constexpr (std::is_same_v<Kind, S8>) return "s8";
+  if constexpr (std::is_same_v<Kind, U8>) return "u8";
+  if constexpr (std::is_same_v<Kind, S32>) return "s32";
   return "?";
 }
 
@@ -229,7 +264,7 @@ void check_form(double bound, int trials = 4) {
   const int cc = device_cc();
   if (cc == 0) GTEST_SKIP() << "no CUDA device";
   if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
-  auto kernel = mma_kernel<Op, D, A, B, C, kInPlace>;
+  auto kernel = mma_kernel<kM, Op, D, A, B, C, kInPlace>;
   cudaFuncAttributes attr{};
   if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -239,7 +274,7 @@ void check_form(double bound, int trials = 4) {
   // Map sanity on the host: each map covers its matrix exactly once.
   ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
   ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
-  ASSERT_TRUE(is_bijection(frag_c<C>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_c<kM>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
 
   using TA = host_t<A>;
   using TB = host_t<B>;
@@ -320,6 +355,107 @@ TEST(ArchMmaSm80, M16N8K16_F32BF16BF16F32) { check_form<16, 8, 16, F32, BF16, BF
 TEST(ArchMmaSm80, M16N8K4_F32TF32TF32F32) { check_form<16, 8, 4, F32, TF32, TF32, F32>(kBoundF32Acc); }
 TEST(ArchMmaSm80, M16N8K8_F32TF32TF32F32) { check_form<16, 8, 8, F32, TF32, TF32, F32>(kBoundF32Acc); }
 TEST(ArchMmaSm80, M8N8K4_F64F64F64F64) { check_form<8, 8, 4, F64, F64, F64, F64>(kBoundF64); }
+
+// Integer forms: exact. Fresh random s8/u8 operands over their whole range
+// except 0 (a zero would hide a misplaced element), C random int32 and D
+// compared element for element with an int64 reference.
+// NOTE: |A*B| per element is at most 32 * 255 * 255 < 2^21 (u8 x u8, k32), so
+// C stays within +-(2^31 - 2^22): no sum overflows s32, where a form without
+// .satfinite would wrap and the reference would have to model it.
+constexpr int32_t kIntCBound = INT32_MAX - (1 << 22);
+
+template <class Kind>
+host_t<Kind> random_int8(std::mt19937& gen) {
+  constexpr int kLo = std::is_same_v<Kind, S8> ? -128 : 0;
+  constexpr int kHi = std::is_same_v<Kind, S8> ? 127 : 255;
+  std::uniform_int_distribution<int> dist(kLo, kHi);
+  int v = 0;
+  while (v == 0) v = dist(gen);
+  return static_cast<host_t<Kind>>(v);
+}
+
+template <int kM, int kN, int kK, class A, class B, bool kInPlace = false>
+void check_int_form(int trials = 4) {
+  using Op = MmaSync<kM, kN, kK, S32, A, B, S32>;
+  const int cc = device_cc();
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
+  if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
+  auto kernel = mma_kernel<kM, Op, S32, A, B, S32, kInPlace>;
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
+  }
+
+  ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_c<kM>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+
+  using TA = host_t<A>;
+  using TB = host_t<B>;
+  std::random_device entropy;
+  const unsigned seed = entropy();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int32_t> cdist(-kIntCBound, kIntCBound);
+
+  tessera::test::DevBuf dA, dB, dC, dD;
+  TESSERA_TEST_CUDA(cudaMalloc(&dA.p, sizeof(TA) * kM * kK));
+  TESSERA_TEST_CUDA(cudaMalloc(&dB.p, sizeof(TB) * kK * kN));
+  TESSERA_TEST_CUDA(cudaMalloc(&dC.p, sizeof(int32_t) * kM * kN));
+  TESSERA_TEST_CUDA(cudaMalloc(&dD.p, sizeof(int32_t) * kM * kN));
+
+  for (int trial = 0; trial < trials; ++trial) {
+    std::vector<TA> hA(kM * kK);
+    std::vector<TB> hB(kK * kN);
+    std::vector<int32_t> hC(kM * kN);
+    for (auto& v : hA) v = random_int8<A>(gen);
+    for (auto& v : hB) v = random_int8<B>(gen);
+    for (auto& v : hC) v = cdist(gen);
+    TESSERA_TEST_CUDA(cudaMemcpy(dA.p, hA.data(), sizeof(TA) * hA.size(), cudaMemcpyHostToDevice));
+    TESSERA_TEST_CUDA(cudaMemcpy(dB.p, hB.data(), sizeof(TB) * hB.size(), cudaMemcpyHostToDevice));
+    TESSERA_TEST_CUDA(cudaMemcpy(dC.p, hC.data(), sizeof(int32_t) * hC.size(), cudaMemcpyHostToDevice));
+    // Poison D: all-ones bytes, -1 in every element.
+    TESSERA_TEST_CUDA(cudaMemset(dD.p, 0xff, sizeof(int32_t) * kM * kN));
+
+    kernel<<<1, 32>>>(dA.as<TA>(), dB.as<TB>(), dC.as<int32_t>(), dD.as<int32_t>(), kM, kN, kK);
+    TESSERA_TEST_CUDA(cudaGetLastError());
+    TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+
+    std::vector<int32_t> hD(kM * kN);
+    TESSERA_TEST_CUDA(cudaMemcpy(hD.data(), dD.p, sizeof(int32_t) * hD.size(), cudaMemcpyDeviceToHost));
+
+    int mismatches = 0;
+    for (int m = 0; m < kM; ++m) {
+      for (int n = 0; n < kN; ++n) {
+        int64_t ref = hC[m * kN + n];
+        for (int k = 0; k < kK; ++k) ref += int64_t{hA[m * kK + k]} * int64_t{hB[k * kN + n]};
+        ASSERT_TRUE(ref >= INT32_MIN && ref <= INT32_MAX) << "test bug: reference overflows s32";
+        if (hD[m * kN + n] != ref && ++mismatches <= 8) {
+          ADD_FAILURE() << "m" << kM << "n" << kN << "k" << kK << " s32." << kind_name<A>() << "." << kind_name<B>()
+                        << ".s32" << (kInPlace ? " (in place)" : "") << ": D(" << m << "," << n << ") = "
+                        << hD[m * kN + n] << ", expected " << ref << " in trial " << trial;
+        }
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << "of " << kM * kN << " elements in trial " << trial;
+  }
+}
+
+TEST(ArchMmaSm80, M8N8K16_S32S8S8S32) { check_int_form<8, 8, 16, S8, S8>(); }
+TEST(ArchMmaSm80, M8N8K16_S32S8U8S32) { check_int_form<8, 8, 16, S8, U8>(); }
+TEST(ArchMmaSm80, M8N8K16_S32U8S8S32) { check_int_form<8, 8, 16, U8, S8>(); }
+TEST(ArchMmaSm80, M8N8K16_S32U8U8S32) { check_int_form<8, 8, 16, U8, U8>(); }
+TEST(ArchMmaSm80, M16N8K16_S32S8S8S32) { check_int_form<16, 8, 16, S8, S8>(); }
+TEST(ArchMmaSm80, M16N8K16_S32S8U8S32) { check_int_form<16, 8, 16, S8, U8>(); }
+TEST(ArchMmaSm80, M16N8K16_S32U8S8S32) { check_int_form<16, 8, 16, U8, S8>(); }
+TEST(ArchMmaSm80, M16N8K16_S32U8U8S32) { check_int_form<16, 8, 16, U8, U8>(); }
+TEST(ArchMmaSm80, M16N8K32_S32S8S8S32) { check_int_form<16, 8, 32, S8, S8>(); }
+TEST(ArchMmaSm80, M16N8K32_S32S8U8S32) { check_int_form<16, 8, 32, S8, U8>(); }
+TEST(ArchMmaSm80, M16N8K32_S32U8S8S32) { check_int_form<16, 8, 32, U8, S8>(); }
+TEST(ArchMmaSm80, M16N8K32_S32U8U8S32) { check_int_form<16, 8, 32, U8, U8>(); }
+TEST(ArchMmaSm80, M8N8K16_S32S8S8S32_InPlace) { check_int_form<8, 8, 16, S8, S8, true>(); }
+TEST(ArchMmaSm80, M16N8K32_S32S8S8S32_InPlace) { check_int_form<16, 8, 32, S8, S8, true>(); }
 
 // d aliasing c (the usual accumulate-in-place call).
 TEST(ArchMmaSm80, M16N8K16_F32F16F16F32_InPlace) {
@@ -443,6 +579,11 @@ TEST(ArchMmaSm80, FragmentMapsAreBijections) {
   EXPECT_TRUE(is_bijection(frag_a_f64, 8, 4, 1));
   EXPECT_TRUE(is_bijection(frag_b_f64, 4, 8, 1));
   EXPECT_TRUE(is_bijection(frag_c_m8n8, 8, 8, 2));
+  EXPECT_TRUE(is_bijection(frag_a_8bit, 8, 16, 4));
+  EXPECT_TRUE(is_bijection(frag_a_8bit, 16, 16, 8));
+  EXPECT_TRUE(is_bijection(frag_a_8bit, 16, 32, 16));
+  EXPECT_TRUE(is_bijection(frag_b_8bit, 16, 8, 4));
+  EXPECT_TRUE(is_bijection(frag_b_8bit, 32, 8, 8));
   // Spot values from the PTX ISA figures: lane 5 is g=1, t=1.
   EXPECT_EQ(frag_a_16bit(5, 7).row, 9);
   EXPECT_EQ(frag_a_16bit(5, 7).col, 11);
@@ -450,6 +591,11 @@ TEST(ArchMmaSm80, FragmentMapsAreBijections) {
   EXPECT_EQ(frag_b_16bit(5, 3).col, 1);
   EXPECT_EQ(frag_a_tf32(5, 3).row, 9);
   EXPECT_EQ(frag_a_tf32(5, 3).col, 5);
+  // m16n8k32 s8: a13 of lane 5 is (g + 8, 4t + 1 + 16), b6 is (4t + 2 + 16, g).
+  EXPECT_EQ(frag_a_8bit(5, 13).row, 9);
+  EXPECT_EQ(frag_a_8bit(5, 13).col, 21);
+  EXPECT_EQ(frag_b_8bit(5, 6).row, 22);
+  EXPECT_EQ(frag_b_8bit(5, 6).col, 1);
 }
 
 }  // namespace

@@ -500,6 +500,19 @@ TEST(TensorPrint, StreamWritesLayoutAndValues) {
             "        4        6\n        5        7\n");
 }
 
+// int8_t and uint8_t values (integer MMA fragments) stream as numbers, not
+// as the characters an ostream makes of them; print_tensor already does.
+TEST(TensorPrint, StreamWrites8BitIntegersAsNumbers) {
+  std::int8_t s8[2] = {-128, 65};  // 65 would print as 'A'
+  std::uint8_t u8[2] = {255, 66};
+  std::ostringstream os;
+  os << make_tensor(s8, make_shape(Int<2>{})) << make_tensor(u8, make_shape(Int<1>{}, Int<2>{}));
+  EXPECT_EQ(os.str(), "(_2):(_1)\n     -128\n       65\n(_1,_2):(_0,_1)\n      255       66\n");
+  testing::internal::CaptureStdout();
+  print_tensor(make_tensor(s8, make_shape(Int<2>{})), false);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), " -128\n   65\n");
+}
+
 // Copy laws over a generated corpus: random static tiles, both orders, random offsets.
 TEST(TensorCopy, RandomCorpus) {
   auto src_buf = random_floats(4096, 99);

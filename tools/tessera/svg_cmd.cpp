@@ -56,6 +56,9 @@ std::vector<std::pair<std::string, Writer>> mma_table() {
       mma_entry<SM80_16x8x4_F32TF32TF32F32_TN>("SM80_16x8x4_F32TF32TF32F32_TN"),
       mma_entry<SM80_16x8x8_F32TF32TF32F32_TN>("SM80_16x8x8_F32TF32TF32F32_TN"),
       mma_entry<SM80_8x8x4_F64F64F64F64_TN>("SM80_8x8x4_F64F64F64F64_TN"),
+      mma_entry<SM80_8x8x16_S32S8S8S32_TN>("SM80_8x8x16_S32S8S8S32_TN"),
+      mma_entry<SM80_16x8x16_S32S8S8S32_TN>("SM80_16x8x16_S32S8S8S32_TN"),
+      mma_entry<SM80_16x8x32_S32S8S8S32_TN>("SM80_16x8x32_S32S8S8S32_TN"),
       {"seed000", [](std::ostream& os) { viz::svg_mma(os, seed_mma(), "seed000 2x2 SM80_16x8x8 Tile<32,32,16>"); }},
   };
 }

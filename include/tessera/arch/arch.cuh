@@ -37,14 +37,16 @@
 #define TESSERA_DEVICE_PASS 0
 #endif
 
-// TESSERA_SM75_ENABLED: ldmatrix and mma.sync m16n8k8 f16 exist (sm_75+).
+// TESSERA_SM75_ENABLED: ldmatrix, mma.sync m16n8k8 f16 and m8n8k16 s8/u8
+// exist (sm_75+).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
 #define TESSERA_SM75_ENABLED 1
 #else
 #define TESSERA_SM75_ENABLED 0
 #endif
 
-// TESSERA_SM80_ENABLED: cp.async, bf16/tf32/f64 mma.sync, m16n8k16 (sm_80+).
+// TESSERA_SM80_ENABLED: cp.async, bf16/tf32/f64 mma.sync, m16n8k16, m16n8k32
+// s8/u8 (sm_80+).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define TESSERA_SM80_ENABLED 1
 #else

@@ -82,7 +82,17 @@ std::ostream& operator<<(std::ostream& os, Tensor<E, L> const& t) {
   constexpr int kWidth = 9;
   os << t.layout() << "\n";
   detail::walk_tensor_table(
-      t, [&](auto const& v) { os << std::setw(kWidth) << v; },
+      t,
+      [&](auto const& v) {
+        // int8_t and uint8_t are character types to an ostream; as tensor
+        // values (integer MMA fragments) they are numbers.
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, signed char> || std::is_same_v<V, unsigned char>) {
+          os << std::setw(kWidth) << int(v);
+        } else {
+          os << std::setw(kWidth) << v;
+        }
+      },
       [&](char c, int columns) { os << std::string(size_t(kWidth * columns), c) << "\n"; }, [&] { os << "\n"; });
   return os;
 }
