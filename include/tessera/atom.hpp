@@ -10,6 +10,7 @@
 #include <tessera/atom/mma_traits.hpp>
 #include <tessera/atom/mma_sm80.hpp>
 #include <tessera/atom/mma_sm90.hpp>
+#include <tessera/atom/gmma_op_selector.hpp>
 #include <tessera/atom/mma_atom.hpp>
 #include <tessera/atom/copy_traits.hpp>
 #include <tessera/atom/copy_sm75.hpp>
