@@ -7,6 +7,7 @@
 // compiler; every function a kernel may call is TESSERA_HOST_DEVICE.
 
 #include "tessera/layout.hpp"
+#include "tessera/tensor/subbyte.hpp"
 #include "tessera/tensor/pointer.hpp"
 #include "tessera/tensor/swizzle_ptr.hpp"
 #include "tessera/tensor/engine.hpp"

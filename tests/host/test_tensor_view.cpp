@@ -304,3 +304,21 @@ TEST(TensorView, ComposedLayoutOnPlainPointer) {
     for (int n = 0; n < 16; ++n) ASSERT_EQ(&row(n), &buf[cl(m, n)]) << m << "," << n;
   }
 }
+
+// CuTe's typed pointers from untyped addresses, make_gmem_ptr<T>(void*):
+// the tag comes from the call, the element type from the template argument.
+TEST(TensorView, TypedPointersFromVoid) {
+  std::vector<float> buf(6, 2.5f);
+  void* raw = buf.data();
+  auto g = make_gmem_ptr<float>(raw);
+  static_assert(std::is_same_v<decltype(g), gmem_ptr<float*>>);
+  auto s = make_smem_ptr<float>(raw);
+  static_assert(is_smem_v<decltype(s)>);
+  auto again = make_gmem_ptr(g);  // already tagged: unchanged
+  static_assert(std::is_same_v<decltype(again), gmem_ptr<float*>>);
+  auto r = make_rmem_ptr(buf.data());
+  static_assert(std::is_same_v<decltype(r), rmem_ptr<float*>>);
+  auto t = make_tensor(g, make_shape(2, 3));
+  EXPECT_EQ(t(1, 2), 2.5f);
+  EXPECT_EQ(&t(1, 2), buf.data() + 5);
+}

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "tessera/config.hpp"
+#include "tessera/tensor/subbyte.hpp"
 
 namespace tessera {
 
@@ -18,6 +19,15 @@ template <class Iter>
 struct iterator_traits_of {
   using reference = decltype(*std::declval<Iter const&>());
   using element_type = std::remove_reference_t<reference>;
+  using value_type = std::remove_cv_t<element_type>;
+};
+// An iterator whose reference is a proxy (subbyte_iterator, or a tagged
+// pointer around one) names its element type itself.
+template <class Iter>
+  requires requires { typename Iter::element_type; }
+struct iterator_traits_of<Iter> {
+  using reference = decltype(*std::declval<Iter const&>());
+  using element_type = typename Iter::element_type;
   using value_type = std::remove_cv_t<element_type>;
 };
 
@@ -58,6 +68,29 @@ struct ArrayEngine {
   TESSERA_HOST_DEVICE constexpr T const* end() const { return storage_ + N; }
   TESSERA_HOST_DEVICE constexpr T* data() { return storage_; }
   TESSERA_HOST_DEVICE constexpr T const* data() const { return storage_; }
+  TESSERA_HOST_DEVICE static constexpr std::size_t size() { return N; }
+};
+
+// Sub-byte elements (int4b_t, ...) owned packed: N elements in
+// ceil(N * bits / 8) bytes, reached through subbyte_iterator.
+template <class T, std::size_t N>
+  requires is_subbyte_v<T>
+struct ArrayEngine<T, N> {
+  using iterator = subbyte_iterator<T>;
+  using const_iterator = subbyte_iterator<T const>;
+  using reference = subbyte_reference<T>;
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  static constexpr std::size_t kSize = N;
+
+  alignas(detail::array_alignment<std::uint8_t, array_subbyte<T, N>::kBytes>()) array_subbyte<T, N> storage_;
+
+  TESSERA_HOST_DEVICE constexpr iterator begin() { return storage_.begin(); }
+  TESSERA_HOST_DEVICE constexpr const_iterator begin() const { return storage_.begin(); }
+  TESSERA_HOST_DEVICE constexpr iterator end() { return storage_.end(); }
+  TESSERA_HOST_DEVICE constexpr const_iterator end() const { return storage_.end(); }
+  TESSERA_HOST_DEVICE constexpr iterator data() { return storage_.begin(); }
+  TESSERA_HOST_DEVICE constexpr const_iterator data() const { return storage_.begin(); }
   TESSERA_HOST_DEVICE static constexpr std::size_t size() { return N; }
 };
 

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "tessera/config.hpp"
+#include "tessera/tensor/subbyte.hpp"
 
 namespace tessera {
 
@@ -26,11 +27,25 @@ struct smem_tag {};
 struct rmem_tag {};
 
 // An iterator P (usually T*) labelled with the memory space Tag.
+namespace detail {
+// What P points to: its own element_type when it names one (a proxy
+// iterator such as subbyte_iterator), else what *p refers to.
+template <class P>
+struct pointee_of {
+  using type = std::remove_reference_t<decltype(*std::declval<P const&>())>;
+};
+template <class P>
+  requires requires { typename P::element_type; }
+struct pointee_of<P> {
+  using type = typename P::element_type;
+};
+}  // namespace detail
+
 template <class P, class Tag>
 struct tagged_ptr {
   using iterator = P;
   using reference = decltype(*std::declval<P const&>());
-  using element_type = std::remove_reference_t<reference>;
+  using element_type = typename detail::pointee_of<P>::type;
   using value_type = std::remove_cv_t<element_type>;
   using memory_tag = Tag;
 
@@ -78,14 +93,23 @@ template <class P> struct is_gmem<P&> : is_gmem<P> {};
 template <class P> struct is_smem<P&> : is_smem<P> {};
 template <class P>
 struct is_rmem : std::bool_constant<!(is_gmem<P>::value || is_smem<P>::value)> {};
+namespace detail {
+// Ptr is a tagged_ptr of memory space Tag (not a raw pointer, not a wrapper).
+template <class Ptr, class Tag>
+concept tagged_with = requires { typename Ptr::memory_tag; } && std::is_same_v<Ptr, tagged_ptr<typename Ptr::iterator, Tag>>;
+}  // namespace detail
+
 template <class P> inline constexpr bool is_gmem_v = is_gmem<P>::value;
 template <class P> inline constexpr bool is_smem_v = is_smem<P>::value;
 template <class P> inline constexpr bool is_rmem_v = is_rmem<P>::value;
 
 template <class T>
 TESSERA_HOST_DEVICE constexpr gmem_ptr<T*> make_gmem_ptr(T* p) { return gmem_ptr<T*>{p}; }
-template <class P>
-TESSERA_HOST_DEVICE constexpr gmem_ptr<P> make_gmem_ptr(gmem_ptr<P> p) { return p; }
+// Already tagged: unchanged. (Constrained rather than make_gmem_ptr(gmem_ptr<P>), so
+// that make_gmem_ptr<T>(void*) never instantiates gmem_ptr<T> while choosing.)
+template <class Ptr>
+  requires detail::tagged_with<Ptr, gmem_tag>
+TESSERA_HOST_DEVICE constexpr Ptr make_gmem_ptr(Ptr p) { return p; }
 template <class T>
 TESSERA_HOST_DEVICE constexpr gmem_ptr<T*> make_gmem_ptr(void* p) { return gmem_ptr<T*>{static_cast<T*>(p)}; }
 template <class T>
@@ -95,8 +119,11 @@ TESSERA_HOST_DEVICE constexpr gmem_ptr<T const*> make_gmem_ptr(void const* p) {
 
 template <class T>
 TESSERA_HOST_DEVICE constexpr smem_ptr<T*> make_smem_ptr(T* p) { return smem_ptr<T*>{p}; }
-template <class P>
-TESSERA_HOST_DEVICE constexpr smem_ptr<P> make_smem_ptr(smem_ptr<P> p) { return p; }
+// Already tagged: unchanged. (Constrained rather than make_smem_ptr(smem_ptr<P>), so
+// that make_smem_ptr<T>(void*) never instantiates smem_ptr<T> while choosing.)
+template <class Ptr>
+  requires detail::tagged_with<Ptr, smem_tag>
+TESSERA_HOST_DEVICE constexpr Ptr make_smem_ptr(Ptr p) { return p; }
 template <class T>
 TESSERA_HOST_DEVICE constexpr smem_ptr<T*> make_smem_ptr(void* p) { return smem_ptr<T*>{static_cast<T*>(p)}; }
 template <class T>
@@ -106,15 +133,36 @@ TESSERA_HOST_DEVICE constexpr smem_ptr<T const*> make_smem_ptr(void const* p) {
 
 template <class T>
 TESSERA_HOST_DEVICE constexpr rmem_ptr<T*> make_rmem_ptr(T* p) { return rmem_ptr<T*>{p}; }
-template <class P>
-TESSERA_HOST_DEVICE constexpr rmem_ptr<P> make_rmem_ptr(rmem_ptr<P> p) { return p; }
+// Already tagged: unchanged. (Constrained rather than make_rmem_ptr(rmem_ptr<P>), so
+// that make_rmem_ptr<T>(void*) never instantiates rmem_ptr<T> while choosing.)
+template <class Ptr>
+  requires detail::tagged_with<Ptr, rmem_tag>
+TESSERA_HOST_DEVICE constexpr Ptr make_rmem_ptr(Ptr p) { return p; }
 template <class T>
 TESSERA_HOST_DEVICE constexpr rmem_ptr<T*> make_rmem_ptr(void* p) { return rmem_ptr<T*>{static_cast<T*>(p)}; }
+
+// Packed sub-byte elements from a byte address: make_gmem_ptr<int4b_t>(p).
+template <class T>
+  requires is_subbyte_v<T>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<subbyte_iterator<T>> make_gmem_ptr(void* p) {
+  return gmem_ptr<subbyte_iterator<T>>{subbyte_iterator<T>{static_cast<std::uint8_t*>(p)}};
+}
+template <class T>
+  requires is_subbyte_v<T>
+TESSERA_HOST_DEVICE constexpr gmem_ptr<subbyte_iterator<T const>> make_gmem_ptr(void const* p) {
+  return gmem_ptr<subbyte_iterator<T const>>{subbyte_iterator<T const>{static_cast<std::uint8_t const*>(p)}};
+}
+template <class T>
+  requires is_subbyte_v<T>
+TESSERA_HOST_DEVICE constexpr smem_ptr<subbyte_iterator<T>> make_smem_ptr(void* p) {
+  return smem_ptr<subbyte_iterator<T>>{subbyte_iterator<T>{static_cast<std::uint8_t*>(p)}};
+}
 
 // The raw address an iterator dereferences (a swizzle_ptr applies its swizzle).
 template <class T>
 TESSERA_HOST_DEVICE constexpr T* raw_pointer_cast(T* p) { return p; }
 template <class P, class Tag>
+  requires requires(P const& q) { raw_pointer_cast(q); }
 TESSERA_HOST_DEVICE constexpr auto raw_pointer_cast(tagged_ptr<P, Tag> const& p) { return raw_pointer_cast(p.get()); }
 
 // Reinterpret the element type, keeping the memory tag: recast_ptr<uint32_t>(smem_half_ptr).
