@@ -16,6 +16,7 @@
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
 
+#include <tessera/tma/multicast_mask.hpp>
 #include <tessera/tma/tma_coord.hpp>
 // TMA descriptors (host) name CUDA driver types: with the toolkit's headers.
 #if defined(__CUDACC__) || __has_include(<cuda.h>)

@@ -24,7 +24,24 @@
 //                                reads it as) across the above
 //   block_rank_in_cluster()      %cluster_ctarank (sm_90)
 //   cluster_size()               %cluster_nctarank: the CTAs in this cluster (sm_90)
+//   block_id_in_cluster()        dim3 %cluster_ctaid: this CTA's position in
+//                                its cluster (sm_90)
+//   cluster_shape()              dim3 %cluster_nctaid: CTAs per cluster in each
+//                                dimension (sm_90)
+//   cluster_id_in_grid()         dim3 %clusterid: this cluster's position in
+//                                the grid (sm_90)
+//   cluster_grid_dims()          dim3 %nclusterid: clusters in the grid in each
+//                                dimension (sm_90)
+//                                (without a cluster launch every CTA is a
+//                                cluster of one: (0,0,0), (1,1,1), blockIdx,
+//                                gridDim)
 //   cluster_arrive(), cluster_wait(), cluster_sync(), elect_one_sync() (sm_90)
+//   elect_one_leader_sync()      elect.sync with both results, as CuTe's
+//                                ElectOneLaneIdReturnType: is_leader (1 in
+//                                exactly one lane of the warp, as
+//                                elect_one_sync) and leader_lane_id (that
+//                                lane's id, in every lane); all 32 lanes call
+//                                it together (sm_90)
 //   cluster_local_smem_ptr(p, r) seed 002's name for distributed shared memory:
 //                                p's location in the shared memory of CTA r of
 //                                the cluster, as a generic pointer (mapa; see
@@ -115,6 +132,37 @@ __device__ __forceinline__ void warpgroup_fence_operand(T& x) {
 
 __device__ __forceinline__ std::uint32_t block_rank_in_cluster() { return arch::cluster_ctarank(); }
 __device__ __forceinline__ std::uint32_t cluster_size() { return arch::cluster_nctarank(); }
+
+// Cluster geometry, one special register per dimension. The rank is
+// x + shape.x * (y + shape.y * z) of block_id_in_cluster(), and blockIdx.d ==
+// cluster_id_in_grid().d * cluster_shape().d + block_id_in_cluster().d.
+// Unlike CuTe, which answers as if every CTA were a cluster of one when built
+// for an older target, these fail the build there, as every cluster
+// instruction does: the answers would be right, but a kernel that asks
+// almost always goes on to a cluster barrier or multicast that cannot run.
+__device__ __forceinline__ dim3 block_id_in_cluster() {
+  return {arch::cluster_ctaid_x(), arch::cluster_ctaid_y(), arch::cluster_ctaid_z()};
+}
+__device__ __forceinline__ dim3 cluster_shape() {
+  return {arch::cluster_nctaid_x(), arch::cluster_nctaid_y(), arch::cluster_nctaid_z()};
+}
+__device__ __forceinline__ dim3 cluster_id_in_grid() {
+  return {arch::clusterid_x(), arch::clusterid_y(), arch::clusterid_z()};
+}
+__device__ __forceinline__ dim3 cluster_grid_dims() {
+  return {arch::nclusterid_x(), arch::nclusterid_y(), arch::nclusterid_z()};
+}
+
+// CuTe's spelling of both elect.sync results (uint32_t fields, so code that
+// unpacks or compares them ports unchanged).
+struct ElectOneLaneIdReturnType {
+  std::uint32_t is_leader;
+  std::uint32_t leader_lane_id;
+};
+__device__ __forceinline__ ElectOneLaneIdReturnType elect_one_leader_sync() {
+  arch::ElectedLane const e = arch::elect_one_lane_sync();
+  return {e.is_leader ? 1u : 0u, e.leader_lane};
+}
 
 // make_tensor(make_smem_ptr(cluster_local_smem_ptr(p, r)), layout) views the
 // peer's tile through the same layout; element reads, writes and copies

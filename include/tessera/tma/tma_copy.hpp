@@ -35,6 +35,8 @@
 //                              writes the box into every CTA of the cluster in
 //                              cta_mask, at the same shared offset, and signals
 //                              each one's barrier at mbar's offset (2-D maps).
+//                              create_tma_multicast_mask<Modes...>(cluster_layout,
+//                              cta_coord) makes the mask (multicast_mask.hpp).
 //                              Made with a static Int<N>, the copy can also
 //                              load one N-th of the box per CTA, CuTe's form
 //                              (tma_partition with a cluster layout of N, or
@@ -92,6 +94,7 @@
 #include <tessera/layout.hpp>
 #include <tessera/tensor.hpp>
 #include <tessera/tma/make_tma_desc.hpp>
+#include <tessera/tma/multicast_mask.hpp>
 #include <tessera/tma/tensor_map.hpp>
 #include <tessera/tma/tma_coord.hpp>
 #include <tessera/tma/tma_slice.hpp>

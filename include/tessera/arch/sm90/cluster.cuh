@@ -5,7 +5,8 @@
 // Thread-block clusters and warp election. Minimum architecture: sm_90.
 //
 //   mov.u32 %r, %cluster_ctarank;   %cluster_nctarank; %cluster_ctaid.{x,y,z};
-//   %cluster_nctaid.{x,y,z}
+//   %cluster_nctaid.{x,y,z}; %clusterid.{x,y,z}; %nclusterid.{x,y,z}
+//   mov.pred %p, %is_explicit_cluster;
 //   barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;
 //   elect.sync %r|%p, membermask;
 //   mapa.u64 d, a, rank;   (distributed shared memory)
@@ -41,7 +42,34 @@ TESSERA_SM90_SREG(cluster_ctaid_z, "%%cluster_ctaid.z")
 TESSERA_SM90_SREG(cluster_nctaid_x, "%%cluster_nctaid.x")
 TESSERA_SM90_SREG(cluster_nctaid_y, "%%cluster_nctaid.y")
 TESSERA_SM90_SREG(cluster_nctaid_z, "%%cluster_nctaid.z")
+// This cluster's position in the grid, and the grid's extent in clusters,
+// per dimension. sm_90. A launch without clusters runs as clusters of one
+// CTA, so these are then %ctaid and %nctaid.
+TESSERA_SM90_SREG(clusterid_x, "%%clusterid.x")
+TESSERA_SM90_SREG(clusterid_y, "%%clusterid.y")
+TESSERA_SM90_SREG(clusterid_z, "%%clusterid.z")
+TESSERA_SM90_SREG(nclusterid_x, "%%nclusterid.x")
+TESSERA_SM90_SREG(nclusterid_y, "%%nclusterid.y")
+TESSERA_SM90_SREG(nclusterid_z, "%%nclusterid.z")
 #undef TESSERA_SM90_SREG
+
+// mov.pred %p, %is_explicit_cluster: whether the launch asked for clusters
+// (__cluster_dims__ or the cluster-dimension launch attribute), rather
+// than running as implicit clusters of one CTA. sm_90.
+__device__ __forceinline__ bool is_explicit_cluster() {
+#if TESSERA_SM90_ENABLED
+  uint32_t r;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mov.pred p, %%is_explicit_cluster;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(r));
+  return r != 0;
+#else
+  tessera_error_requires_sm90_or_newer();
+  return false;
+#endif
+}
 
 // barrier.cluster.arrive.release.aligned; sm_90. Every thread of every CTA
 // of the cluster arrives.
@@ -83,6 +111,30 @@ __device__ __forceinline__ bool elect_one_sync() {
 #else
   tessera_error_requires_sm90_or_newer();
   return false;
+#endif
+}
+
+// elect.sync r|p, 0xffffffff, both results: is_leader is true in exactly
+// one lane of the warp, and leader_lane is that lane's %laneid, in every
+// lane (the PTX ISA promises the same leader for the same membermask every
+// time, not which lane). All 32 lanes must execute it together. sm_90.
+struct ElectedLane {
+  bool is_leader;
+  uint32_t leader_lane;
+};
+__device__ __forceinline__ ElectedLane elect_one_lane_sync() {
+#if TESSERA_SM90_ENABLED
+  uint32_t lane = 0, pred = 0;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "elect.sync %0|p, %2;\n"
+      "selp.u32 %1, 1, 0, p;\n}\n"
+      : "=r"(lane), "=r"(pred)
+      : "r"(0xffffffffu));
+  return {pred != 0, lane};
+#else
+  tessera_error_requires_sm90_or_newer();
+  return {false, 0};
 #endif
 }
 
