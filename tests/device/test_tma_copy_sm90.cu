@@ -17,7 +17,9 @@
 // multicast slices of K- and M-major boxes in clusters of 2 and 4, TMA
 // stores and reduce-adds (copy(tma_store, sD, coord) and the partitioned
 // form, tma_store_arrive, tma_store_wait), make_tma_copy's refusals, and
-// copy()'s device-side checks (traps, each in a child process). Random
+// copy()'s device-side checks (traps, each in a child process). The
+// several-box tiles are prefetched into L2 (prefetch(tma, ...)) before
+// their loads, in both forms. Random
 // inputs, poisoned C, fp64 reference. Skips unless the device is sm_90.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -568,8 +570,10 @@ __global__ void __launch_bounds__(128, 1)
     mbarrier_arrive_expect_tx(&mbar, tma.box_bytes());  // the whole tile
     if constexpr (kPartitioned) {
       auto [tXgX, tXsX] = tma_partition(tma, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sX), group_modes<0, 2>(gX));
+      prefetch(tma, tXgX);  // the tile into L2 first: a hint, the loaded data must not change
       copy(tma.with(mbar), tXgX, tXsX);
     } else {
+      prefetch(tma, make_coord(bm * B0, bn * B1));
       copy(tma.with(mbar), make_coord(bm * B0, bn * B1), sX);
     }
   }

@@ -24,6 +24,7 @@
 //
 //   prefetch_tma_descriptor(tma.get_tma_descriptor())   optional, before the first copy
 //   make_tma_atom(op, gmem, smem_layout, cta_tile, cluster_size)   CuTe's other name, the same copy
+//   prefetch(tma, coord) / prefetch(tma, tAgA(_, k))   the tile into L2 ahead of its load (a hint)
 //
 //   // or CuTe's partitioned form (see tma_partition below):
 //   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
@@ -511,6 +512,33 @@ constexpr void check_tma_smem_tensor() {
 // results. sm_90.
 __device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc) {
   arch::tma_prefetch_descriptor(desc);
+}
+
+// CuTe's prefetch(tma, ...): asks L2 for the tile a load through `tma` of
+// the same coordinate would read (every box of it), without shared memory
+// or a barrier -- e.g. the next k-tile, issued a stage ahead of its load.
+// A hint: the data a later copy reads is the same with or without it. One
+// thread issues it. The coordinate form takes the tile's first element as a
+// mode coordinate; the partitioned form a coordinate tensor (tAgA(_, k))
+// whose first element is that. sm_90.
+template <class Op, class T, class SmemLayout, int Slices, class Coord>
+  requires(!is_tensor_v<Coord>)
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Coord const& coord) {
+  using Copy = TmaCopy<Op, T, SmemLayout, Slices>;
+  TmaCoords const c = tma.coords_(coord);
+  TESSERA_UNROLL
+  for (int t = 0; t < Copy::kBoxes; ++t) {
+    TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
+    if (tma.coords_.rank == 2) arch::tma_prefetch_2d(&tma.tmap_, ct[0], ct[1]);
+    else arch::tma_prefetch_3d(&tma.tmap_, ct[0], ct[1], ct[2]);
+  }
+}
+template <class Op, class T, class SmemLayout, int Slices, class CEngine, class CLayout>
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Tensor<CEngine, CLayout> const& box) {
+  static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
+                "prefetch(tma, tensor): the tensor must hold TMA coordinates [a slice tAgA(_, k) of tma_partition's "
+                "coordinate tensor, from get_tma_tensor]");
+  prefetch(tma, box(0));
 }
 
 // Loads the box whose first element sits at mode coordinate `coord` of the

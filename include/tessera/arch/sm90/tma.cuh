@@ -13,6 +13,7 @@
 //   cp.reduce.async.bulk.tensor.{2d,3d}.global.shared::cta.add.bulk_group [tmap, {...}], [src];
 //   cp.async.bulk.commit_group;  cp.async.bulk.wait_group{.read} N;
 //   prefetch.tensormap [tmap];
+//   cp.async.bulk.prefetch.tensor.{2d,3d}.L2.global.tile [tmap, {...}];
 //
 // Coordinates are signed 32-bit element indices, innermost dimension first.
 // The innermost coordinate times the element size must be a multiple of 16
@@ -43,6 +44,36 @@ __device__ __forceinline__ void tma_prefetch_descriptor(const void* tmap) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tmap_u64(tmap)) : "memory");
 #else
   (void)tmap;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Prefetch of a 2D / 3D tile into L2 (no shared memory, no completion: a
+// hint a later load of the same tile may find in L2). Coordinates as for the
+// loads; a tile reaching past the tensor prefetches what lies inside.
+//   cp.async.bulk.prefetch.tensor.{2d,3d}.L2.global.tile [tmap, {...}];  sm_90.
+__device__ __forceinline__ void tma_prefetch_2d(const void* tmap, int32_t c0, int32_t c1) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"(tmap_u64(tmap)), "r"(c0),
+               "r"(c1)
+               : "memory");
+#else
+  (void)tmap;
+  (void)c0;
+  (void)c1;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+__device__ __forceinline__ void tma_prefetch_3d(const void* tmap, int32_t c0, int32_t c1, int32_t c2) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];\n" ::"l"(tmap_u64(tmap)),
+               "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+#else
+  (void)tmap;
+  (void)c0;
+  (void)c1;
+  (void)c2;
   tessera_error_requires_sm90_or_newer();
 #endif
 }
