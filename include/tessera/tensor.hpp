@@ -16,6 +16,7 @@
 #include "tessera/tensor/partition.hpp"
 #include "tessera/tensor/algorithm/copy.hpp"
 #include "tessera/tensor/algorithm/cooperative_copy.hpp"
+#include "tessera/tensor/algorithm/cooperative_gemm.hpp"
 #include "tessera/tensor/algorithm/elementwise.hpp"
 #include "tessera/tensor/algorithm/functional.hpp"
 #include "tessera/tensor/algorithm/gemm.hpp"

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// cooperative_gemm run on the host one thread at a time (each thread owns a
+// disjoint part of C, so the sequential run computes what the block does):
+// C = alpha A B^T + beta C against an fp64 reference, with
+//   - UniversalFMA over 16x16 threads on a 32x48x8 problem, K-major A and
+//     N-major B (a run-time stride);
+//   - beta == 0 over a NaN-poisoned C (C must not be read);
+//   - load and store transforms (negate A, square the stored value).
+// The tensor-core forms run in tests/device/test_cooperative_gemm.cu.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <tessera/atom.hpp>
+#include <tessera/tensor.hpp>
+
+using namespace tessera;
+
+namespace {
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+template <class Mma, class TA, class TB, class TC, class AOp, class BOp, class CLoad, class CStore>
+void run_all_threads(Mma const& mma, float alpha, TA const& sA, TB const& sB, float beta, TC const& sC, AOp a,
+                     BOp b, CLoad cl, CStore cs) {
+  for (int t = 0; t < int(size(mma)); ++t) cooperative_gemm(std::uint32_t(t), mma, alpha, sA, sB, beta, sC, a, b, cl, cs);
+}
+
+double rel_norm(std::vector<double> const& want, std::vector<float> const& got) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    num += (want[i] - got[i]) * (want[i] - got[i]);
+    den += want[i] * want[i];
+  }
+  return std::sqrt(num / den);
+}
+
+}  // namespace
+
+TEST(CooperativeGemm, UniversalFmaAgainstReference) {
+  constexpr int M = 32, N = 48, K = 8;
+  auto mma = make_tiled_mma(UniversalFMA<float, float, float, float>{}, Layout<Shape<_16, _16, _1>>{});
+  auto a = random_floats(M * K, 1), b = random_floats(N * K, 2), c0 = random_floats(M * N, 3);
+  for (float beta : {0.0f, -0.5f}) {
+    std::vector<float> c = c0;
+    if (beta == 0.0f) std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+    auto sA = make_tensor(a.data(), make_shape(Int<M>{}, Int<K>{}), make_stride(Int<K>{}, _1{}));  // K-major
+    auto sB = make_tensor(b.data(), make_shape(Int<N>{}, Int<K>{}), make_stride(_1{}, N));       // N-major, run-time stride
+    auto sC = make_tensor(c.data(), make_shape(Int<M>{}, Int<N>{}));
+    run_all_threads(mma, 1.5f, sA, sB, beta, sC, identity{}, identity{}, identity{}, identity{});
+    std::vector<double> want(M * N);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double acc = 0;
+        for (int k = 0; k < K; ++k) acc += double(a[m * K + k]) * double(b[n + N * k]);
+        want[m + M * n] = 1.5 * acc + (beta == 0.0f ? 0.0 : double(beta) * double(c0[m + M * n]));
+      }
+    EXPECT_LT(rel_norm(want, c), 1e-6) << "beta " << beta;
+  }
+}
+
+TEST(CooperativeGemm, LoadAndStoreTransforms) {
+  constexpr int M = 16, N = 16, K = 4;
+  auto mma = make_tiled_mma(UniversalFMA<float, float, float, float>{}, Layout<Shape<_8, _8, _1>>{});
+  auto a = random_floats(M * K, 4), b = random_floats(N * K, 5), c0 = random_floats(M * N, 6);
+  std::vector<float> c = c0;
+  auto sA = make_tensor(a.data(), make_shape(Int<M>{}, Int<K>{}));
+  auto sB = make_tensor(b.data(), make_shape(Int<N>{}, Int<K>{}));
+  auto sC = make_tensor(c.data(), make_shape(Int<M>{}, Int<N>{}));
+  run_all_threads(mma, 1.0f, sA, sB, 2.0f, sC, negate{}, identity{}, identity{}, square{});
+  std::vector<double> want(M * N);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double acc = 0;
+      for (int k = 0; k < K; ++k) acc += -double(a[m + M * k]) * double(b[n + N * k]);
+      double const v = acc + 2.0 * double(c0[m + M * n]);
+      want[m + M * n] = v * v;
+    }
+  EXPECT_LT(rel_norm(want, c), 1e-6);
+}
