@@ -228,8 +228,11 @@ inline Status fail(StatusCode code, std::string message) {
   return Status{code, "tessera::gemm: " + std::move(message)};
 }
 
+// An operand the call reads or writes (CallOperand::used): its ld, the bytes
+// it spans, its pointer and alignment. Unused operands (C when beta == 0)
+// are not checked at all.
 inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e, std::int64_t batch_count,
-                            std::int64_t elem_bytes, bool needs_pointer) {
+                            std::int64_t elem_bytes) {
   std::string const n(1, name);
   if (desc.ld < 0 || desc.batch_stride < 0)
     return fail(StatusCode::invalid_size, n + ": negative leading dimension or batch stride");
@@ -254,7 +257,6 @@ inline Status check_operand(char name, const MatrixDesc& desc, MatrixExtent e, s
                 n + ": ld " + std::to_string(desc.ld) + " and batch stride " + std::to_string(desc.batch_stride) +
                     " over " + std::to_string(batch_count) + " batch(es) of a " + std::to_string(e.rows) + "x" +
                     std::to_string(e.cols) + " matrix span more bytes than an address can reach");
-  if (!needs_pointer) return {};
   if (desc.data == nullptr) return fail(StatusCode::null_pointer, n + " is null");
   if (reinterpret_cast<std::uintptr_t>(desc.data) % static_cast<std::uintptr_t>(elem_bytes) != 0)
     return fail(StatusCode::misaligned_pointer,
@@ -403,7 +405,7 @@ inline Status validate_arguments(const GemmArgs& args) {
   detail::CallOperand const& d = ops[3];
   for (detail::CallOperand const& o : ops)
     if (o.used)
-      if (Status s = detail::check_operand(o.name, o.desc, o.extent, bc, o.elem_bytes, true); !s.ok()) return s;
+      if (Status s = detail::check_operand(o.name, o.desc, o.extent, bc, o.elem_bytes); !s.ok()) return s;
   if (args.batch_count > 1 && args.d.batch_stride == 0)
     return fail(StatusCode::invalid_size,
                 "D: batch stride 0 with batch_count " + std::to_string(args.batch_count) +
