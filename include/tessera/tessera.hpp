@@ -48,6 +48,8 @@
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/arch/sm90/wgmma_ops.cuh>
 #include <tessera/atom/sync_sm90.cuh>
+#include <tessera/arch/sm90/bulk_copy.cuh>
+#include <tessera/atom/bulk_copy_sm90.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>
