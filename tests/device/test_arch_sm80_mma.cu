@@ -257,24 +257,36 @@ const char* kind_name() {
   return "?";
 }
 
+// Why this GPU cannot run the form's kernel (no device, too old, no image
+// in this binary), or empty when it can: the tests skip loudly with it.
+template <class Op, class Kernel>
+std::string why_not_runnable(Kernel kernel) {
+  const int cc = device_cc();
+  if (cc == 0) return "no CUDA device";
+  if (cc < Op::kMinArch) return "needs sm_" + std::to_string(Op::kMinArch) + ", found sm_" + std::to_string(cc);
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "this binary has no kernel image for sm_" + std::to_string(cc) + " (built for sm_80 and sm_90a)";
+  }
+  return {};
+}
+
+// Map sanity on the host: each fragment map covers its matrix exactly once.
+template <int kM, int kN, int kK, class A, class B>
+void expect_fragment_maps() {
+  ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
+  ASSERT_TRUE(is_bijection(frag_c<kM>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+}
+
 // Runs one form over `trials` fresh random inputs; fails on error > bound.
 template <int kM, int kN, int kK, class D, class A, class B, class C, bool kInPlace = false>
 void check_form(double bound, int trials = 4) {
   using Op = MmaSync<kM, kN, kK, D, A, B, C>;
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
   auto kernel = mma_kernel<kM, Op, D, A, B, C, kInPlace>;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
-
-  // Map sanity on the host: each map covers its matrix exactly once.
-  ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
-  ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
-  ASSERT_TRUE(is_bijection(frag_c<kM>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+  if (std::string const why = why_not_runnable<Op>(kernel); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_NO_FATAL_FAILURE((expect_fragment_maps<kM, kN, kK, A, B>()));
 
   using TA = host_t<A>;
   using TB = host_t<B>;
@@ -377,19 +389,9 @@ host_t<Kind> random_int8(std::mt19937& gen) {
 template <int kM, int kN, int kK, class A, class B, bool kInPlace = false>
 void check_int_form(int trials = 4) {
   using Op = MmaSync<kM, kN, kK, S32, A, B, S32>;
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < Op::kMinArch) GTEST_SKIP() << "needs sm_" << Op::kMinArch << ", found sm_" << cc;
   auto kernel = mma_kernel<kM, Op, S32, A, B, S32, kInPlace>;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
-
-  ASSERT_TRUE(is_bijection(frag_a<A>, kM, kK, kM * kK / 32)) << "A fragment map is not a bijection";
-  ASSERT_TRUE(is_bijection(frag_b<B>, kK, kN, kK * kN / 32)) << "B fragment map is not a bijection";
-  ASSERT_TRUE(is_bijection(frag_c<kM>, kM, kN, kM * kN / 32)) << "C fragment map is not a bijection";
+  if (std::string const why = why_not_runnable<Op>(kernel); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_NO_FATAL_FAILURE((expect_fragment_maps<kM, kN, kK, A, B>()));
 
   using TA = host_t<A>;
   using TB = host_t<B>;
