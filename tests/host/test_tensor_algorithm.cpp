@@ -532,6 +532,13 @@ TEST(TensorCopy, RandomCorpus) {
     check(make_tensor(s, Layout<Shape<_8, _16>, Stride<_16, _1>>{}), make_tensor(d, Layout<Shape<_8, _16>>{}));
     check(make_tensor(s, Layout<Shape<Shape<_2, _4>, _16>, Stride<Stride<_1, _32>, _2>>{}),
           make_tensor(d, Layout<Shape<Shape<_2, _4>, _16>, Stride<Stride<_1, _32>, _2>>{}));
+    // different static mode structures (the common-refinement walk)
+    check(make_tensor(s, Layout<Shape<_8, _16>, Stride<_16, _1>>{}),
+          make_tensor(d, Layout<Shape<Shape<_2, _4>, Shape<_4, _4>>, Stride<Stride<_64, _16>, Stride<_1, _4>>>{}));
+    check(make_tensor(s, Layout<Shape<_4, Shape<_8, _4>>, Stride<_1, Stride<_4, _32>>>{}),
+          make_tensor(d, Layout<Shape<_32, _4>, Stride<_4, _1>>{}));
+    check(make_tensor(s, make_layout(make_shape(_16{}, _8{}), make_stride(8 + 4 * int(rng() % 3), _1{}))),
+          make_tensor(d, Layout<Shape<Shape<_4, _4>, _8>, Stride<Stride<_8, _32>, _1>>{}));
     int const n = 1 + int(rng() % 9);
     check(make_tensor(s, make_shape(Int<4>{}, n), make_stride(Int<1>{}, 4 + 4 * int(rng() % 3))),
           make_tensor(d, make_shape(Int<4>{}, n)));
