@@ -44,12 +44,10 @@ TESSERA_HOST_DEVICE void cooperative_copy_plain(std::uint32_t tid, SrcTensor con
   using Src = std::remove_cvref_t<SrcTensor>;
   using Dst = std::remove_cvref_t<DstTensor>;
   using T = typename Src::value_type;
-  using H = refinement_holder<typename Src::layout_type, typename Dst::layout_type>;
-  if constexpr (H::value.ok) {
+  if constexpr (refinement_holder<typename Src::layout_type, typename Dst::layout_type>::value.ok) {
     // different static flat shapes: walk their common refinement (see copy())
-    auto rs = make_tensor(src.data(), refine_layout<H, 0>(src.layout()));
-    auto rd = make_tensor(dst.data(), refine_layout<H, 1>(dst.layout()));
-    cooperative_copy_plain<NumThreads, MaxVecBits>(tid, rs, rd);
+    auto refined = refined_pair(src, dst);
+    cooperative_copy_plain<NumThreads, MaxVecBits>(tid, get<0>(refined), get<1>(refined));
     return;
   } else {
   constexpr int kWidest = static_vector_width<Src, Dst>();

@@ -213,6 +213,16 @@ TESSERA_HOST_DEVICE constexpr auto refine_layout(L const& l) {
   }(make_seq<r.count>{});
 }
 
+// src and dst viewed over their common refinement (when
+// refinement_holder<their layouts>::value.ok): the walk copy() and
+// cooperative_copy take for two different static mode structures.
+template <class SrcTensor, class DstTensor>
+TESSERA_HOST_DEVICE constexpr auto refined_pair(SrcTensor const& src, DstTensor& dst) {
+  using H = refinement_holder<typename SrcTensor::layout_type, typename std::remove_const_t<DstTensor>::layout_type>;
+  return make_tuple(make_tensor(src.data(), refine_layout<H, 0>(src.layout())),
+                    make_tensor(dst.data(), refine_layout<H, 1>(dst.layout())));
+}
+
 // Widest power-of-two element count V such that every aligned run of V
 // consecutive indices (in the plan's order) is contiguous in both layouts,
 // V * sizeof(T) <= 16 bytes, and the swizzle of either pointer keeps V
@@ -228,12 +238,9 @@ constexpr int static_vector_width() {
   using DLt = typename DstTensor::layout_type;
   if constexpr (!is_composed<SLt>::value && !is_composed<DLt>::value && refinement_holder<SLt, DLt>::value.ok) {
     // different static flat shapes with a common refinement: the refined pair
-    using H = refinement_holder<SLt, DLt>;
-    using RS = decltype(make_tensor(std::declval<SrcTensor const&>().data(),
-                                    refine_layout<H, 0>(std::declval<SLt const&>())));
-    using RD = decltype(make_tensor(std::declval<DstTensor const&>().data(),
-                                    refine_layout<H, 1>(std::declval<DLt const&>())));
-    return static_vector_width<RS, RD>();
+    using Pair = decltype(refined_pair(std::declval<SrcTensor const&>(), std::declval<DstTensor&>()));
+    return static_vector_width<std::remove_cvref_t<decltype(get<0>(std::declval<Pair const&>()))>,
+                               std::remove_cvref_t<decltype(get<1>(std::declval<Pair const&>()))>>();
   } else if constexpr (is_composed<typename SrcTensor::layout_type>::value ||
                 is_composed<typename DstTensor::layout_type>::value) {
     // Swizzled layouts copy through their swizzle_ptr form (see copy()).
@@ -350,9 +357,8 @@ TESSERA_HOST_DEVICE void copy(Tensor<SE, SL> const& src, DstTensor&& dst) {
   } else if constexpr (detail::refinement_holder<typename Src::layout_type, typename Dst::layout_type>::value.ok) {
     // Different static flat shapes: copy over their common refinement, where
     // the plan can pair modes (e.g. a row-major tile into a GMMA-style one).
-    using H = detail::refinement_holder<typename Src::layout_type, typename Dst::layout_type>;
-    copy(make_tensor(src.data(), detail::refine_layout<H, 0>(src.layout())),
-         make_tensor(dst.data(), detail::refine_layout<H, 1>(dst.layout())));
+    auto refined = detail::refined_pair(src, dst);
+    copy(get<0>(refined), get<1>(refined));
   } else {
   constexpr int V = detail::static_vector_width<Src, Dst>();
   if constexpr (V == 1) {
