@@ -47,6 +47,18 @@ TESSERA_HOST_DEVICE constexpr void check_cooperative_extent(TiledMma const& mma,
                 "cooperative_gemm: an extent (M, N or K) is not a multiple of the TiledMMA's tile along it "
                 "[tile_size<0/1/2>(mma); pad the shared-memory tiles]");
 }
+
+// An operand partition into its register fragment through `load`: the
+// identity of the fragment's own type is copy(), which vectorises; any
+// other load converts element by element.
+template <class STensor, class RTensor, class Load>
+TESSERA_HOST_DEVICE void load_operand_fragment(STensor const& part, RTensor& frag, Load const& load) {
+  using V = typename RTensor::value_type;
+  if constexpr (std::is_same_v<Load, identity> && std::is_same_v<typename STensor::value_type, V>)
+    copy(part, frag);
+  else
+    transform(part, frag, [&](auto const& x) { return V(load(x)); });
+}
 }  // namespace detail
 
 template <class TiledMma, class Alpha, class AE, class AL, class BE, class BL, class Beta, class CE, class CL,
@@ -80,17 +92,8 @@ TESSERA_HOST_DEVICE void cooperative_gemm(std::uint32_t tid, TiledMma const& til
                     std::is_same_v<typename decltype(tCrB)::value_type, typename TiledMma::ValTypeB>,
                 "cooperative_gemm: the MMA must take A and B from registers (mma.sync, UniversalFMA); a GMMA atom "
                 "reads shared memory through descriptors and needs warpgroup_arrive / commit / wait around it");
-  // the identity load of the MMA's own type: copy(), which vectorises
-  if constexpr (std::is_same_v<ALoad, identity> && std::is_same_v<typename Tensor<AE, AL>::value_type,
-                                                                  typename TiledMma::ValTypeA>)
-    copy(tCsA, tCrA);
-  else
-    transform(tCsA, tCrA, [&](auto const& x) { return typename TiledMma::ValTypeA(a_load(x)); });
-  if constexpr (std::is_same_v<BLoad, identity> && std::is_same_v<typename Tensor<BE, BL>::value_type,
-                                                                  typename TiledMma::ValTypeB>)
-    copy(tCsB, tCrB);
-  else
-    transform(tCsB, tCrB, [&](auto const& x) { return typename TiledMma::ValTypeB(b_load(x)); });
+  detail::load_operand_fragment(tCsA, tCrA, a_load);
+  detail::load_operand_fragment(tCsB, tCrB, b_load);
   auto tCrC = thr.make_fragment_C(tCsC);
   clear(tCrC);
   gemm(tiled_mma, tCrA, tCrB, tCrC);
