@@ -110,43 +110,44 @@ __device__ std::uint32_t bulk_bytes(Tensor<E, L> const& t) {
   return std::uint32_t(size(t.layout())) * std::uint32_t(sizeof(typename Tensor<E, L>::value_type));
 }
 
+namespace detail {
+// Both directions' rules, at compile time and at run time (a and b: the two
+// addresses); the bytes to move.
+template <class Src, class Dst>
+__device__ std::uint32_t checked_bulk_bytes(Src const& src, Dst const& dst, void const* a, void const* b) {
+  check_bulk_pair<Src, Dst>();
+  std::uint32_t const bytes = bulk_bytes(src);
+  bulk_check(bytes == bulk_bytes(dst) && bytes % 16 == 0 && bytes > 0,
+             "the sizes differ or are not a positive multiple of 16 bytes");
+  bulk_check(((reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) & 15u) == 0,
+             "an address is not 16-byte aligned");
+  return bytes;
+}
+}  // namespace detail
+
 template <class GE, class GL, class STensor>
   requires is_tensor_v<std::remove_cvref_t<STensor>>
 __device__ void bulk_copy(Tensor<GE, GL> const& gsrc, STensor&& sdst, std::uint64_t& mbar) {
-  using Src = Tensor<GE, GL>;
-  using Dst = std::remove_cvref_t<STensor>;
   static_assert(is_gmem_v<std::remove_cvref_t<decltype(gsrc.data())>> &&
                     is_smem_v<std::remove_cvref_t<decltype(sdst.data())>>,
                 "bulk_copy(gsrc, sdst, mbar): the source must view global memory and the destination shared memory "
                 "[make_gmem_ptr / make_smem_ptr]");
-  detail::check_bulk_pair<Src, Dst>();
-  std::uint32_t const bytes = bulk_bytes(gsrc);
   void const* g = raw_pointer_cast(gsrc.data());
   void* s = raw_pointer_cast(sdst.data());
-  detail::bulk_check(bytes == bulk_bytes(sdst) && bytes % 16 == 0 && bytes > 0,
-                     "the sizes differ or are not a positive multiple of 16 bytes");
-  detail::bulk_check(((reinterpret_cast<std::uintptr_t>(g) | reinterpret_cast<std::uintptr_t>(s)) & 15u) == 0,
-                     "an address is not 16-byte aligned");
+  std::uint32_t const bytes = detail::checked_bulk_bytes(gsrc, sdst, g, s);
   SM90_BULK_COPY_G2S::copy(g, &mbar, s, std::int32_t(bytes));
 }
 
 template <class SE, class SL, class GTensor>
   requires is_tensor_v<std::remove_cvref_t<GTensor>>
 __device__ void bulk_copy(Tensor<SE, SL> const& ssrc, GTensor&& gdst) {
-  using Src = Tensor<SE, SL>;
-  using Dst = std::remove_cvref_t<GTensor>;
   static_assert(is_smem_v<std::remove_cvref_t<decltype(ssrc.data())>> &&
                     is_gmem_v<std::remove_cvref_t<decltype(gdst.data())>>,
                 "bulk_copy(ssrc, gdst): the source must view shared memory and the destination global memory "
                 "[make_smem_ptr / make_gmem_ptr]");
-  detail::check_bulk_pair<Src, Dst>();
-  std::uint32_t const bytes = bulk_bytes(ssrc);
   void const* s = raw_pointer_cast(ssrc.data());
   void* g = raw_pointer_cast(gdst.data());
-  detail::bulk_check(bytes == bulk_bytes(gdst) && bytes % 16 == 0 && bytes > 0,
-                     "the sizes differ or are not a positive multiple of 16 bytes");
-  detail::bulk_check(((reinterpret_cast<std::uintptr_t>(g) | reinterpret_cast<std::uintptr_t>(s)) & 15u) == 0,
-                     "an address is not 16-byte aligned");
+  std::uint32_t const bytes = detail::checked_bulk_bytes(ssrc, gdst, s, g);
   SM90_BULK_COPY_S2G::copy(s, g, std::int32_t(bytes));
 }
 
