@@ -152,17 +152,25 @@ testing::Message describe(Case const& c) {
                             << (c.explicit_cluster ? " (cluster launch)" : " (plain launch)");
 }
 
-TEST(ClusterGeometry, RegistersMatchTheLaunch) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+// Launches every case once, then calls check(c, records) for each, under
+// the case's description.
+template <class Check>
+void check_every_case(Check&& check) {
   std::vector<std::vector<std::uint32_t>> all;
   ASSERT_NO_FATAL_FAILURE(run_all(&all));
   std::vector<Case> const cs = cases();
   for (std::size_t k = 0; k < cs.size(); ++k) {
-    Case const& c = cs[k];
-    SCOPED_TRACE(describe(c));
+    SCOPED_TRACE(describe(cs[k]));
+    check(cs[k], all[k]);
+  }
+}
+
+TEST(ClusterGeometry, RegistersMatchTheLaunch) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  check_every_case([&](Case const& c, std::vector<std::uint32_t> const& rec) {
     dim3 const n = c.cluster;
     int bad = 0;
-    for_each_record(c, all[k], [&](dim3 b, int t, std::uint32_t const* r) {
+    for_each_record(c, rec, [&](dim3 b, int t, std::uint32_t const* r) {
       dim3 const id(b.x % n.x, b.y % n.y, b.z % n.z);
       std::uint32_t const want[kRank + 3] = {
           id.x,          id.y,          id.z,          n.x,           n.y,           n.z,
@@ -179,20 +187,15 @@ TEST(ClusterGeometry, RegistersMatchTheLaunch) {
                         << r[f] << ", want " << want[f];
     });
     EXPECT_EQ(bad, 0);
-  }
+  });
 }
 
 TEST(ClusterGeometry, ElectOneLeaderSyncElectsOneLanePerWarp) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  std::vector<std::vector<std::uint32_t>> all;
-  ASSERT_NO_FATAL_FAILURE(run_all(&all));
-  std::vector<Case> const cs = cases();
-  for (std::size_t k = 0; k < cs.size(); ++k) {
-    Case const& c = cs[k];
-    SCOPED_TRACE(describe(c));
+  check_every_case([&](Case const& c, std::vector<std::uint32_t> const& rec) {
     int bad = 0;
     std::vector<std::uint32_t const*> warp;
-    for_each_record(c, all[k], [&](dim3 b, int t, std::uint32_t const* r) {
+    for_each_record(c, rec, [&](dim3 b, int t, std::uint32_t const* r) {
       warp.push_back(r);
       if (t % 32 != 31) return;
       int leaders = 0, elected = 0, leader_at = -1;
@@ -213,21 +216,16 @@ TEST(ClusterGeometry, ElectOneLeaderSyncElectsOneLanePerWarp) {
       warp.clear();
     });
     EXPECT_EQ(bad, 0);
-  }
+  });
 }
 
 TEST(ClusterGeometry, MulticastMaskOnDeviceMatchesHost) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  std::vector<std::vector<std::uint32_t>> all;
-  ASSERT_NO_FATAL_FAILURE(run_all(&all));
-  std::vector<Case> const cs = cases();
-  for (std::size_t k = 0; k < cs.size(); ++k) {
-    Case const& c = cs[k];
-    SCOPED_TRACE(describe(c));
+  check_every_case([&](Case const& c, std::vector<std::uint32_t> const& rec) {
     dim3 const n = c.cluster;
     auto const host_layout = make_layout(make_shape(int(n.x), int(n.y), int(n.z)));
     int bad = 0;
-    for_each_record(c, all[k], [&](dim3 b, int t, std::uint32_t const* r) {
+    for_each_record(c, rec, [&](dim3 b, int t, std::uint32_t const* r) {
       int const id[3] = {int(b.x % n.x), int(b.y % n.y), int(b.z % n.z)};
       auto const coord = make_coord(id[0], id[1], id[2]);
       std::uint32_t const host[kMaskFields] = {
@@ -257,7 +255,7 @@ TEST(ClusterGeometry, MulticastMaskOnDeviceMatchesHost) {
       }
     });
     EXPECT_EQ(bad, 0);
-  }
+  });
 }
 
 }  // namespace
