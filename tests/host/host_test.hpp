@@ -4,8 +4,11 @@
 
 // Helpers shared by the host tests.
 
+#include <cstddef>
+#include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -25,6 +28,15 @@ std::string str(T const& t) {
     os << t;
     return os.str();
   }
+}
+
+// n reproducible values in [-1, 1) from `seed`.
+inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
 }
 
 }  // namespace tessera::test

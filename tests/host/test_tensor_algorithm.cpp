@@ -18,17 +18,13 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/tensor.hpp"
 
+#include "host_test.hpp"
+
 using namespace tessera;
 
 namespace {
 
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
+using tessera::test::random_floats;
 
 // A recording atom: one call per value-mode slice, checks what it was handed.
 struct CountingCopyAtom {

@@ -20,17 +20,13 @@
 #include <tessera/atom.hpp>
 #include <tessera/tensor.hpp>
 
+#include "host_test.hpp"
+
 using namespace tessera;
 
 namespace {
 
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
+using tessera::test::random_floats;
 
 template <class Mma, class TA, class TB, class TC, class AOp, class BOp, class CLoad, class CStore>
 void run_all_threads(Mma const& mma, float alpha, TA const& sA, TB const& sB, float beta, TC const& sC, AOp a,
