@@ -9,6 +9,8 @@
 # each variant's result compared with cuBLAS's. Builds the runtime library
 # with CMake (sm_90a), then the driver with nvcc. Logs under $OUT.
 # Usage: scripts/gpu/seed_f16acc.sh [ROUNDS]  (rounds of the whole timing, default 2)
+# SHAPES="M N K;M N K" overrides the problem (default the seed's 5120 5120 4096;
+# 4224 4096 4096 fills whole waves of both 128x128 and 128x256 tiles).
 set -u
 OUT=${OUT:-/tmp/tessera-seed}
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
@@ -25,8 +27,10 @@ cat > "$OUT/seed_f16acc.cu" <<'CU'
 #include <tessera/gemm/sm80_tensorop.hpp>
 using namespace tessera;
 #include "driver_util.cuh"
-int main() {
-  const int M = 5120, N = 5120, K = 4096;
+#include <cstdlib>
+int main(int argc, char** argv) {
+  const int M = argc > 3 ? std::atoi(argv[1]) : 5120, N = argc > 3 ? std::atoi(argv[2]) : 5120,
+            K = argc > 3 ? std::atoi(argv[3]) : 4096;
   __half *A, *B, *D, *Dc; double* acc;
   cudaMalloc(&A, size_t(M) * K * 2); cudaMalloc(&B, size_t(N) * K * 2); cudaMalloc(&D, size_t(M) * N * 2);
   cudaMalloc(&Dc, size_t(M) * N * 2); cudaMalloc(&acc, 16);
@@ -41,7 +45,7 @@ int main() {
   args.b = {B, MatrixOrder::col_major, K, 0};
   args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
   using V = kernels::Sm80Variant;
-  std::vector<V> vs = {V::tile128x128, V::tile128x256, V::t128x256_s3, V::t256x128_s3, V::t256x128_s4, V::t128x128_w8};
+  std::vector<V> vs = {V::tile128x128, V::tile128x256, V::t128x256_s3, V::t256x128_s4, V::t128x256_w4, V::t128x256_w4s2};
   auto run = [&](int i) {
     if (i == 0) {  // cuBLAS: D^T = B^T A^T column-major = D row-major
       if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, K, A, CUDA_R_16F, K, &zero, Dc,
@@ -62,10 +66,17 @@ int main() {
   }
   // ~3 s of warm-up (steady state at the power cap), then 200 interleaved rounds.
   std::vector<double> const tf = interleaved_tflops(run, nv, 200, 3000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
-  std::printf("f16 TN 5120x5120x4096, f16 acc, interleaved, median of 200: cuBLAS %.1f\n", tf[0]);
+  std::printf("f16 TN %dx%dx%d, f16 acc, interleaved, median of 200: cuBLAS %.1f\n", M, N, K, tf[0]);
   for (int i = 1; i < nv; ++i) std::printf("  %-16s %.1f TFLOP/s  %.3fx\n", kernels::to_string(vs[i - 1]), tf[i], tf[i] / tf[0]);
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU
 build_driver "$OUT/seed_f16acc.cu" "$OUT/seed_f16acc"
-for r in $(seq 1 "${1:-2}"); do echo "== round $r"; "$OUT/seed_f16acc"; done
+IFS=';' read -r -a shapes <<< "${SHAPES:-5120 5120 4096}"
+for r in $(seq 1 "${1:-2}"); do
+  for shape in "${shapes[@]}"; do
+    echo "== round $r: $shape"
+    # shellcheck disable=SC2086
+    "$OUT/seed_f16acc" $shape
+  done
+done

@@ -306,10 +306,11 @@ std::vector<Case> all_cases() {
   // in M, N and K, several k-tiles, a column-major D (operands swapped).
   const Sm80Variant tuning[] = {Sm80Variant::t128x128_s4, Sm80Variant::t128x128_w8, Sm80Variant::t128x256_s3,
                                 Sm80Variant::t256x128_s3, Sm80Variant::t256x128_s4, Sm80Variant::t128x256_w4,
-                                Sm80Variant::t128x128_spread, Sm80Variant::t128x256_spread};
+                                Sm80Variant::t128x128_spread, Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2};
   for (Sm80Variant var : tuning)
     for (DataType acc : {DataType::f32, DataType::f16}) {
-      if (var == Sm80Variant::t128x256_w4 && acc == DataType::f32) continue;  // f16 accumulation only
+      bool const warp128 = var == Sm80Variant::t128x256_w4 || var == Sm80Variant::t128x256_w4s2;
+      if (warp128 && acc == DataType::f32) continue;  // f16 accumulation only
       bool const acc16 = acc == DataType::f16;
       v.push_back(tn_case(std::string("variant_") + tessera::kernels::to_string(var) + (acc16 ? "_acc16" : "_acc32"),
                           acc16 ? kTypes[4] : kF16F32Acc, 296, 520, 264, 0.5f, acc16 ? 0.0f : -1.0f, acc16 ? C : R,

@@ -270,42 +270,56 @@ void simulate(int m, int n, int k, int tile_m, int tile_n, std::int64_t pad_a, s
     }
   ASSERT_EQ(bad, 0);
 
-  // Epilogue: fragments -> staging tile -> 16-byte store pattern.
-  std::vector<float> stage(std::size_t(BM * BN), -1.0f);
-  std::vector<int> seen(std::size_t(BM * BN), 0);
-  for (int warp = 0; warp < Cfg::kThreads / 32; ++warp)
-    for (int l = 0; l < 32; ++l)
-      for (int mi = 0; mi < Cfg::kMmaM; ++mi)
-        for (int ni = 0; ni < Cfg::kMmaN; ++ni)
-          for (int half = 0; half < 2; ++half) {
-            int row, col;
-            Epi::fragment_coord(warp % Cfg::kWarpsM, warp / Cfg::kWarpsM, l, mi, ni, half, row, col);
-            int const off = Epi::offset(row, col);
-            ASSERT_EQ(off % 8, 0) << "float2 staging store misaligned";
-            ASSERT_EQ(Epi::offset(row, col + 1), off + 4);
-            for (int e = 0; e < 2; ++e) {
-              stage[std::size_t((off + 4 * e) / 4)] = float(acc[std::size_t(row * BN + col + e)]);
-              ++seen[std::size_t((off + 4 * e) / 4)];
+  // Epilogue: fragments -> staging tile -> 16-byte store pattern, band by
+  // band when it runs in passes (Cfg::kEpiloguePasses; one band otherwise).
+  constexpr int kBands = Cfg::kEpiloguePasses, BR = Epi::kBlockM;
+  static_assert(BR * kBands == BM, "the bands cover the tile");
+  std::vector<int> out4(std::size_t(BM * BN), 0), out8(std::size_t(BM * BN), 0);
+  for (int band = 0; band < kBands; ++band) {
+    auto tile_value = [&](int row, int col) { return float(acc[std::size_t((band * BR + row) * BN + col)]); };
+    std::vector<float> stage(std::size_t(BR * BN), -1.0f);
+    std::vector<int> seen(std::size_t(BR * BN), 0);
+    for (int warp = 0; warp < Cfg::kThreads / 32; ++warp) {
+      int const warp_m = warp % Cfg::kWarpsM;
+      if (warp_m / Epi::kBandWarpsM != band) continue;
+      for (int l = 0; l < 32; ++l)
+        for (int mi = 0; mi < Cfg::kMmaM; ++mi)
+          for (int ni = 0; ni < Cfg::kMmaN; ++ni)
+            for (int half = 0; half < 2; ++half) {
+              int row, col;
+              Epi::fragment_coord(warp_m % Epi::kBandWarpsM, warp / Cfg::kWarpsM, l, mi, ni, half, row, col);
+              ASSERT_LT(row, BR) << "fragment outside its band";
+              int const off = Epi::offset(row, col);
+              ASSERT_EQ(off % 8, 0) << "float2 staging store misaligned";
+              ASSERT_EQ(Epi::offset(row, col + 1), off + 4);
+              for (int e = 0; e < 2; ++e) {
+                stage[std::size_t((off + 4 * e) / 4)] = tile_value(row, col + e);
+                ++seen[std::size_t((off + 4 * e) / 4)];
+              }
+            }
+    }
+    for (std::size_t s = 0; s < seen.size(); ++s) ASSERT_EQ(seen[s], 1) << "staging slot " << s << " of band " << band;
+    for (int vec : {4, 8}) {
+      std::vector<int>& out = vec == 4 ? out4 : out8;
+      int const per_thread = BR * BN / vec / Cfg::kThreads;
+      for (int tid = 0; tid < Cfg::kThreads; ++tid)
+        for (int i = 0; i < per_thread; ++i) {
+          int row, col;
+          if (vec == 4) Epi::template store_coord<4>(tid, i, row, col);
+          else Epi::template store_coord<8>(tid, i, row, col);
+          for (int q = 0; q < vec / 4; ++q) {
+            int const off = Epi::offset(row, col + 4 * q);
+            ASSERT_EQ(off % 16, 0) << "float4 staging load misaligned";
+            for (int e = 0; e < 4; ++e) {
+              ASSERT_EQ(stage[std::size_t(off / 4 + e)], tile_value(row, col + 4 * q + e));
+              ++out[std::size_t((band * BR + row) * BN + col + 4 * q + e)];
             }
           }
-  for (std::size_t s = 0; s < seen.size(); ++s) ASSERT_EQ(seen[s], 1) << "staging slot " << s;
-  for (int vec : {4, 8}) {
-    std::vector<int> out(std::size_t(BM * BN), 0);
-    int const per_thread = BM * BN / vec / Cfg::kThreads;
-    for (int tid = 0; tid < Cfg::kThreads; ++tid)
-      for (int i = 0; i < per_thread; ++i) {
-        int row, col;
-        if (vec == 4) Epi::template store_coord<4>(tid, i, row, col);
-        else Epi::template store_coord<8>(tid, i, row, col);
-        for (int q = 0; q < vec / 4; ++q) {
-          int const off = Epi::offset(row, col + 4 * q);
-          ASSERT_EQ(off % 16, 0) << "float4 staging load misaligned";
-          for (int e = 0; e < 4; ++e) {
-            ASSERT_EQ(stage[std::size_t(off / 4 + e)], float(acc[std::size_t(row * BN + col + 4 * q + e)]));
-            ++out[std::size_t(row * BN + col + 4 * q + e)];
-          }
         }
-      }
+    }
+  }
+  for (int vec : {4, 8}) {
+    std::vector<int> const& out = vec == 4 ? out4 : out8;
     for (std::size_t s = 0; s < out.size(); ++s) ASSERT_EQ(out[s], 1) << "output element " << s << " (vec " << vec << ")";
   }
 }
@@ -351,6 +365,7 @@ TESSERA_SIM_LAYOUTS(tf32_scalar, ConfigScalar, 4, float, false)
 TEST(Sm80Indexing, f16_t256x128_tn) { simulate_both<ConfigT256x128S3<2>, __half>(true); }
 TEST(Sm80Indexing, f16_t128x128_w8_tn) { simulate_both<ConfigT128x128W8<2>, __half>(true); }
 TEST(Sm80Indexing, f16_t128x256_w4_tn) { simulate_both<ConfigT128x256W4<2>, __half>(true); }
+TEST(Sm80Indexing, f16_t128x256_w4s2_tn) { simulate_both<ConfigT128x256W4S2<2>, __half>(true); }
 TEST(Sm80Indexing, f16_t128x128_spread_tn) { simulate_both<ConfigT128x128Spread<2>, __half>(true); }
 
 // The spread mainloop issues units [ks*P/S, (ks+1)*P/S) at k-step ks: over

@@ -60,7 +60,7 @@ constexpr int sm80_element_bytes(Sm80Element e) { return e == Sm80Element::tf32 
 //   kBKMajor      B stored (N,K):(ld,1) when true, (N,K):(1,ld) when false
 //   kAccessBytes  bytes per global load (16, 8, 4, or the element size)
 template <int kElemBytes_, class TileShapeT, class WarpShapeT, class MainloopT, bool kAKMajor_,
-          bool kBKMajor_, int kAccessBytes_>
+          bool kBKMajor_, int kAccessBytes_, int kEpiloguePasses_ = 1>
 struct Sm80TileConfig {
   using TileShape = TileShapeT;
   using WarpShape = WarpShapeT;
@@ -93,8 +93,11 @@ struct Sm80TileConfig {
   static constexpr int kStageBytesA = kBlockM * kBlockK * kElemBytes;
   static constexpr int kStageBytesB = kBlockN * kBlockK * kElemBytes;
   static constexpr int kMainloopSmemBytes = kStages * (kStageBytesA + kStageBytesB);
-  // The epilogue stages the f32 accumulator tile through the same memory.
-  static constexpr int kEpilogueSmemBytes = kBlockM * kBlockN * 4;
+  // The epilogue stages the f32 accumulator tile through the same memory,
+  // in kEpiloguePasses bands of kBlockM / kEpiloguePasses rows (each band the
+  // accumulators of whole warp rows) where the whole tile would not fit.
+  static constexpr int kEpiloguePasses = kEpiloguePasses_;
+  static constexpr int kEpilogueSmemBytes = kBlockM / kEpiloguePasses * kBlockN * 4;
   static constexpr int kSmemBytes =
       kMainloopSmemBytes > kEpilogueSmemBytes ? kMainloopSmemBytes : kEpilogueSmemBytes;
 
@@ -113,6 +116,8 @@ struct Sm80TileConfig {
   static_assert(kAccessBytes == 16 || kAccessBytes == 8 || kAccessBytes == 4 || kAccessBytes == kElemBytes,
                 "Sm80TileConfig: global access must be 16, 8, 4 bytes or one element");
   static_assert(kAccessBytes >= kElemBytes, "Sm80TileConfig: global access narrower than an element");
+  static_assert(kEpiloguePasses >= 1 && kWarpsM % kEpiloguePasses == 0,
+                "Sm80TileConfig: each epilogue pass stages whole warp rows [passes must divide BLK_M / WARP_M]");
 };
 
 namespace sm80 {
@@ -241,6 +246,11 @@ using ConfigT128x256Spread = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<k
 template <int kE>
 using ConfigT128x256W4 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 128, kBlockKFor<kE>>, MainloopMultistage<3>,
                                         true, true, 16>;
+// The same warps with 2 stages (96 KiB) and the epilogue in two 64-row
+// passes (64 KiB), so two CTAs (8 warps) share an SM.
+template <int kE>
+using ConfigT128x256W4S2 = Sm80TileConfig<kE, GemmShape<128, 256, kBlockKFor<kE>>, GemmShape<64, 128, kBlockKFor<kE>>,
+                                          MainloopMultistage<2>, true, true, 16, 2>;
 
 }  // namespace sm80
 

@@ -48,9 +48,13 @@ __device__ __forceinline__ void fragment_values(const float (&acc)[4], float (&v
 }
 __device__ __forceinline__ void fragment_values(const uint32_t (&acc)[2], float (&v)[4]) { widen_f16_block(acc, v); }
 
+// kBlockM is the rows of one staged band: the whole tile, or
+// Cfg::kBlockM / Cfg::kEpiloguePasses rows when the epilogue runs in passes
+// (stage() then takes the warp's row within the band).
 template <class Cfg>
 struct Sm80Epilogue {
-  static constexpr int kBlockM = Cfg::kBlockM;
+  static constexpr int kBlockM = Cfg::kBlockM / Cfg::kEpiloguePasses;
+  static constexpr int kBandWarpsM = Cfg::kWarpsM / Cfg::kEpiloguePasses;
   static constexpr int kBlockN = Cfg::kBlockN;
   static constexpr int kThreads = Cfg::kThreads;
   static constexpr int kRowBytes = kBlockN * 4;
@@ -111,7 +115,10 @@ struct Sm80Epilogue {
     const TC* const c = static_cast<const TC*>(p.c);
     bool const read_c = p.beta != 0.0f;
 
-#pragma unroll 4
+// NOTE: with the epilogue in passes the accumulators of the later bands'
+    // warps stay live while a band is written: no unrolling there, or the
+    // 64x128 warp tile spills (t128x256_w4s2).
+#pragma unroll(Cfg::kEpiloguePasses > 1 ? 1 : 4)
     for (int i = 0; i < kPerThread; ++i) {
       int row, col;
       store_coord<kVec>(int(threadIdx.x), i, row, col);

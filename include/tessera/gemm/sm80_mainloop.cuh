@@ -439,27 +439,36 @@ struct WarpFragmentLoader {
 
   // b[ni][0..1] for k-step ks of the stage at sB.
   __device__ __forceinline__ void load_b(const char* sB, int ks, uint32_t (&b)[kMmaN][2]) const {
+    load_b_range<0, kMmaN>(sB, ks, b);
+  }
+
+  // b[i][0..1] = B tile kNi0 + i, i < kCount, for k-step ks (kNi0 and kCount even).
+  template <int kNi0, int kCount>
+  __device__ __forceinline__ void load_b_range(const char* sB, int ks, uint32_t (&b)[kCount][2]) const {
+    static_assert(kNi0 % 2 == 0 && kCount % 2 == 0 && kNi0 + kCount <= kMmaN,
+                  "WarpFragmentLoader: a B range is whole ldmatrix.x4 pairs of tiles");
     if constexpr (!kTf32 || Cfg::kBKMajor) {
 #pragma unroll
-      for (int np = 0; np < kMmaN / 2; ++np) {
+      for (int p = 0; p < kCount / 2; ++p) {
+        int const np = kNi0 / 2 + p;
         uint32_t r[4];
         arch::ldmatrix<4, !Cfg::kBKMajor>(sB + b_row_bytes(ks, np) + b_col_bytes(ks, np), r);
-        b[2 * np][0] = r[0];
-        b[2 * np][1] = r[1];
-        b[2 * np + 1][0] = r[2];
-        b[2 * np + 1][1] = r[3];
+        b[2 * p][0] = r[0];
+        b[2 * p][1] = r[1];
+        b[2 * p + 1][0] = r[2];
+        b[2 * p + 1][1] = r[3];
       }
     } else {
 #pragma unroll
-      for (int ni = 0; ni < kMmaN; ++ni)
+      for (int i = 0; i < kCount; ++i)
 #pragma unroll
-        for (int r = 0; r < 2; ++r) b[ni][r] = lds32(sB + b_scalar_offset(ks, ni, r));
+        for (int r = 0; r < 2; ++r) b[i][r] = lds32(sB + b_scalar_offset(ks, kNi0 + i, r));
     }
     if constexpr (kTf32) {
 #pragma unroll
-      for (int ni = 0; ni < kMmaN; ++ni)
+      for (int i = 0; i < kCount; ++i)
 #pragma unroll
-        for (int r = 0; r < 2; ++r) b[ni][r] = round_to_tf32(b[ni][r]);
+        for (int r = 0; r < 2; ++r) b[i][r] = round_to_tf32(b[i][r]);
     }
   }
 };
@@ -486,7 +495,7 @@ struct Sm80Mainloop {
   // NOTE: run 47 (H100, steady state, interleaved): the seed problem with
   // f16 accumulation 406.5-412.9 TFLOP/s unrolled by 2, 430.2-435.4 fully
   // unrolled (+5.6%); the f16-accumulating kernels stay at <= 230 registers.
-  static constexpr bool kUnrollCopies = sizeof(Acc) == 2;
+  static constexpr bool kUnrollCopies = sizeof(Acc) == 2 && Cfg::kMmaN < 16;
   using LoaderA = GmemTileLoader<Elem, Cfg::kAKMajor, Cfg::kBlockM, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes,
                                  kUnrollCopies>;
   using LoaderB = GmemTileLoader<Elem, Cfg::kBKMajor, Cfg::kBlockN, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes,
@@ -517,6 +526,31 @@ struct Sm80Mainloop {
                                                     int ks, KStepFrags& f) {
     frags.load_a(sA, ks, f.a);
     frags.load_b(sB, ks, f.b);
+  }
+
+  // NOTE: a warp tile of 16+ B tiles (64x128) cannot double-buffer whole
+  // k-step fragments: 2 x (16 + 32) registers beside 128 f16 accumulators
+  // spilled 148 bytes at 255 (t128x256_w4). kSplitN keeps two A fragments
+  // and the two N halves of one B fragment instead (2 x 16 + 2 x 16): the
+  // second half of k-step ks is loaded while the first half multiplies, and
+  // the first half of k-step ks+1 (with its A) while the second multiplies.
+  static constexpr bool kSplitN = kMmaN >= 16;
+  static constexpr int kHalfN = kMmaN / 2;
+  static_assert(!kSplitN || (kMmaN % 4 == 0 && kKSteps % 2 == 0 && !kSpread),
+                "Sm80Mainloop: the split-N fragment order needs an even number of ldmatrix.x4 per half, an even "
+                "number of k-steps and no spread requests");
+
+  // The products of N half h of k-step fragments (a, bh).
+  template <int h>
+  __device__ __forceinline__ static void mma_half(FragD (&acc)[kMmaM][kMmaN], const uint32_t (&a)[kMmaM][4],
+                                                  const uint32_t (&bh)[kHalfN][2]) {
+#pragma unroll
+    for (int mi = 0; mi < kMmaM; ++mi)
+#pragma unroll
+      for (int nj = 0; nj < kHalfN; ++nj) {
+        int const ni = (mi & 1) ? kHalfN - 1 - nj : nj;
+        Op::fma(acc[mi][h * kHalfN + ni], a[mi], bh[ni], acc[mi][h * kHalfN + ni]);
+      }
   }
 
   __device__ static void run(char* smem, LoaderA& la, LoaderB& lb, const Frags& frags, int k_tiles,
@@ -593,6 +627,40 @@ struct Sm80Mainloop {
       int read = 0;             // stage holding k-tile kt
       int write = kStages - 1;  // stage receiving k-tile kt + kStages - 1
       int kt_load = kStages - 1;
+      if constexpr (kSplitN) {
+        uint32_t a[2][kMmaM][4];
+        uint32_t b0[kHalfN][2], b1[kHalfN][2];
+        frags.load_a(stage_a(0), 0, a[0]);
+        frags.template load_b_range<0, kHalfN>(stage_b(0), 0, b0);
+        for (int kt = 0; kt < k_tiles; ++kt) {
+#pragma unroll
+          for (int ks = 0; ks < kKSteps; ++ks) {
+            frags.template load_b_range<kHalfN, kHalfN>(stage_b(read), ks, b1);
+            if (ks == 0) {
+              if (kt_load < k_tiles) {
+                la.copy_async(stage_a(write), kt_load);
+                lb.copy_async(stage_b(write), kt_load);
+              }
+              arch::cp_async_fence();
+              ++kt_load;
+              write = write + 1 == kStages ? 0 : write + 1;
+            }
+            mma_half<0>(acc, a[ks & 1], b0);
+            if (ks == kKSteps - 1) {
+              // As below: the next k-tile's stage complete and visible, and
+              // every warp done with the stage that k-step 0 overwrites.
+              arch::cp_async_wait<kStages - 2>();
+              __syncthreads();
+              read = read + 1 == kStages ? 0 : read + 1;
+            }
+            frags.load_a(stage_a(read), (ks + 1) % kKSteps, a[(ks + 1) & 1]);
+            frags.template load_b_range<0, kHalfN>(stage_b(read), (ks + 1) % kKSteps, b0);
+            mma_half<1>(acc, a[ks & 1], b1);
+          }
+        }
+        arch::cp_async_wait<0>();
+        return;
+      }
       // NOTE: fragments are double-buffered across k-steps: the ldmatrix of
       // k-step ks+1 is issued before the mma.sync of k-step ks, so the shared
       // memory latency hides behind 2*kMmaM*kMmaN/2 tensor-core instructions.

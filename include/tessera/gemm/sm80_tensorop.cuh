@@ -81,6 +81,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     epi.d = static_cast<char*>(epi.d) + int64_t(batch) * p.batch_d * out_bytes;
     if (epi.c != nullptr) epi.c = static_cast<const char*>(epi.c) + int64_t(batch) * p.batch_c * out_bytes;
     __syncthreads();  // every warp has left the mainloop: its smem is free
+    if constexpr (Cfg::kEpiloguePasses > 1) {
+      // Band by band of warp rows through the smaller staging tile (no
+      // tail split: kHasTailSplit excludes these configurations).
+#pragma unroll 1
+      for (int band = 0; band < Cfg::kEpiloguePasses; ++band) {
+        if (warp_m / Epilogue::kBandWarpsM == band) Epilogue::stage(smem, acc, warp_m % Epilogue::kBandWarpsM, warp_n);
+        __syncthreads();
+        Epilogue::write(smem, epi, m0 + band * Epilogue::kBlockM, n0, p.m, p.n);
+        __syncthreads();  // the next band (or batch) overwrites the staging tile
+      }
+      continue;
+    }
     Epilogue::stage(smem, acc, warp_m, warp_n);
     __syncthreads();
     // A K-slice of a split tile (the launcher splits only unbatched
@@ -101,7 +113,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
 // registers (f16 with f32 accumulation, sm_90a), unmeasured; left out.
 template <class Cfg>
 inline constexpr bool kHasTailSplit = Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kAccessBytes == 16 &&
-                                      Cfg::kBlockM == 128 && Cfg::kBlockN == 128;
+                                      Cfg::kBlockM == 128 && Cfg::kBlockN == 128 && Cfg::kEpiloguePasses == 1;
 
 // Launch description of one configuration. (The launcher sets the
 // kernels' shared-memory attributes, once per kernel and device.)
@@ -155,6 +167,9 @@ Launch select_tuning(Sm80Variant v) {
     case Sm80Variant::t256x128_s4: return describe<ConfigT256x128S4<kE>, Elem, Acc>();
     case Sm80Variant::t128x256_w4:
       if constexpr (kWarp128) return describe<ConfigT128x256W4<kE>, Elem, Acc>();
+      else return {};
+    case Sm80Variant::t128x256_w4s2:
+      if constexpr (kWarp128) return describe<ConfigT128x256W4S2<kE>, Elem, Acc>();
       else return {};
     case Sm80Variant::t128x128_spread: return describe<ConfigT128x128Spread<kE>, Elem, Acc>();
     case Sm80Variant::t128x256_spread: return describe<ConfigT128x256Spread<kE>, Elem, Acc>();

@@ -38,6 +38,7 @@ enum class Sm80Variant : std::uint8_t {
   t128x256_w4,   // 4 warps of 64x128, 3 stages; f16 accumulation only
   t128x128_spread,  // the seed tile (4 warps of 64x64, 3 stages), cp.async spread over the k-steps
   t128x256_spread,  // 128x256 (8 warps of 64x64, 4 stages), cp.async spread over the k-steps
+  t128x256_w4s2,    // 4 warps of 64x128, 2 stages, epilogue in 2 passes: 2 CTAs per SM; f16 accumulation only
 };
 
 [[nodiscard]] constexpr bool is_tuning_variant(Sm80Variant v) { return v >= Sm80Variant::t128x128_s4; }
@@ -59,6 +60,7 @@ enum class Sm80Variant : std::uint8_t {
     case Sm80Variant::t128x256_w4: return "t128x256_w4";
     case Sm80Variant::t128x128_spread: return "t128x128_spread";
     case Sm80Variant::t128x256_spread: return "t128x256_spread";
+    case Sm80Variant::t128x256_w4s2: return "t128x256_w4s2";
   }
   return "?";
 }

@@ -143,6 +143,7 @@ int smem_bytes_of(Sm80Variant v) {
     case Sm80Variant::t128x256_w4: return ConfigT128x256W4<kE>::kSmemBytes;
     case Sm80Variant::t128x128_spread: return ConfigT128x128Spread<kE>::kSmemBytes;
     case Sm80Variant::t128x256_spread: return ConfigT128x256Spread<kE>::kSmemBytes;
+    case Sm80Variant::t128x256_w4s2: return ConfigT128x256W4S2<kE>::kSmemBytes;
     case Sm80Variant::automatic: return 0;
   }
   return 0;
