@@ -495,6 +495,7 @@ struct Sm80Mainloop {
   // NOTE: run 47 (H100, steady state, interleaved): the seed problem with
   // f16 accumulation 406.5-412.9 TFLOP/s unrolled by 2, 430.2-435.4 fully
   // unrolled (+5.6%); the f16-accumulating kernels stay at <= 230 registers.
+  // The 64x128 warp tile (128 accumulator registers) has none to spare.
   static constexpr bool kUnrollCopies = sizeof(Acc) == 2 && Cfg::kMmaN < 16;
   using LoaderA = GmemTileLoader<Elem, Cfg::kAKMajor, Cfg::kBlockM, Cfg::kBlockK, Cfg::kThreads, Cfg::kAccessBytes,
                                  kUnrollCopies>;
@@ -534,6 +535,9 @@ struct Sm80Mainloop {
   // and the two N halves of one B fragment instead (2 x 16 + 2 x 16): the
   // second half of k-step ks is loaded while the first half multiplies, and
   // the first half of k-step ks+1 (with its A) while the second multiplies.
+  // ptxas (sm_90a): t128x256_w4s2 240 registers through the mainloop (its
+  // 16-byte stack is the band epilogue's); run 225: it ties the seed tile
+  // on whole waves (docs/performance.md, Ampere v6).
   static constexpr bool kSplitN = kMmaN >= 16;
   static constexpr int kHalfN = kMmaN / 2;
   static_assert(!kSplitN || (kMmaN % 4 == 0 && kKSteps % 2 == 0 && !kSpread),
