@@ -38,6 +38,7 @@
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/arch/sm80/ldmatrix.cuh>
 #include <tessera/arch/sm80/mma.cuh>
+#include <tessera/arch/sm80/prefetch.cuh>
 #include <tessera/arch/sm90/cluster.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
