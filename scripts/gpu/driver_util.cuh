@@ -70,6 +70,42 @@ void warm_up(Run&& run, int n, float warm_ms, cudaEvent_t* e0, cudaEvent_t* e1) 
   }
 }
 
+// The same rounds back to back: no flush and no host wait between runs (one
+// event pair per run, read after the last), so the GPU stays at its
+// sustained power, as in `tessera bench`'s timed runs.
+template <class Run>
+std::vector<double> sustained_tflops(Run&& run, int n, int rounds, float warm_ms, double flop) {
+  cudaEvent_t w0, w1;
+  warm_up(run, n, warm_ms, &w0, &w1);
+  CHECK(cudaEventDestroy(w0));
+  CHECK(cudaEventDestroy(w1));
+  std::vector<cudaEvent_t> ev(size_t(2) * n * rounds);
+  for (auto& e : ev) CHECK(cudaEventCreate(&e));
+  for (int r = 0; r < rounds; ++r)
+    for (int j = 0; j < n; ++j) {
+      size_t const k = size_t(2) * (size_t(r) * n + j);
+      CHECK(cudaEventRecord(ev[k]));
+      run((j + r) % n);
+      CHECK(cudaEventRecord(ev[k + 1]));
+    }
+  CHECK(cudaDeviceSynchronize());
+  std::vector<std::vector<float>> t(n);
+  for (int r = 0; r < rounds; ++r)
+    for (int j = 0; j < n; ++j) {
+      size_t const k = size_t(2) * (size_t(r) * n + j);
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, ev[k], ev[k + 1]));
+      t[(j + r) % n].push_back(ms);
+    }
+  for (auto& e : ev) CHECK(cudaEventDestroy(e));
+  std::vector<double> tf(n);
+  for (int i = 0; i < n; ++i) {
+    std::sort(t[i].begin(), t[i].end());
+    tf[i] = flop / (t[i][t[i].size() / 2] * 1e-3) / 1e12;
+  }
+  return tf;
+}
+
 template <class Run>
 std::vector<double> interleaved_tflops(Run&& run, int n, int rounds, float warm_ms, void* flush, size_t flush_bytes,
                                        double flop) {

@@ -11,6 +11,9 @@
 # Usage: scripts/gpu/seed_f16acc.sh [ROUNDS]  (rounds of the whole timing, default 2)
 # SHAPES="M N K;M N K" overrides the problem (default the seed's 5120 5120 4096;
 # 4224 4096 4096 fills whole waves of both 128x128 and 128x256 tiles).
+# SUSTAINED=1 times the rounds back to back (no flush, no host wait between
+# runs), the way `tessera bench` does; the GPU's SM clock and power are
+# sampled every 100 ms meanwhile and averaged per shape.
 set -u
 OUT=${OUT:-/tmp/tessera-seed}
 . "$(dirname "$0")/runtime_build.sh"  # cd to the repository; CMake-builds the runtime into $BUILD
@@ -65,8 +68,12 @@ int main(int argc, char** argv) {
     std::printf("%-16s rel.diff vs cuBLAS %.2e\n", kernels::to_string(vs[i - 1]), std::sqrt(hh[0] / hh[1]));
   }
   // ~3 s of warm-up (steady state at the power cap), then 200 interleaved rounds.
-  std::vector<double> const tf = interleaved_tflops(run, nv, 200, 3000.0f, flush, flush_bytes, 2.0 * M * N * double(K));
-  std::printf("f16 TN %dx%dx%d, f16 acc, interleaved, median of 200: cuBLAS %.1f\n", M, N, K, tf[0]);
+  bool const sustained = std::getenv("SUSTAINED") != nullptr && std::atoi(std::getenv("SUSTAINED")) != 0;
+  std::vector<double> const tf = sustained ? sustained_tflops(run, nv, 200, 3000.0f, 2.0 * M * N * double(K))
+                                           : interleaved_tflops(run, nv, 200, 3000.0f, flush, flush_bytes,
+                                                                2.0 * M * N * double(K));
+  std::printf("f16 TN %dx%dx%d, f16 acc, interleaved, %s, median of 200: cuBLAS %.1f\n", M, N, K,
+              sustained ? "back to back (SUSTAINED=1)" : "L2 flushed", tf[0]);
   for (int i = 1; i < nv; ++i) std::printf("  %-16s %.1f TFLOP/s  %.3fx\n", kernels::to_string(vs[i - 1]), tf[i], tf[i] / tf[0]);
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
@@ -76,7 +83,11 @@ IFS=';' read -r -a shapes <<< "${SHAPES:-5120 5120 4096}"
 for r in $(seq 1 "${1:-2}"); do
   for shape in "${shapes[@]}"; do
     echo "== round $r: $shape"
+    nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader,nounits -lms 100 > "$OUT/smi.txt" 2>/dev/null &
+    smi=$!
     # shellcheck disable=SC2086
     "$OUT/seed_f16acc" $shape
+    kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
+    awk -F', ' '$2 > 300 {c += $1; p += $2; n++} END {if (n) printf "  under load (%d samples > 300 W): SM %.0f MHz, %.0f W\n", n, c / n, p / n}' "$OUT/smi.txt"
   done
 done
