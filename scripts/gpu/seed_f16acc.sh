@@ -11,6 +11,8 @@
 # Usage: scripts/gpu/seed_f16acc.sh [ROUNDS]  (rounds of the whole timing, default 2)
 # SHAPES="M N K;M N K" overrides the problem (default the seed's 5120 5120 4096;
 # 4224 4096 4096 fills whole waves of both 128x128 and 128x256 tiles).
+# VARIANTS=name,name times only those variants beside cuBLAS (the others'
+# runs change the GPU's average power, and with it everyone's clock).
 # SUSTAINED=1 times the rounds back to back (no flush, no host wait between
 # runs), the way `tessera bench` does; the GPU's SM clock and power are
 # sampled every 100 ms meanwhile and averaged per shape.
@@ -31,6 +33,7 @@ cat > "$OUT/seed_f16acc.cu" <<'CU'
 using namespace tessera;
 #include "driver_util.cuh"
 #include <cstdlib>
+#include <string>
 int main(int argc, char** argv) {
   const int M = argc > 3 ? std::atoi(argv[1]) : 5120, N = argc > 3 ? std::atoi(argv[2]) : 5120,
             K = argc > 3 ? std::atoi(argv[3]) : 4096;
@@ -49,6 +52,13 @@ int main(int argc, char** argv) {
   args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
   using V = kernels::Sm80Variant;
   std::vector<V> vs = {V::tile128x128, V::tile128x256, V::t128x256_s3, V::t256x128_s4, V::t128x256_w4, V::t128x256_w4s2};
+  if (const char* only = std::getenv("VARIANTS")) {  // comma-separated names: time only these beside cuBLAS
+    std::vector<V> keep;
+    std::string const list = std::string(",") + only + ",";
+    for (V v : vs)
+      if (list.find(std::string(",") + kernels::to_string(v) + ",") != std::string::npos) keep.push_back(v);
+    vs = keep;
+  }
   auto run = [&](int i) {
     if (i == 0) {  // cuBLAS: D^T = B^T A^T column-major = D row-major
       if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, K, A, CUDA_R_16F, K, &zero, Dc,
