@@ -94,6 +94,14 @@ struct ArrayEngine<T, N> {
   TESSERA_HOST_DEVICE static constexpr std::size_t size() { return N; }
 };
 
+namespace detail {
+// Whether an engine owns its elements (a view made from such a tensor points
+// into it, so the tensor must outlive the view).
+template <class E> struct is_owning_engine : std::false_type {};
+template <class T, std::size_t N> struct is_owning_engine<ArrayEngine<T, N>> : std::true_type {};
+template <class E> inline constexpr bool is_owning_engine_v = is_owning_engine<E>::value;
+}  // namespace detail
+
 template <class Iter>
 struct ViewEngine {
   using iterator = Iter;

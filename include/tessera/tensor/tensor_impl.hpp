@@ -111,7 +111,8 @@ struct Tensor {
   TESSERA_HOST_DEVICE constexpr Engine const& engine() const { return engine_; }
   TESSERA_HOST_DEVICE constexpr decltype(auto) shape() const { return layout_.shape(); }
   TESSERA_HOST_DEVICE constexpr decltype(auto) stride() const { return layout_.stride(); }
-  TESSERA_HOST_DEVICE constexpr auto size() const { return tessera::size(layout_); }
+  // The member spelling, so that a layout type defined after this header (ZipLayout) answers too.
+  TESSERA_HOST_DEVICE constexpr auto size() const { return layout_.size(); }
   TESSERA_HOST_DEVICE constexpr auto data() { return engine_.begin(); }
   TESSERA_HOST_DEVICE constexpr auto data() const { return engine_.begin(); }
 
