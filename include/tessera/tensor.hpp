@@ -2,9 +2,9 @@
 // Part of Tessera.
 #pragma once
 
-// The tensor layer: pointer tags, engines, Tensor, partitioning and the
-// element-wise / copy / gemm algorithms. Compiles with a plain host C++20
-// compiler; every function a kernel may call is TESSERA_HOST_DEVICE.
+// The tensor layer: pointer tags, engines, Tensor, partitioning, zip and lazy
+// views, and the element-wise / copy / gemm algorithms. Compiles with a plain
+// host C++20 compiler; every function a kernel may call is TESSERA_HOST_DEVICE.
 
 #include "tessera/layout.hpp"
 #include "tessera/tensor/subbyte.hpp"
@@ -14,6 +14,7 @@
 #include "tessera/tensor/tensor_impl.hpp"
 #include "tessera/tensor/identity.hpp"
 #include "tessera/tensor/partition.hpp"
+#include "tessera/tensor/zip.hpp"
 #include "tessera/tensor/algorithm/copy.hpp"
 #include "tessera/tensor/algorithm/cooperative_copy.hpp"
 #include "tessera/tensor/algorithm/cooperative_gemm.hpp"
