@@ -15,6 +15,7 @@
 #include "tessera/tensor/identity.hpp"
 #include "tessera/tensor/partition.hpp"
 #include "tessera/tensor/zip.hpp"
+#include "tessera/tensor/transform_view.hpp"
 #include "tessera/tensor/algorithm/copy.hpp"
 #include "tessera/tensor/algorithm/cooperative_copy.hpp"
 #include "tessera/tensor/algorithm/cooperative_gemm.hpp"
