@@ -156,7 +156,7 @@ struct ZipLayout {
   static_assert(sizeof...(Ls) > 0, "ZipLayout: needs at least one layout");
   static constexpr int rank = std::tuple_element_t<0, std::tuple<Ls...>>::rank;
   static_assert(((Ls::rank == rank) && ...),
-                "ZipLayout: the component layouts have different ranks [zip layouts over one domain]");
+                "ZipLayout: the component layouts have different ranks [an operation nested the components differently; zip tensors of congruent shapes]");
 
   tuple<Ls...> layouts_;
 
