@@ -70,7 +70,8 @@ namespace lazy {
 template <class TensorT, class Fn>
   requires is_tensor_v<TensorT>
 TESSERA_HOST_DEVICE constexpr auto transform(TensorT&& t, Fn const& fn) {
-  static_assert(!std::is_rvalue_reference_v<TensorT&&> || !detail::is_owning_engine_v<typename std::remove_cvref_t<TensorT>::engine_type>,
+  static_assert(!std::is_rvalue_reference_v<TensorT&&> ||
+                    !detail::is_owning_engine_v<typename std::remove_cvref_t<TensorT>::engine_type>,
                 "lazy::transform: an owning tensor passed as a temporary would dangle [transform a named fragment]");
   using It = transform_iter<Fn, std::remove_cvref_t<decltype(t.data())>>;
   using L = typename std::remove_cvref_t<TensorT>::layout_type;

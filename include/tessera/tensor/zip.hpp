@@ -156,7 +156,8 @@ struct ZipLayout {
   static_assert(sizeof...(Ls) > 0, "ZipLayout: needs at least one layout");
   static constexpr int rank = std::tuple_element_t<0, std::tuple<Ls...>>::rank;
   static_assert(((Ls::rank == rank) && ...),
-                "ZipLayout: the component layouts have different ranks [an operation nested the components differently; zip tensors of congruent shapes]");
+                "ZipLayout: the component layouts have different ranks "
+                "[an operation nested the components differently; zip tensors of congruent shapes]");
 
   tuple<Ls...> layouts_;
 
@@ -335,9 +336,11 @@ constexpr bool static_shapes_agree() {
 template <class L0, class... Ls>
 TESSERA_HOST_DEVICE constexpr bool dynamic_shapes_agree(L0 const& l0, Ls const&... ls) {
   return [&]<int... M>(seq<M...>) {
-    return ([&](auto m) { return (true && ... && (int(size<decltype(m)::value>(ls)) == int(size<decltype(m)::value>(l0)))); }(
-                Int<M>{}) &&
-            ...);
+    auto mode_agrees = [&](auto m) {
+      constexpr int k = decltype(m)::value;
+      return (true && ... && (int(size<k>(ls)) == int(size<k>(l0))));
+    };
+    return (mode_agrees(Int<M>{}) && ...);
   }(make_seq<L0::rank>{});
 }
 }  // namespace detail
@@ -350,7 +353,9 @@ TESSERA_HOST_DEVICE constexpr bool dynamic_shapes_agree(L0 const& l0, Ls const&.
 template <class... Ts>
   requires(sizeof...(Ts) > 0 && (is_tensor_v<Ts> && ...))
 TESSERA_HOST_DEVICE constexpr auto make_zip_tensor(Ts&&... ts) {
-  static_assert(((!std::is_rvalue_reference_v<Ts&&> || !detail::is_owning_engine_v<typename std::remove_cvref_t<Ts>::engine_type>) && ...),
+  static_assert(((!std::is_rvalue_reference_v<Ts&&> ||
+                  !detail::is_owning_engine_v<typename std::remove_cvref_t<Ts>::engine_type>) &&
+                 ...),
                 "make_zip_tensor: an owning tensor passed as a temporary would dangle [zip a named fragment]");
   constexpr int r0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Ts...>>>::rank;
   constexpr bool same_rank = ((std::remove_cvref_t<Ts>::rank == r0) && ...);
