@@ -381,27 +381,28 @@ TESSERA_HOST_DEVICE constexpr auto unzip_tensor(Tensor<ViewEngine<zip_iterator<I
 
 // ---- printing ---------------------------------------------------------------
 
+namespace detail {
+// Prints open, then part(Int<0>{}), ",", part(Int<1>{}), ..., then ")".
+template <int N, class Part>
+TESSERA_HOST_DEVICE void print_joined(char const* open, Part const& part) {
+  printf("%s", open);
+  [&]<int... I>(seq<I...>) { (((I == 0 ? void() : void(printf(","))), part(Int<I>{})), ...); }(make_seq<N>{});
+  printf(")");
+}
+}  // namespace detail
+
 template <class... Iters>
 TESSERA_HOST_DEVICE void print(zip_iterator<Iters...> const& it) {
-  printf("zip(");
-  [&]<int... I>(seq<I...>) { (((I == 0 ? void() : void(printf(","))), print(get<I>(it.iters_))), ...); }(
-      make_seq<sizeof...(Iters)>{});
-  printf(")");
+  detail::print_joined<sizeof...(Iters)>("zip(", [&](auto i) { print(get<decltype(i)::value>(it.iters_)); });
 }
 template <class... Ls>
 TESSERA_HOST_DEVICE void print(ZipLayout<Ls...> const& z) {
-  printf("zip(");
-  [&]<int... I>(seq<I...>) { (((I == 0 ? void() : void(printf(","))), print(get<I>(z.layouts_))), ...); }(
-      make_seq<sizeof...(Ls)>{});
-  printf(")");
+  detail::print_joined<sizeof...(Ls)>("zip(", [&](auto i) { print(get<decltype(i)::value>(z.layouts_)); });
 }
 // The components' values, "(a,b)" (what print_tensor shows for a zip).
 template <class... Iters>
 TESSERA_HOST_DEVICE void print(zip_reference<Iters...> const& r) {
-  printf("(");
-  [&]<int... I>(seq<I...>) { (((I == 0 ? void() : void(printf(","))), print(get<I>(r))), ...); }(
-      make_seq<sizeof...(Iters)>{});
-  printf(")");
+  detail::print_joined<sizeof...(Iters)>("(", [&](auto i) { print(get<decltype(i)::value>(r)); });
 }
 template <class... Ls>
 std::ostream& operator<<(std::ostream& os, ZipLayout<Ls...> const& z) {
