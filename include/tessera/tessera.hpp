@@ -51,6 +51,7 @@
 #include <tessera/atom/sync_sm90.cuh>
 #include <tessera/arch/sm90/bulk_copy.cuh>
 #include <tessera/atom/bulk_copy_sm90.cuh>
+#include <tessera/atom/bulk_copy_auto_sm90.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>

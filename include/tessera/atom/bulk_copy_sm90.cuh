@@ -18,8 +18,8 @@
 //
 // CuTe's instruction-level names are here too: SM90_BULK_COPY_G2S::copy(
 // gmem_ptr, mbar_ptr, smem_ptr, bytes) and SM90_BULK_COPY_S2G::copy(smem_ptr,
-// gmem_ptr, bytes). (CuTe's Copy_Atom<SM90_BULK_COPY_AUTO, T> form is
-// bulk_copy here.)
+// gmem_ptr, bytes). CuTe's Copy_Atom<SM90_BULK_COPY_AUTO, T>, which also
+// cuts a copy into several runs, is in bulk_copy_auto_sm90.cuh.
 //
 // Rules, each refused by name: the global side views global memory and the
 // shared side shared memory; one element size; both layouts one contiguous

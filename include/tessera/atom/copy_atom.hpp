@@ -68,9 +68,12 @@ struct Copy_Atom<Copy_Traits<Args...>, CopyInternalType> : Copy_Traits<Args...> 
 
   // The same atom with the traits' run-time state set (e.g. the zfill
   // predicate of SM80_CP_ASYNC_*_ZFILL).
+  // (Traits::with may return other traits, e.g. SM90_BULK_COPY_AUTO's with an
+  // mbarrier; the atom then has those.)
   template <class... WithArgs>
   TESSERA_HOST_DEVICE constexpr auto with(WithArgs&&... args) const {
-    return Copy_Atom<Traits, ValType>{Traits::with(std::forward<WithArgs>(args)...)};
+    using WithTraits = std::remove_cvref_t<decltype(Traits::with(std::forward<WithArgs>(args)...))>;
+    return Copy_Atom<WithTraits, ValType>{Traits::with(std::forward<WithArgs>(args)...)};
   }
 
   // Copies one atom's values: src has NumValSrc values, dst NumValDst.

@@ -450,9 +450,17 @@ TESSERA_HOST_DEVICE void for_each_rest(Tensor<SE, SL> const& src, DstTensor&& ds
 }
 }  // namespace detail
 
+namespace detail {
+// Atoms that copy whole tensors through their own copy() overload rather
+// than value by value (Copy_Atom<SM90_BULK_COPY_AUTO, T>: one instruction
+// per contiguous run, whatever the partition).
+template <class Atom>
+struct copies_whole_tensor : std::false_type {};
+}  // namespace detail
+
 // Copy with an atom (Copy_Atom or TiledCopy): mode 0 of src/dst is the atom's value mode.
 template <class Atom, class SE, class SL, class DstTensor>
-  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom>)
+  requires(is_tensor_v<DstTensor> && !is_tensor_v<Atom> && !detail::copies_whole_tensor<Atom>::value)
 TESSERA_HOST_DEVICE void copy(Atom const& atom, Tensor<SE, SL> const& src, DstTensor&& dst) {
   constexpr int R = SL::rank;
   static_assert(R == std::remove_cvref_t<DstTensor>::rank, "copy(atom): src and dst have different ranks [partition both with the same TiledCopy]");
