@@ -24,6 +24,23 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// The shared::cluster address of p's offset in the shared memory of CTA
+// `cta_rank` of this cluster: mapa.shared::cluster.u32 d, a, rank; sm_90.
+// For the .shared::cluster forms below (remote mbarrier operations).
+// @pre p points into this CTA's shared memory; cta_rank < %cluster_nctarank
+__device__ __forceinline__ uint32_t cluster_smem_u32(const void* p, uint32_t cta_rank) {
+#if TESSERA_SM90_ENABLED
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_u32(p)), "r"(cta_rank));
+  return remote;
+#else
+  (void)p;
+  (void)cta_rank;
+  tessera_error_requires_sm90_or_newer();
+  return 0;
+#endif
+}
+
 // mbarrier.init.shared::cta.b64 [bar], count; sm_90.
 __device__ __forceinline__ void mbarrier_init(uint64_t* bar, uint32_t arrive_count) {
 #if TESSERA_SM90_ENABLED
@@ -67,9 +84,7 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
 // (ncu, run 91, H100, 8192^3).
 __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
 #if TESSERA_SM90_ENABLED
-  uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_u32(bar)), "r"(cta_rank));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_smem_u32(bar, cta_rank)) : "memory");
 #else
   (void)bar;
   (void)cta_rank;
@@ -102,6 +117,23 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_
 #endif
 }
 
+// The same on the barrier at bar's offset in CTA `cta_rank` of the cluster
+// (cta_rank may be this CTA's own):
+// mbarrier.arrive.expect_tx.shared::cluster.b64 _, [remote], tx; sm_90.
+// Release at CTA scope, as mbarrier_arrive_cluster.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t tx_bytes) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.arrive.expect_tx.shared::cluster.b64 _, [%0], %1;\n" ::"r"(cluster_smem_u32(bar, cta_rank)),
+               "r"(tx_bytes)
+               : "memory");
+#else
+  (void)bar;
+  (void)cta_rank;
+  (void)tx_bytes;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
 // Expect more bytes without arriving: mbarrier.expect_tx.shared::cta.b64 [bar], tx; sm_90.
 __device__ __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t tx_bytes) {
 #if TESSERA_SM90_ENABLED
@@ -110,6 +142,48 @@ __device__ __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t tx_by
   (void)bar;
   (void)tx_bytes;
   tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Count `tx_bytes` transactions as done, without moving data, on the barrier
+// at bar's offset in CTA `cta_rank` of the cluster:
+// mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [remote], tx;
+// sm_90. Relaxed: it orders no memory access, so it can stand in for bytes
+// that arrived some other way (or for a test), not publish data by itself.
+__device__ __forceinline__ void mbarrier_complete_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t tx_bytes) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [%0], %1;\n" ::"r"(
+                   cluster_smem_u32(bar, cta_rank)),
+               "r"(tx_bytes)
+               : "memory");
+#else
+  (void)bar;
+  (void)cta_rank;
+  (void)tx_bytes;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// A test that never suspends: mbarrier.test_wait.parity.shared::cta.b64 p,
+// [bar], parity; sm_90 (the instruction exists since sm_80; Tessera's
+// mbarriers are sm_90 throughout). True once the phase with `parity` has
+// completed (acquire, CTA scope).
+__device__ __forceinline__ bool mbarrier_test_wait_parity(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  uint32_t done;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_u32(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+  return false;
 #endif
 }
 
