@@ -16,6 +16,9 @@
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
 
+#include <tessera/pipeline/pipeline_state.hpp>
+#include <tessera/pipeline/pipeline_token.hpp>
+#include <tessera/pipeline/release_peers.hpp>
 #include <tessera/tma/multicast_mask.hpp>
 #include <tessera/tma/tma_coord.hpp>
 // TMA descriptors (host) name CUDA driver types: with the toolkit's headers.
@@ -52,6 +55,9 @@
 #include <tessera/arch/sm90/bulk_copy.cuh>
 #include <tessera/atom/bulk_copy_sm90.cuh>
 #include <tessera/atom/bulk_copy_auto_sm90.cuh>
+#include <tessera/arch/sm90/cluster_barrier.cuh>
+#include <tessera/pipeline/pipeline_async.cuh>
+#include <tessera/pipeline/pipeline_tma_async.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>
