@@ -6,14 +6,22 @@
 // CUtensorMap (encoded on the host, src/tma/tensor_map.hpp). Minimum
 // architecture: sm_90.
 //
-//   cp.async.bulk.tensor.{2d,3d}.shared::cluster.global.mbarrier::complete_tx::bytes
-//       [dst], [tmap, {c0, c1(, c2)}], [mbar];
+//   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes
+//       [dst], [tmap, {c0, ..., c(R-1)}], [mbar];
 //   ... .multicast::cluster [dst], [tmap, {...}], [mbar], ctaMask;
-//   cp.async.bulk.tensor.{2d,3d}.global.shared::cta.bulk_group [tmap, {...}], [src];
-//   cp.reduce.async.bulk.tensor.{2d,3d}.global.shared::cta.add.bulk_group [tmap, {...}], [src];
+//   cp.async.bulk.tensor.{1d..5d}.global.shared::cta.bulk_group [tmap, {...}], [src];
+//   cp.reduce.async.bulk.tensor.{1d..5d}.global.shared::cta.add.bulk_group [tmap, {...}], [src];
 //   cp.async.bulk.commit_group;  cp.async.bulk.wait_group{.read} N;
 //   prefetch.tensormap [tmap];
-//   cp.async.bulk.prefetch.tensor.{2d,3d}.L2.global.tile [tmap, {...}];
+//   cp.async.bulk.prefetch.tensor.{1d..5d}.L2.global.tile [tmap, {...}];
+//
+// One function per operation, its rank the number of coordinates passed
+// (1 to 5, the tensor map's rank; more or fewer fails the build):
+//   tma_load(dst, tmap, bar, c0, c1, c2, c3)        a 4-D box
+//   tma_load_multicast(dst, tmap, bar, mask, c...)  tma_store(tmap, src, c...)
+//   tma_reduce_add(tmap, src, c...)                 tma_prefetch(tmap, c...)
+// and the older fixed-rank names (tma_load_2d, tma_store_3d, ...), which
+// call them.
 //
 // Coordinates are signed 32-bit element indices, innermost dimension first.
 // The innermost coordinate times the element size must be a multiple of 16
@@ -30,6 +38,7 @@
 // patterns to line up with the wgmma descriptor's view).
 
 #include <cstdint>
+#include <type_traits>
 
 #include <tessera/arch/arch.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
@@ -37,6 +46,42 @@
 namespace tessera::arch {
 
 __device__ __forceinline__ uint64_t tmap_u64(const void* tmap) { return reinterpret_cast<uint64_t>(tmap); }
+
+namespace detail {
+
+// The coordinates of one TMA instruction, c[0] innermost; the entries past
+// its rank are 0 (bound to the instruction's operands but never read).
+struct TmaBoxCoords {
+  int32_t c[5];
+};
+
+template <class... Coords>
+__device__ __forceinline__ TmaBoxCoords tma_box_coords(Coords... coords) {
+  static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5,
+                "tma: a TMA box has 1 to 5 coordinates [one per dimension of the tensor map, innermost first]");
+  static_assert((std::is_integral_v<Coords> && ...), "tma: TMA coordinates are integers (signed 32-bit)");
+  return TmaBoxCoords{{static_cast<int32_t>(coords)...}};
+}
+
+}  // namespace detail
+
+// The asm operands %0..%4 are the five coordinates; TESSERA_TMA_BY_RANK_
+// expands ASM(".Rd", "{%0, ..., %(R-1)}") for the rank R, so each operation
+// below is written once for all five ranks. (Macros, undefined at the end of
+// this file: an asm template must be a string literal.)
+#define TESSERA_TMA_COORD_OPERANDS_(b) "r"(b.c[0]), "r"(b.c[1]), "r"(b.c[2]), "r"(b.c[3]), "r"(b.c[4])
+#define TESSERA_TMA_BY_RANK_(R, ASM)                \
+  if constexpr ((R) == 1) {                         \
+    ASM(".1d", "{%0}");                             \
+  } else if constexpr ((R) == 2) {                  \
+    ASM(".2d", "{%0, %1}");                         \
+  } else if constexpr ((R) == 3) {                  \
+    ASM(".3d", "{%0, %1, %2}");                     \
+  } else if constexpr ((R) == 4) {                  \
+    ASM(".4d", "{%0, %1, %2, %3}");                 \
+  } else {                                          \
+    ASM(".5d", "{%0, %1, %2, %3, %4}");             \
+  }
 
 // prefetch.tensormap [tmap]; sm_90.
 __device__ __forceinline__ void tma_prefetch_descriptor(const void* tmap) {
@@ -48,145 +93,167 @@ __device__ __forceinline__ void tma_prefetch_descriptor(const void* tmap) {
 #endif
 }
 
-// Prefetch of a 2D / 3D tile into L2 (no shared memory, no completion: a
-// hint a later load of the same tile may find in L2). Coordinates as for the
-// loads; a tile reaching past the tensor prefetches what lies inside.
-//   cp.async.bulk.prefetch.tensor.{2d,3d}.L2.global.tile [tmap, {...}];  sm_90.
-__device__ __forceinline__ void tma_prefetch_2d(const void* tmap, int32_t c0, int32_t c1) {
+// Prefetch of a tile of rank 1-5 into L2 (no shared memory, no completion:
+// a hint a later load of the same tile may find in L2). Coordinates as for
+// the loads; a tile reaching past the tensor prefetches what lies inside.
+//   cp.async.bulk.prefetch.tensor.{1d..5d}.L2.global.tile [tmap, {...}];  sm_90.
+template <class... Coords>
+__device__ __forceinline__ void tma_prefetch(const void* tmap, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
 #if TESSERA_SM90_ENABLED
-  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"(tmap_u64(tmap)), "r"(c0),
-               "r"(c1)
-               : "memory");
+  constexpr int R = int(sizeof...(Coords));
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_PREFETCH_ASM_(DIM, COORDS)                                                                      \
+  asm volatile("cp.async.bulk.prefetch.tensor" DIM ".L2.global.tile [%5, " COORDS "];\n" ::TESSERA_TMA_COORD_OPERANDS_( \
+                   b),                                                                                              \
+               "l"(map)                                                                                             \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_PREFETCH_ASM_)
+#undef TESSERA_TMA_PREFETCH_ASM_
 #else
   (void)tmap;
-  (void)c0;
-  (void)c1;
-  tessera_error_requires_sm90_or_newer();
-#endif
-}
-__device__ __forceinline__ void tma_prefetch_3d(const void* tmap, int32_t c0, int32_t c1, int32_t c2) {
-#if TESSERA_SM90_ENABLED
-  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];\n" ::"l"(tmap_u64(tmap)),
-               "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
-#else
-  (void)tmap;
-  (void)c0;
-  (void)c1;
-  (void)c2;
+  (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
 }
 
-// 2D tile load completing on `bar`. sm_90.
-__device__ __forceinline__ void tma_load_2d(void* smem_dst, const void* tmap, uint64_t* bar, int32_t c0,
-                                            int32_t c1) {
+// Load of a box of rank 1-5 into this CTA's shared memory, completing on
+// `bar` (complete_tx of the box's bytes). sm_90.
+//   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes
+template <class... Coords>
+__device__ __forceinline__ void tma_load(void* smem_dst, const void* tmap, uint64_t* bar, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
 #if TESSERA_SM90_ENABLED
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
-          smem_u32(smem_dst)),
-      "l"(tmap_u64(tmap)), "r"(smem_u32(bar)), "r"(c0), "r"(c1)
-      : "memory");
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const dst = smem_u32(smem_dst), mbar = smem_u32(bar);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_LOAD_ASM_(DIM, COORDS)                                                                          \
+  asm volatile("cp.async.bulk.tensor" DIM ".shared::cluster.global.mbarrier::complete_tx::bytes [%5], [%6, " COORDS \
+               "], [%7];\n" ::TESSERA_TMA_COORD_OPERANDS_(b),                                                       \
+               "r"(dst), "l"(map), "r"(mbar)                                                                        \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_LOAD_ASM_)
+#undef TESSERA_TMA_LOAD_ASM_
 #else
   (void)smem_dst;
   (void)tmap;
   (void)bar;
-  (void)c0;
-  (void)c1;
+  (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
 }
 
-// 3D tile load completing on `bar`. sm_90.
-__device__ __forceinline__ void tma_load_3d(void* smem_dst, const void* tmap, uint64_t* bar, int32_t c0,
-                                            int32_t c1, int32_t c2) {
+// Load of a box of rank 1-5 multicast to every CTA of the cluster whose bit
+// is set in `cta_mask`: the box lands at the same shared offset in each, and
+// each destination CTA's barrier at `bar`'s offset receives the bytes. sm_90.
+//   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+template <class... Coords>
+__device__ __forceinline__ void tma_load_multicast(void* smem_dst, const void* tmap, uint64_t* bar, uint16_t cta_mask,
+                                                   Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
 #if TESSERA_SM90_ENABLED
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], "
-      "[%2];\n" ::"r"(smem_u32(smem_dst)),
-      "l"(tmap_u64(tmap)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2)
-      : "memory");
-#else
-  (void)smem_dst;
-  (void)tmap;
-  (void)bar;
-  (void)c0;
-  (void)c1;
-  (void)c2;
-  tessera_error_requires_sm90_or_newer();
-#endif
-}
-
-// 2D load multicast to every CTA of the cluster whose bit is set in
-// `cta_mask`: the tile lands at the same shared offset in each, and each
-// destination CTA's barrier at `bar`'s offset receives the bytes. sm_90.
-__device__ __forceinline__ void tma_load_2d_multicast(void* smem_dst, const void* tmap, uint64_t* bar,
-                                                      uint16_t cta_mask, int32_t c0, int32_t c1) {
-#if TESSERA_SM90_ENABLED
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
-      "{%4, %5}], [%2], %3;\n" ::"r"(smem_u32(smem_dst)),
-      "l"(tmap_u64(tmap)), "r"(smem_u32(bar)), "h"(cta_mask), "r"(c0), "r"(c1)
-      : "memory");
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const dst = smem_u32(smem_dst), mbar = smem_u32(bar);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_LOAD_MULTICAST_ASM_(DIM, COORDS)                                                                  \
+  asm volatile("cp.async.bulk.tensor" DIM                                                                             \
+               ".shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%5], [%6, " COORDS "], [%7], " \
+               "%8;\n" ::TESSERA_TMA_COORD_OPERANDS_(b),                                                              \
+               "r"(dst), "l"(map), "r"(mbar), "h"(cta_mask)                                                           \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_LOAD_MULTICAST_ASM_)
+#undef TESSERA_TMA_LOAD_MULTICAST_ASM_
 #else
   (void)smem_dst;
   (void)tmap;
   (void)bar;
   (void)cta_mask;
-  (void)c0;
-  (void)c1;
+  (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
 }
 
-// 2D tile store from shared memory (bulk-group completion). sm_90.
-__device__ __forceinline__ void tma_store_2d(const void* tmap, const void* smem_src, int32_t c0, int32_t c1) {
+// Store of a box of rank 1-5 from shared memory (bulk-group completion). sm_90.
+//   cp.async.bulk.tensor.{1d..5d}.global.shared::cta.bulk_group
+template <class... Coords>
+__device__ __forceinline__ void tma_store(const void* tmap, const void* smem_src, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
 #if TESSERA_SM90_ENABLED
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(tmap_u64(tmap)),
-               "r"(smem_u32(smem_src)), "r"(c0), "r"(c1)
-               : "memory");
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const src = smem_u32(smem_src);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_STORE_ASM_(DIM, COORDS)                                                                 \
+  asm volatile("cp.async.bulk.tensor" DIM ".global.shared::cta.bulk_group [%5, " COORDS "], [%6];\n" ::     \
+                   TESSERA_TMA_COORD_OPERANDS_(b),                                                          \
+               "l"(map), "r"(src)                                                                           \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_STORE_ASM_)
+#undef TESSERA_TMA_STORE_ASM_
 #else
   (void)tmap;
   (void)smem_src;
-  (void)c0;
-  (void)c1;
+  (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
 }
 
-// 3D tile store from shared memory. sm_90.
+// Element-wise add of a shared box of rank 1-5 into global memory
+// (bulk-group completion; the element types the tensor map allows for .add).
+// sm_90.
+//   cp.reduce.async.bulk.tensor.{1d..5d}.global.shared::cta.add.bulk_group
+template <class... Coords>
+__device__ __forceinline__ void tma_reduce_add(const void* tmap, const void* smem_src, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
+#if TESSERA_SM90_ENABLED
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const src = smem_u32(smem_src);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_REDUCE_ADD_ASM_(DIM, COORDS)                                                                   \
+  asm volatile("cp.reduce.async.bulk.tensor" DIM ".global.shared::cta.add.bulk_group [%5, " COORDS "], [%6];\n" :: \
+                   TESSERA_TMA_COORD_OPERANDS_(b),                                                                 \
+               "l"(map), "r"(src)                                                                                  \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_REDUCE_ADD_ASM_)
+#undef TESSERA_TMA_REDUCE_ADD_ASM_
+#else
+  (void)tmap;
+  (void)smem_src;
+  (void)b;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+#undef TESSERA_TMA_BY_RANK_
+#undef TESSERA_TMA_COORD_OPERANDS_
+
+// The fixed-rank names (the GEMM kernels and older tests use them). sm_90.
+__device__ __forceinline__ void tma_prefetch_2d(const void* tmap, int32_t c0, int32_t c1) {
+  tma_prefetch(tmap, c0, c1);
+}
+__device__ __forceinline__ void tma_prefetch_3d(const void* tmap, int32_t c0, int32_t c1, int32_t c2) {
+  tma_prefetch(tmap, c0, c1, c2);
+}
+__device__ __forceinline__ void tma_load_2d(void* smem_dst, const void* tmap, uint64_t* bar, int32_t c0,
+                                            int32_t c1) {
+  tma_load(smem_dst, tmap, bar, c0, c1);
+}
+__device__ __forceinline__ void tma_load_3d(void* smem_dst, const void* tmap, uint64_t* bar, int32_t c0,
+                                            int32_t c1, int32_t c2) {
+  tma_load(smem_dst, tmap, bar, c0, c1, c2);
+}
+__device__ __forceinline__ void tma_load_2d_multicast(void* smem_dst, const void* tmap, uint64_t* bar,
+                                                      uint16_t cta_mask, int32_t c0, int32_t c1) {
+  tma_load_multicast(smem_dst, tmap, bar, cta_mask, c0, c1);
+}
+__device__ __forceinline__ void tma_store_2d(const void* tmap, const void* smem_src, int32_t c0, int32_t c1) {
+  tma_store(tmap, smem_src, c0, c1);
+}
 __device__ __forceinline__ void tma_store_3d(const void* tmap, const void* smem_src, int32_t c0, int32_t c1,
                                              int32_t c2) {
-#if TESSERA_SM90_ENABLED
-  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
-                   tmap_u64(tmap)),
-               "r"(smem_u32(smem_src)), "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
-#else
-  (void)tmap;
-  (void)smem_src;
-  (void)c0;
-  (void)c1;
-  (void)c2;
-  tessera_error_requires_sm90_or_newer();
-#endif
+  tma_store(tmap, smem_src, c0, c1, c2);
 }
-
-// 2D element-wise add of a shared tile into global memory. sm_90.
 __device__ __forceinline__ void tma_reduce_add_2d(const void* tmap, const void* smem_src, int32_t c0, int32_t c1) {
-#if TESSERA_SM90_ENABLED
-  asm volatile(
-      "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
-          tmap_u64(tmap)),
-      "r"(smem_u32(smem_src)), "r"(c0), "r"(c1)
-      : "memory");
-#else
-  (void)tmap;
-  (void)smem_src;
-  (void)c0;
-  (void)c1;
-  tessera_error_requires_sm90_or_newer();
-#endif
+  tma_reduce_add(tmap, smem_src, c0, c1);
 }
 
 // cp.async.bulk.commit_group; sm_90.
