@@ -71,7 +71,8 @@ bool encoder_available(std::string* why) {
 
 EncodeResult encode_tiled(CUtensorMap* out, const TiledDesc& d) {
   if (out == nullptr) return fail("null output");
-  if (d.rank < 2 || d.rank > 3) return fail("rank " + std::to_string(d.rank) + " (2 or 3 supported)");
+  if (d.rank < 1 || d.rank > TiledDesc::kMaxRank)
+    return fail("rank " + std::to_string(d.rank) + "; TMA maps have rank 1 to 5");
   if (d.base == nullptr) return fail("null base pointer");
   if (reinterpret_cast<std::uintptr_t>(d.base) % 16 != 0)
     return fail("base pointer not 16-byte aligned (TMA requirement)");
@@ -80,6 +81,9 @@ EncodeResult encode_tiled(CUtensorMap* out, const TiledDesc& d) {
       return fail("dims[" + std::to_string(i) + "] = " + std::to_string(d.dims[i]) + " outside [1, 2^32]");
     if (d.box[i] == 0 || d.box[i] > 256)
       return fail("box[" + std::to_string(i) + "] = " + std::to_string(d.box[i]) + " outside [1, 256]");
+    if (d.elem_strides[i] == 0 || d.elem_strides[i] > 8)
+      return fail("elem_strides[" + std::to_string(i) + "] = " + std::to_string(d.elem_strides[i]) +
+                  " outside [1, 8]");
   }
   for (int i = 0; i + 1 < d.rank; ++i) {
     if (d.strides[i] % 16 != 0)
@@ -96,11 +100,14 @@ EncodeResult encode_tiled(CUtensorMap* out, const TiledDesc& d) {
   const Entry& e = entry();
   if (e.fn == nullptr) return fail(e.why);
 
-  cuuint64_t dims[3], strides[2];
-  cuuint32_t box[3], estr[3] = {1, 1, 1};
+  // NOTE: a rank-1 map has no strides; the driver still gets a valid
+  // pointer (to zeros) rather than null.
+  cuuint64_t dims[TiledDesc::kMaxRank] = {}, strides[TiledDesc::kMaxRank - 1] = {};
+  cuuint32_t box[TiledDesc::kMaxRank] = {}, estr[TiledDesc::kMaxRank] = {};
   for (int i = 0; i < d.rank; ++i) {
     dims[i] = d.dims[i];
     box[i] = d.box[i];
+    estr[i] = d.elem_strides[i];
   }
   for (int i = 0; i + 1 < d.rank; ++i) strides[i] = d.strides[i];
   std::memset(out, 0, sizeof(*out));

@@ -7,8 +7,8 @@
 // TmaDesc.*: no GPU needed (host rules only; they run everywhere). Fixed
 // answers for row-/column-major, 3-D, every swizzle and element types, and
 // one test per rule make_tma_desc enforces, each checking that the message
-// names the rule. (They live here, not in tests/host, because <cuda.h> is
-// not on the host tests' include path.)
+// names the rule. (They predate host tests with the CUDA headers,
+// tests/host/test_*_cudah.cpp, where the plans of ranks 1, 4 and 5 are.)
 //
 // TmaTensor.*: sm_90 only. For (gmem layout, smem layout) pairs built with
 // the layout algebra, every tile of a random matrix is loaded by TMA (tile
@@ -325,13 +325,11 @@ TEST(TmaDesc, GmemRules) {
                              make_layout(make_shape(make_shape(2, 32), 64), make_stride(make_stride(64, 128), _1{})),
                              s64),
                "gmem mode 0 is nested");
-  // Rank 1 and rank 4.
-  expect_error(make_tma_desc(host_ptr<bf16>(), make_layout(make_shape(64), make_stride(_1{})),
-                             make_layout(make_shape(_64{}), make_stride(_1{}))),
-               "gmem layout has rank 1");
-  expect_error(make_tma_desc(host_ptr<bf16>(), make_layout(make_shape(8, 8, 8, 8), make_stride(_1{}, 8, 64, 512)),
-                             make_layout(make_shape(_8{}, _8{}, _8{}, _8{}))),
-               "gmem layout has rank 4");
+  // Rank 6 (ranks 1 to 5 are TMA's; ranks 1, 4 and 5 are tested in
+  // tests/host/test_tma_desc_rank_cudah.cpp).
+  expect_error(make_tma_desc(host_ptr<bf16>(), make_layout(make_shape(8, 8, 8, 8, 2, 2), make_stride(_1{}, 8, 64, 512, 4096, 8192)),
+                             make_layout(make_shape(_8{}, _8{}, _8{}, _8{}, _2{}, _2{}))),
+               "gmem layout has rank 6; TMA tiles have rank 1 to 5");
   // Non-positive stride.
   expect_error(make_tma_desc(host_ptr<bf16>(), make_layout(make_shape(64, 64), make_stride(-64, _1{})), s64),
                "TMA strides are positive");

@@ -3,9 +3,10 @@
 //
 // The CUDA-free half of TMA descriptors from Tessera layouts: coordinate
 // tensors and the mode -> TMA coordinate map (tessera/tma/tma_coord.hpp).
-// make_tma_desc itself needs <cuda.h>, which is not on the host tests'
+// make_tma_desc itself needs <cuda.h>, which is not on these host tests'
 // include path; its rules are tested GPU-free in
-// tests/device/test_tma_tensor_sm90.cu (TmaDesc.*).
+// tests/device/test_tma_tensor_sm90.cu (TmaDesc.*) and, at ranks 1 to 5, in
+// tests/host/test_tma_desc_rank_cudah.cpp (a host test with the CUDA headers).
 #include <gtest/gtest.h>
 
 #include <tessera/tensor.hpp>

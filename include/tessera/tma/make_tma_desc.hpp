@@ -3,7 +3,7 @@
 #pragma once
 
 // TMA descriptors from Tessera layouts: a global tensor (pointer + layout of
-// rank 2 or 3) and the shared-memory layout of one box give the tensor map
+// rank 1 to 5) and the shared-memory layout of one box give the tensor map
 // that copies such boxes, or an error naming the rule that rules it out.
 //
 //   // A (M,K) row-major bf16 with leading dimension lda; boxes of 64x64 with
@@ -23,20 +23,23 @@
 //
 // The rules, checked in this order (each failure names the rule, the mode and
 // the value):
-//   gmem   rank 2 or 3; flat modes (an integer shape and stride per mode);
+//   gmem   rank 1 to 5 (cuTensorMapEncodeTiled's ranks); flat modes (an
+//          integer shape and stride per mode);
 //          exactly one mode of stride 1 (it becomes TMA dimension 0, the other
-//          modes follow in mode order); every other stride positive, stride *
+//          modes follow in mode order; a rank-1 tensor is that mode alone and
+//          has no other stride); every other stride positive, stride *
 //          sizeof(T) a multiple of 16 and < 2^40; sizes in [1, 2^32]; the base
 //          pointer 16-byte aligned.
 //   smem   the same rank; mode m's size is the box extent along gmem mode m,
-//          1..256; the contiguous extent times sizeof(T) a multiple of 16.
+//          1..256; the whole box at most 227 KiB (a CTA's shared memory); the
+//          contiguous extent times sizeof(T) a multiple of 16.
 //          Either a plain layout (no swizzle) or a ComposedLayout of
 //          Swizzle<B, 4 - log2(sizeof T), 3> (TMA's 32B/64B/128B modes for B =
 //          1/2/3), whose box rows then span exactly the swizzle width (16 << B
 //          bytes; the hardware also accepts narrower rows, which this
 //          function does not model and rejects).
 //          And it must be exactly the image TMA writes: the box packed with
-//          TMA dimension 0 fastest, then 1, then 2, no padding, the swizzle
+//          TMA dimension 0 fastest, then 1, 2, ..., no padding, the swizzle
 //          applied to byte offsets. Checked at every box coordinate, so any
 //          spelling of that function passes (hierarchical modes, tiled
 //          atoms).
@@ -103,9 +106,9 @@ struct TmaPlan {
   bool ok = false;
   std::string error;               // empty when ok; else "make_tma_desc: <rule> ..."
   tma::TiledDesc desc;             // ready for tma::encode / tma::encode_tiled
-  int rank = 0;                    // 2 or 3
-  int dim_of_mode[3] = {-1, -1, -1};  // TMA dimension of gmem mode m
-  int mode_of_dim[3] = {-1, -1, -1};  // gmem mode of TMA dimension d (dimension 0: the stride-1 mode)
+  int rank = 0;                    // 1 to 5
+  int dim_of_mode[5] = {-1, -1, -1, -1, -1};  // TMA dimension of gmem mode m
+  int mode_of_dim[5] = {-1, -1, -1, -1, -1};  // gmem mode of TMA dimension d (dimension 0: the stride-1 mode)
   std::uint32_t box_bytes = 0;     // bytes one box load writes (the mbarrier transaction count)
   std::uint32_t smem_align = 0;    // the box's shared address must be a multiple of this (128;
                                    // 256/512/1024 for the 32B/64B/128B swizzles, whose pattern
@@ -133,7 +136,7 @@ struct TmaPlan {
   [[nodiscard]] TmaCoordMap coord_map() const {
     TmaCoordMap m;
     m.rank = rank;
-    for (int d = 0; d < 3; ++d) m.mode_of_dim[d] = mode_of_dim[d] >= 0 ? mode_of_dim[d] : d;
+    for (int d = 0; d < TmaCoords::kMaxRank; ++d) m.mode_of_dim[d] = mode_of_dim[d] >= 0 ? mode_of_dim[d] : d;
     return m;
   }
   // TMA coordinates of the element at mode coordinates `mode_coord` (a tuple).
@@ -201,14 +204,15 @@ template <class T, class GLayout, class SLayout>
   constexpr int R = std::remove_cvref_t<GLayout>::rank;
   constexpr int RS = std::remove_cvref_t<SLayout>::rank;
 
-  if constexpr (R < 2 || R > 3) {
-    return detail::tma_fail("gmem layout has rank " + std::to_string(R) + "; TMA tiles here have rank 2 or 3");
+  if constexpr (R < 1 || R > 5) {
+    return detail::tma_fail("gmem layout has rank " + std::to_string(R) + "; TMA tiles have rank 1 to 5");
   } else if constexpr (RS != R) {
     return detail::tma_fail("smem layout has rank " + std::to_string(RS) + ", the gmem layout " + std::to_string(R) +
                             " [one smem mode per gmem mode: the box extent along it]");
   } else {
-    std::int64_t gsize[3] = {1, 1, 1}, gstride[3] = {0, 0, 0}, box[3] = {1, 1, 1};
-    bool nested[3] = {false, false, false};
+    // Entries past R stay 1 / 0 (a box of extent 1 along an absent mode).
+    std::int64_t gsize[5] = {1, 1, 1, 1, 1}, gstride[5] = {0, 0, 0, 0, 0}, box[5] = {1, 1, 1, 1, 1};
+    bool nested[5] = {false, false, false, false, false};
     [&]<int... I>(std::integer_sequence<int, I...>) {
       auto one = [&]<int M>(C<M>) {
         using ModeShape = std::remove_cvref_t<decltype(shape<M>(gmem_layout))>;
@@ -272,6 +276,12 @@ template <class T, class GLayout, class SLayout>
       if (box[m] < 1 || box[m] > 256)
         return detail::tma_fail("smem mode " + std::to_string(m) + " (the box along gmem mode " + std::to_string(m) +
                                 ") has size " + std::to_string(box[m]) + ", outside [1, 256]");
+    // NOTE: 227 KiB is sm_90's largest shared memory per CTA (opt-in); five
+    // extents of up to 256 could otherwise overflow box_bytes.
+    std::int64_t const all_bytes = box[0] * box[1] * box[2] * box[3] * box[4] * E;
+    if (all_bytes > 227 * 1024)
+      return detail::tma_fail("the box is " + std::to_string(all_bytes) +
+                              " bytes, more than the 232448 bytes (227 KiB) of shared memory a CTA can have");
     std::int64_t const inner_bytes = box[unit] * E;
     if (inner_bytes % 16 != 0)
       return detail::tma_fail("the box along the contiguous gmem mode " + std::to_string(unit) + " is " +
@@ -303,28 +313,34 @@ template <class T, class GLayout, class SLayout>
     }
 
     // --- the box image: smem_layout must be what TMA writes --------------------
-    std::int64_t pitch[3] = {1, 1, 1};  // packed element offset of a step along TMA dimension d
+    std::int64_t pitch[5] = {1, 1, 1, 1, 1};  // packed element offset of a step along TMA dimension d
     for (int d = 1; d < R; ++d) pitch[d] = pitch[d - 1] * box[p.mode_of_dim[d - 1]];
-    std::int64_t c[3] = {0, 0, 0};
-    for (c[2] = 0; c[2] < box[2]; ++c[2])
-      for (c[1] = 0; c[1] < box[1]; ++c[1])
-        for (c[0] = 0; c[0] < box[0]; ++c[0]) {
-          std::int64_t packed = 0;
-          for (int d = 0; d < R; ++d) packed += c[p.mode_of_dim[d]] * pitch[d];
-          std::int64_t const want = detail::tma_swizzled_byte(packed * E, swz_bits);
-          std::int64_t have = 0;
-          if constexpr (R == 2) have = std::int64_t(smem_layout(c[0], c[1]));
-          else have = std::int64_t(smem_layout(c[0], c[1], c[2]));
-          if (have * E != want) {
-            std::string hint = "[pack the box with gmem's stride-1 mode (mode " + std::to_string(unit) +
-                               ") fastest, then the other modes in order, no padding";
-            if (swz_bits != 0) hint += ", then the swizzle";
-            hint += "]";
-            return detail::tma_fail("smem layout is not the box TMA writes: element " + detail::tma_coord_string(R, c) +
-                                    " at offset " + std::to_string(have) + ", TMA writes it at " +
-                                    std::to_string(want / E) + " " + hint);
-          }
-        }
+    auto const smem_offset = [&](std::int64_t const* c) {
+      return [&]<int... I>(std::integer_sequence<int, I...>) { return std::int64_t(smem_layout(c[I]...)); }(
+          std::make_integer_sequence<int, R>{});
+    };
+    // Every box coordinate c (gmem mode order), mode 0 fastest.
+    std::int64_t c[5] = {0, 0, 0, 0, 0};
+    for (bool more = true; more;) {
+      std::int64_t packed = 0;
+      for (int d = 0; d < R; ++d) packed += c[p.mode_of_dim[d]] * pitch[d];
+      std::int64_t const want = detail::tma_swizzled_byte(packed * E, swz_bits);
+      std::int64_t const have = smem_offset(c);
+      if (have * E != want) {
+        std::string hint = "[pack the box with gmem's stride-1 mode (mode " + std::to_string(unit) +
+                           ") fastest, then the other modes in order, no padding";
+        if (swz_bits != 0) hint += ", then the swizzle";
+        hint += "]";
+        return detail::tma_fail("smem layout is not the box TMA writes: element " + detail::tma_coord_string(R, c) +
+                                " at offset " + std::to_string(have) + ", TMA writes it at " +
+                                std::to_string(want / E) + " " + hint);
+      }
+      more = false;
+      for (int m = 0; m < R && !more; ++m) {
+        if (++c[m] < box[m]) more = true;
+        else c[m] = 0;
+      }
+    }
 
     // --- the descriptor ------------------------------------------------------
     p.desc.type = tma_data_type<Elem>::value;
@@ -340,7 +356,7 @@ template <class T, class GLayout, class SLayout>
                      : swz_bits == 2 ? tma::Swizzle::b64
                      : swz_bits == 1 ? tma::Swizzle::b32
                                      : tma::Swizzle::none;
-    p.box_bytes = std::uint32_t(box[0] * box[1] * box[2] * E);
+    p.box_bytes = std::uint32_t(all_bytes);
     p.smem_align = swz_bits == 0 ? 128u : (128u << swz_bits);
     p.ok = true;
     return p;

@@ -27,24 +27,31 @@ struct EncodeResult {
   std::string message;  // empty when ok
 };
 
-// A tiled tensor map of rank 2 or 3 (dims[0] innermost, contiguous).
+// A tiled tensor map of rank 1 to 5 (dims[0] innermost, contiguous; the
+// entries past `rank` are ignored).
 //   elem_bytes      2 (f16/bf16), 4 (f32) or 1 (u8); picks the data type
 //   type            the CUtensorMapDataType for it
-//   dims[i]         elements along dimension i (>= 1, < 2^32)
+//   dims[i]         elements along dimension i (>= 1, <= 2^32)
 //   strides[i]      bytes between consecutive indices of dimension i+1
-//                   (rank-1 values; multiples of 16, < 2^40)
+//                   (rank-1 values, none for a rank-1 map; multiples of 16,
+//                   < 2^40; dimension 0's stride is the element size)
 //   box[i]          the tile copied per instruction (1..256); box[0] *
 //                   elem_bytes a multiple of 16, and at most the swizzle
 //                   width for swizzled maps
+//   elem_strides[i] the traversal step along dimension i (1..8; the driver
+//                   ignores elem_strides[0]); 1 copies the box densely,
+//                   which is all make_tma_desc produces
 // Out-of-bounds elements read as zero.
 struct TiledDesc {
+  static constexpr int kMaxRank = 5;
   CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   int elem_bytes = 2;
   int rank = 2;
   const void* base = nullptr;  // 16-byte aligned
-  std::uint64_t dims[3] = {0, 0, 0};
-  std::uint64_t strides[2] = {0, 0};
-  std::uint32_t box[3] = {1, 1, 1};
+  std::uint64_t dims[kMaxRank] = {0, 0, 0, 0, 0};
+  std::uint64_t strides[kMaxRank - 1] = {0, 0, 0, 0};
+  std::uint32_t box[kMaxRank] = {1, 1, 1, 1, 1};
+  std::uint32_t elem_strides[kMaxRank] = {1, 1, 1, 1, 1};
   Swizzle swizzle = Swizzle::none;
 };
 

@@ -30,38 +30,43 @@ namespace tessera {
 
 // TMA coordinates, c[0] innermost. Unused trailing entries are 0.
 struct TmaCoords {
-  int32_t c[3] = {0, 0, 0};
+  static constexpr int kMaxRank = 5;  // TMA's dimensions: 1 to 5
+  int32_t c[kMaxRank] = {0, 0, 0, 0, 0};
   TESSERA_HOST_DEVICE constexpr int32_t operator[](int d) const { return c[d]; }
 };
 
-// Mode coordinates -> TMA coordinates of one tensor map.
+// Mode coordinates -> TMA coordinates of one tensor map (rank 1 to 5).
 // @law apply(m)[d] == m[mode_of_dim[d]] for d < rank, and 0 for d >= rank
 // @law mode_of_dim is a permutation of [0, rank)
 struct TmaCoordMap {
   int rank = 2;
-  int mode_of_dim[3] = {0, 1, 2};
+  int mode_of_dim[TmaCoords::kMaxRank] = {0, 1, 2, 3, 4};
 
-  TESSERA_HOST_DEVICE constexpr TmaCoords apply(int64_t m0, int64_t m1, int64_t m2 = 0) const {
+  TESSERA_HOST_DEVICE constexpr TmaCoords apply(int64_t m0, int64_t m1 = 0, int64_t m2 = 0, int64_t m3 = 0,
+                                                int64_t m4 = 0) const {
     // Selects rather than an indexed local array, which would live in local
     // memory (a stack frame in every kernel issuing TMA loads).
     TmaCoords r;
-    for (int d = 0; d < rank && d < 3; ++d) {
+    for (int d = 0; d < rank && d < TmaCoords::kMaxRank; ++d) {
       int const mode = mode_of_dim[d];
-      r.c[d] = int32_t(mode == 0 ? m0 : mode == 1 ? m1 : m2);
+      r.c[d] = int32_t(mode == 0 ? m0 : mode == 1 ? m1 : mode == 2 ? m2 : mode == 3 ? m3 : m4);
     }
     return r;
   }
 
-  // A mode-coordinate tuple of 2 or 3 integers, e.g. a coordinate tensor's value.
+  // A mode-coordinate tuple of 1 to 5 integers, e.g. a coordinate tensor's
+  // value (or, for a rank-1 map, one integer).
   template <class Coord>
   TESSERA_HOST_DEVICE constexpr TmaCoords operator()(Coord const& mode_coord) const {
-    static_assert(is_tuple_v<Coord>, "TmaCoordMap: the mode coordinate must be a tuple [one integer per mode]");
-    constexpr int n = tuple_size_v<Coord>;
-    static_assert(n == 2 || n == 3, "TmaCoordMap: TMA maps built by make_tma_desc have rank 2 or 3");
-    if constexpr (n == 2) {
-      return apply(int64_t(get<0>(mode_coord)), int64_t(get<1>(mode_coord)));
+    if constexpr (!is_tuple_v<Coord>) {
+      static_assert(is_integral_v<Coord>,
+                    "TmaCoordMap: the mode coordinate must be a tuple [one integer per mode] or, rank 1, an integer");
+      return apply(int64_t(mode_coord));
     } else {
-      return apply(int64_t(get<0>(mode_coord)), int64_t(get<1>(mode_coord)), int64_t(get<2>(mode_coord)));
+      constexpr int n = tuple_size_v<Coord>;
+      static_assert(n >= 1 && n <= TmaCoords::kMaxRank,
+                    "TmaCoordMap: TMA maps built by make_tma_desc have rank 1 to 5");
+      return [&]<int... I>(seq<I...>) { return apply(int64_t(get<I>(mode_coord))...); }(make_seq<n>{});
     }
   }
 };

@@ -35,7 +35,8 @@
 //   SM90_TMA_LOAD_MULTICAST    copy(tma.with(mbar, cta_mask), ...) from one CTA
 //                              writes the box into every CTA of the cluster in
 //                              cta_mask, at the same shared offset, and signals
-//                              each one's barrier at mbar's offset (2-D maps).
+//                              each one's barrier at mbar's offset (maps of
+//                              rank 1 to 5, as every TMA copy here).
 //                              create_tma_multicast_mask<Modes...>(cluster_layout,
 //                              cta_coord) makes the mask (multicast_mask.hpp).
 //                              Made with a static Int<N>, the copy can also
@@ -49,7 +50,7 @@
 //   SM90_TMA_STORE             copy(tma_store, sD, make_coord(m0, n0)) writes
 //                              the box in sD into the global tensor (clipped at
 //                              its edges), in the issuing thread's bulk group
-//   SM90_TMA_REDUCE_ADD        the same, adding into it (f32/s32/u32, 2-D maps)
+//   SM90_TMA_REDUCE_ADD        the same, adding into it (f32/s32/u32)
 //
 //   // the epilogue: every writer of sD fences, then one thread stores
 //   ... write sD ...;  tma_store_fence();  __syncthreads();
@@ -190,6 +191,9 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   // (where: tma_box_cut_v; kPieceCount pieces along the first TMA dimension
   // that advances).
   static constexpr int kBoxes = tma_boxes_v<SmemLayout, T>;
+  // The tensor map's rank (1 to 5): the box's, which make_tma_copy checks
+  // equals the global tensor's; each copy issues TMA instructions of it.
+  static constexpr int kRank = decltype(rank(SmemLayout{}))::value;
   static constexpr int kPieceCount = tma_box_cut_v<SmemLayout, T>.count;
   // Multicast slices that are whole boxes of the tile (loaded through the
   // tile's map, kBoxes / Slices per slice), rather than one sub-box each
@@ -378,12 +382,6 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
       r.piece_step_[a] = cut.step[a];
     }
   }
-  if ((std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) && plan.rank != 2) {
-    detail::tma_copy_fail(r, std::string("make_tma_copy: ") +
-                                 (std::is_same_v<Op, SM90_TMA_REDUCE_ADD> ? "reduce-add stores" : "multicast loads") +
-                                 " are 2-D here; the tensor has rank " + std::to_string(plan.rank));
-    return r;
-  }
   if (tma::EncodeResult const e = tma::encode(&r.tmap_, plan); !e.ok) {
     detail::tma_copy_fail(r, e.message);
     return r;
@@ -470,6 +468,12 @@ __device__ __forceinline__ void tma_copy_check(Copy const& tma, std::uint32_t sm
   }
 }
 
+// f(c[0], ..., c[R-1]): the coordinates of one rank-R TMA instruction.
+template <int R, class F>
+__device__ __forceinline__ void tma_with_coords(TmaCoords const& c, F&& f) {
+  [&]<int... I>(seq<I...>) { f(c[I]...); }(make_seq<R>{});
+}
+
 // The TMA coordinates of box t of a tile whose first box starts at c (t = 0
 // is c itself; selects, not an indexed array, which would live in local
 // memory; t is an unrolled loop index, so t % and t / fold away).
@@ -480,9 +484,8 @@ __device__ __forceinline__ TmaCoords tma_piece_coords(Copy const& tma, TmaCoords
     for (int a = 0; a < 2; ++a) {
       int const k = a == 0 ? t % Copy::kPieceCount : t / Copy::kPieceCount;
       std::int32_t const off = std::int32_t(k) * tma.piece_step_[a];
-      c.c[0] += tma.piece_dim_[a] == 0 ? off : 0;
-      c.c[1] += tma.piece_dim_[a] == 1 ? off : 0;
-      c.c[2] += tma.piece_dim_[a] == 2 ? off : 0;
+      TESSERA_UNROLL
+      for (int d = 0; d < Copy::kRank; ++d) c.c[d] += tma.piece_dim_[a] == d ? off : 0;
     }
   }
   return c;
@@ -529,8 +532,7 @@ __device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Coord co
   TESSERA_UNROLL
   for (int t = 0; t < Copy::kBoxes; ++t) {
     TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
-    if (tma.coords_.rank == 2) arch::tma_prefetch_2d(&tma.tmap_, ct[0], ct[1]);
-    else arch::tma_prefetch_3d(&tma.tmap_, ct[0], ct[1], ct[2]);
+    detail::tma_with_coords<Copy::kRank>(ct, [&](auto... x) { arch::tma_prefetch(&tma.tmap_, x...); });
   }
 }
 template <class Op, class T, class SmemLayout, int Slices, class CEngine, class CLayout>
@@ -571,7 +573,8 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
 #endif
       __trap();
     }
-    arch::tma_load_2d_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, c[0], c[1]);
+    detail::tma_with_coords<Copy::kRank>(
+        c, [&](auto... x) { arch::tma_load_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, x...); });
   } else {
     // Box t lies t * piece_bytes_ into the tile and starts where
     // tma_piece_coords says (piece_dim_, piece_step_). A slice of whole
@@ -584,13 +587,13 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
     for (int t = 0; t < kIssued; ++t) {
       TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
       void* const dt = static_cast<char*>(dst) + t * tma.piece_bytes_;
-      if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
-        arch::tma_load_2d_multicast(dt, &tma.tmap_, b.mbar_, b.cta_mask_, ct[0], ct[1]);
-      } else if (tma.coords_.rank == 2) {
-        arch::tma_load_2d(dt, &tma.tmap_, b.mbar_, ct[0], ct[1]);
-      } else {
-        arch::tma_load_3d(dt, &tma.tmap_, b.mbar_, ct[0], ct[1], ct[2]);
-      }
+      detail::tma_with_coords<Copy::kRank>(ct, [&](auto... x) {
+        if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
+          arch::tma_load_multicast(dt, &tma.tmap_, b.mbar_, b.cta_mask_, x...);
+        } else {
+          arch::tma_load(dt, &tma.tmap_, b.mbar_, x...);
+        }
+      });
     }
   }
 }
@@ -671,7 +674,7 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, T
   copy(b, box(0), smem);
 }
 
-// Stores (SM90_TMA_STORE) or adds (SM90_TMA_REDUCE_ADD, 2-D) the box in
+// Stores (SM90_TMA_STORE) or adds (SM90_TMA_REDUCE_ADD) the box in
 // `smem` into the global tensor, its first element at mode coordinate
 // `coord` (boxes past the edge are clipped). One thread issues it, after the
 // threads that wrote `smem` made their writes visible to the TMA unit
@@ -690,13 +693,13 @@ __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLay
   for (int t = 0; t < TmaCopy<Op, T, SmemLayout>::kBoxes; ++t) {  // as the load: one store per box
     TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
     void const* const st = static_cast<char const*>(src) + t * tma.piece_bytes_;
-    if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
-      arch::tma_reduce_add_2d(&tma.tmap_, st, ct[0], ct[1]);
-    } else if (tma.coords_.rank == 2) {
-      arch::tma_store_2d(&tma.tmap_, st, ct[0], ct[1]);
-    } else {
-      arch::tma_store_3d(&tma.tmap_, st, ct[0], ct[1], ct[2]);
-    }
+    detail::tma_with_coords<TmaCopy<Op, T, SmemLayout>::kRank>(ct, [&](auto... x) {
+      if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
+        arch::tma_reduce_add(&tma.tmap_, st, x...);
+      } else {
+        arch::tma_store(&tma.tmap_, st, x...);
+      }
+    });
   }
 }
 

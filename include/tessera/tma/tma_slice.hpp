@@ -283,7 +283,7 @@ struct TmaBoxCut {
   int mode[2] = {0, 1};
   int step[2] = {0, 0};
   int count = 1;
-  int extent[3] = {0, 0, 0};
+  int extent[5] = {0, 0, 0, 0, 0};
 };
 
 namespace detail {
@@ -370,7 +370,7 @@ constexpr TmaBoxCut tma_box_cut() {
   constexpr int R = rank_v<Box>;
   if constexpr (is_static_v<Box>) {
     [&]<int... I>(seq<I...>) { ((cut.extent[I] = int(std::remove_cvref_t<decltype(get<I>(Box{}))>::value)), ...); }(
-        make_seq<(R < 3 ? R : 3)>{});
+        make_seq<(R < 5 ? R : 5)>{});
   }
   if constexpr (tma_piece_fits<SmemLayout, T>()) {
     return cut;
@@ -430,7 +430,7 @@ TESSERA_HOST_DEVICE constexpr auto tma_piece_tiler() {
   constexpr TmaBoxCut cut = tma_box_cut_v<SmemLayout, T>;
   auto const box = product_each(shape(SmemLayout{}));
   constexpr int R = decltype(rank(box))::value;
-  auto const piece = [&]<int... I>(seq<I...>) { return make_shape(Int<(I < 3 ? cut.extent[I] : 1)>{}...); }(
+  auto const piece = [&]<int... I>(seq<I...>) { return make_shape(Int<(I < 5 ? cut.extent[I] : 1)>{}...); }(
       make_seq<R>{});
   return make_layout(piece, stride(make_layout(box)));
 }
