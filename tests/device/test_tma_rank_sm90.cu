@@ -289,40 +289,32 @@ using Box5 = Layout<Shape<_1, _2, _3, _2, _8>, Stride<_8, _8, _16, _48, _1>>;
 GmemTensor<5> const kSrc5{{{3, 4, 5, 6, 36}}, {40, 120, 480, 2400, 1}};
 GmemTensor<5> const kDst5{{{3, 4, 5, 6, 36}}, {44, 132, 532, 2660, 1}};
 
-TEST(TmaRank, RoundTripRank1) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+// Both forms of the round trip: TMA coordinates, and CuTe's partitioned tensors.
+template <class T, class Box, class Src, class Dst>
+void round_trip_both_forms(Src const& src, Dst const& dst) {
   {
     SCOPED_TRACE("coordinate form");
-    round_trip<bfloat16_t, Box1, false>(kSrc1, kDst1);
+    round_trip<T, Box, false>(src, dst);
   }
   {
     SCOPED_TRACE("partitioned form");
-    round_trip<bfloat16_t, Box1, true>(kSrc1, kDst1);
+    round_trip<T, Box, true>(src, dst);
   }
+}
+
+TEST(TmaRank, RoundTripRank1) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  round_trip_both_forms<bfloat16_t, Box1>(kSrc1, kDst1);
 }
 
 TEST(TmaRank, RoundTripRank4) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  {
-    SCOPED_TRACE("coordinate form");
-    round_trip<bfloat16_t, Box4, false>(kSrc4, kDst4);
-  }
-  {
-    SCOPED_TRACE("partitioned form");
-    round_trip<bfloat16_t, Box4, true>(kSrc4, kDst4);
-  }
+  round_trip_both_forms<bfloat16_t, Box4>(kSrc4, kDst4);
 }
 
 TEST(TmaRank, RoundTripRank5) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  {
-    SCOPED_TRACE("coordinate form");
-    round_trip<float, Box5, false>(kSrc5, kDst5);
-  }
-  {
-    SCOPED_TRACE("partitioned form");
-    round_trip<float, Box5, true>(kSrc5, kDst5);
-  }
+  round_trip_both_forms<float, Box5>(kSrc5, kDst5);
 }
 
 // Launches `kernel` (128 threads a CTA) on `grid` CTAs in clusters of 2 along x.
