@@ -35,6 +35,10 @@
 //            half and multicasts it to both, in CuTe's form (tma_partition
 //            with Layout<_2>, copy(tma_b.with(full[s], 0b11), ...)); a stage
 //            is free once both CTAs' consumers released it.
+//   h7 (h4_tma_store<..., 2, true>)  h6 with the ring written with
+//            CUTLASS's pipeline classes (PipelineTmaAsync, PipelineState,
+//            make_producer_start_state, producer_tail) instead of barrier
+//            arrays.
 
 #include <cstdint>
 
@@ -182,6 +186,46 @@ __device__ inline void tile_index(int t, int tiles_m, int tiles_n, int group_m, 
   tn = r / rows;
 }
 
+// Which tiles a CTA of a persistent kernel walks: units u = first, first +
+// step, ... (a unit: kCluster vertically adjacent tiles sharing B; CTA rank
+// r of the cluster takes the unit's r-th tile). A pair's second tile past M
+// still runs (its A reads zeros, its stores are clipped): its half of B
+// feeds the first.
+template <int kCluster>
+struct TileWalk {
+  int rank, tiles_n, units_m, units, first, step, num_k, group_m;
+  __device__ TileWalk(int M, int N, int K, int group_m_) : group_m(group_m_) {
+    rank = kCluster > 1 ? int(block_rank_in_cluster()) : 0;
+    int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
+    tiles_n = (N + H2::kBN - 1) / H2::kBN;
+    units_m = (tiles_m + kCluster - 1) / kCluster;
+    units = units_m * tiles_n;
+    first = int(blockIdx.x) / kCluster;
+    step = int(gridDim.x) / kCluster;
+    num_k = (K + kBlockK - 1) / kBlockK;
+  }
+  __device__ void origin(int u, int& m0, int& n0) const {
+    int tm, tn;
+    tile_index(u, units_m, tiles_n, group_m, tm, tn);
+    m0 = (tm * kCluster + rank) * H2::kBM;
+    n0 = tn * H2::kBN;
+  }
+};
+
+// One K-block of a consumer warpgroup: the wgmma batch over stage s, then
+// warpgroup_wait<1>, which retires the previous K-block's batch (the caller
+// releases that block's stage).
+template <class Mma, class FragA, class FragB, class FragC>
+__device__ __forceinline__ void mma_k_block(Mma const& mma, FragA const& tCrA, FragB const& tCrB, FragC& tCrC, int s) {
+  warpgroup_fence_operand(tCrC);
+  warpgroup_arrive();
+#pragma unroll
+  for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
+  warpgroup_commit_batch();
+  warpgroup_wait<1>();
+  warpgroup_fence_operand(tCrC);
+}
+
 // The body h2-h6 share. Each CTA walks the tiles t = blockIdx.x,
 // blockIdx.x + gridDim.x, ... (kCluster 2: each cluster walks pairs of
 // vertically adjacent tiles, CTA rank r taking the pair's r-th). The ring's
@@ -214,21 +258,9 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
   }
   if constexpr (kCluster > 1) cluster_sync();  // every barrier of the cluster initialised before a multicast lands
   else __syncthreads();
-  int const rank = kCluster > 1 ? int(block_rank_in_cluster()) : 0;
-  int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
-  int const tiles_n = (N + H2::kBN - 1) / H2::kBN;
-  int const units_m = (tiles_m + kCluster - 1) / kCluster;  // a unit: kCluster tiles sharing B
-  int const units = units_m * tiles_n;
-  int const first = int(blockIdx.x) / kCluster, step = int(gridDim.x) / kCluster;
-  int const num_k = (K + kBlockK - 1) / kBlockK;
-  // A pair's second tile past M still runs (its A reads zeros, its stores
-  // are clipped): its half of B feeds the first.
-  auto origin = [&](int u, int& m0, int& n0) {
-    int tm, tn;
-    tile_index(u, units_m, tiles_n, group_m, tm, tn);
-    m0 = (tm * kCluster + rank) * H2::kBM;
-    n0 = tn * H2::kBN;
-  };
+  TileWalk<kCluster> const walk(M, N, K, group_m);
+  int const rank = walk.rank, units = walk.units, first = walk.first, step = walk.step, num_k = walk.num_k;
+  auto origin = [&](int u, int& m0, int& n0) { walk.origin(u, m0, n0); };
 
   if (threadIdx.x < 128) {  // producer
     arch::setmaxnreg_dec<40>();
@@ -275,13 +307,7 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
       for (int k = 0; k < num_k; ++k, ++it) {
         int const s = it % H2::kStages;
         mbarrier_wait(&full[s], (it / H2::kStages) & 1);
-        warpgroup_fence_operand(tCrC);
-        warpgroup_arrive();
-#pragma unroll
-        for (int kb = 0; kb < int(size<2>(tCrA)); ++kb) gemm(mma, tCrA(_, _, kb, s), tCrB(_, _, kb, s), tCrC);
-        warpgroup_commit_batch();
-        warpgroup_wait<1>();
-        warpgroup_fence_operand(tCrC);
+        mma_k_block(mma, tCrA, tCrB, tCrC, s);
         if (releaser && k > 0) release((it - 1) % H2::kStages);
       }
       warpgroup_wait<0>();
@@ -292,6 +318,89 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
   }
   // No CTA leaves while its peer may still multicast into it or arrive on its barriers.
   if constexpr (kCluster > 1) cluster_sync();
+}
+
+// h7: persistent_body written with CUTLASS's pipeline classes instead of
+// barrier arrays: PipelineTmaAsync<4> owns the full and empty barriers, the
+// producer walks a PipelineState from make_producer_start_state (its first
+// lap does not wait), the consumers walk one from (0, 0, 0) and release the
+// previous K-block's stage once warpgroup_wait<1> has retired it. Clusters of
+// 2 (Shape<_2, _1, _1>): every consumer warp releases a stage in both CTAs
+// (lanes 0 and 1, release_peers.hpp), so empty[s] counts 2 x 8 arrivals
+// where h6 counts 4; the producer's tail (producer_tail) replaces h6's final
+// cluster_sync: a CTA leaves only once its peer can no longer arrive on its
+// barriers or multicast into it.
+template <int kCluster, class TmaA, class TmaB, class Epilogue>
+__device__ void persistent_body_pipeline(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
+                                         int group_m, Epilogue&& epilogue) {
+  using Pipeline = PipelineTmaAsync<H2::kStages>;
+  Tensor sA = make_tensor(make_smem_ptr(base), H2::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H2::SmemA{})), H2::SmemB{});
+  __shared__ typename Pipeline::SharedStorage storage;
+  typename Pipeline::Params params;
+  params.transaction_bytes = tma_a.box_bytes() + tma_b.box_bytes();  // clusters: both halves of B land here
+  params.num_consumers = H2::kThreads - 128;
+  params.role = threadIdx.x < 128 ? Pipeline::ThreadCategory::Producer : Pipeline::ThreadCategory::Consumer;
+  params.is_leader = threadIdx.x == 0;
+  Pipeline pipeline(storage, params, Shape<Int<kCluster>, _1, _1>{});
+  if constexpr (kCluster > 1) cluster_sync();  // every barrier of the cluster initialised before a multicast lands
+  else __syncthreads();
+  TileWalk<kCluster> const walk(M, N, K, group_m);
+
+  if (threadIdx.x < 128) {  // producer
+    arch::setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      prefetch_tma_descriptor(tma_a.get_tma_descriptor());
+      prefetch_tma_descriptor(tma_b.get_tma_descriptor());
+      Tensor mB = tma_b.get_tma_tensor(make_shape(N, K));
+      auto write = make_producer_start_state<Pipeline>();
+      for (int u = walk.first; u < walk.units; u += walk.step) {
+        int m0, n0;
+        walk.origin(u, m0, n0);
+        Tensor gB = local_tile(mB, make_shape(Int<H2::kBN>{}, Int<kBlockK>{}), make_coord(n0 / H2::kBN, _));
+        auto [tBgB, tBsB] = tma_partition(tma_b, walk.rank, Layout<Int<kCluster>>{}, group_modes<0, 2>(sB),
+                                          group_modes<0, 2>(gB));
+        for (int k = 0; k < walk.num_k; ++k, ++write) {
+          pipeline.producer_acquire(write);  // the stage is free; its full barrier armed with the bytes
+          auto* bar = pipeline.producer_get_barrier(write);
+          int const s = int(write.index());
+          copy(tma_a.with(*bar), make_coord(m0, k * kBlockK), sA(_, _, s));
+          if constexpr (kCluster > 1) copy(tma_b.with(*bar, std::uint16_t(0b11)), tBgB(_, k), tBsB(_, s));
+          else copy(tma_b.with(*bar), make_coord(n0, k * kBlockK), sB(_, _, s));
+          pipeline.producer_commit(write);
+        }
+      }
+      pipeline.producer_tail(write);
+    }
+  } else {  // consumers
+    arch::setmaxnreg_inc<232>();
+    auto mma = H2::tiled_mma();
+    auto thr = mma.get_slice(int(threadIdx.x) - 128);
+    Tensor tCrA = thr.partition_fragment_A(sA);
+    Tensor tCrB = thr.partition_fragment_B(sB);
+    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{}));
+    typename Pipeline::PipelineState read, retired;  // the next stage to read; the next one to release
+    for (int u = walk.first; u < walk.units; u += walk.step) {
+      int m0, n0;
+      walk.origin(u, m0, n0);
+      clear(tCrC);
+      for (int k = 0; k < walk.num_k; ++k, ++read) {
+        pipeline.consumer_wait(read);
+        mma_k_block(mma, tCrA, tCrB, tCrC, int(read.index()));
+        if (k > 0) {
+          pipeline.consumer_release(retired);
+          ++retired;
+        }
+      }
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(tCrC);
+      if (walk.num_k > 0) {
+        pipeline.consumer_release(retired);
+        ++retired;
+      }
+      epilogue(thr, tCrC, m0, n0);
+    }
+  }
 }
 
 template <class TmaA, class TmaB>
@@ -329,7 +438,7 @@ struct H4 {
   static constexpr int kSmem = H2::kSmem + 2 /*warpgroups*/ * 2 /*buffers*/ * kEpiBytes;
 };
 
-template <class TmaA, class TmaB, class TmaC, int kCluster = 1>
+template <class TmaA, class TmaB, class TmaC, int kCluster = 1, bool kPipeline = false>
 __global__ void __launch_bounds__(H2::kThreads, 1)
     h4_tma_store(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
                  __grid_constant__ const TmaC tma_c, int M, int N, int K, int group_m) {
@@ -340,7 +449,7 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
   bool const issuer = threadIdx.x % 128 == 0;
   int chunks = 0;  // chunks this warpgroup has stored so far
-  persistent_body<kCluster>(tma_a, tma_b, base, M, N, K, group_m, [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+  auto const epilogue = [&](auto const& thr, auto const& tCrC, int m0, int n0) {
     Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{})));
     // Value v of tCrC ((2,2,32),1,1) sits in column 8 (v / 4) + (0..7): chunk v / 16.
 #pragma unroll
@@ -360,7 +469,9 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
         tma_store_arrive();
       }
     }
-  });
+  };
+  if constexpr (kPipeline) persistent_body_pipeline<kCluster>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
+  else persistent_body<kCluster>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
   if (wg >= 0 && issuer) tma_store_wait<0>();  // the buffers are read before the CTA's memory goes
 #else
   (void)tma_a, (void)tma_b, (void)tma_c, (void)M, (void)N, (void)K;

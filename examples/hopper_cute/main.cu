@@ -80,7 +80,7 @@ using Launcher = bool (*)(Operands const&, cublasHandle_t, std::string*);
 
 template <class Cfg, int kWhich>
 bool launch(Operands const& o, cublasHandle_t, std::string* why) {
-  constexpr int kCluster = kWhich == 6 ? 2 : 1;
+  constexpr int kCluster = kWhich >= 6 ? 2 : 1;
   auto ta = make_operand_copy<Cfg::kBM>(o.a, o.s.M, o.s.K);
   auto tb = make_operand_copy<Cfg::kBN, kCluster>(o.b, o.s.N, o.s.K);
   if (!ta.ok() || !tb.ok()) {
@@ -114,13 +114,13 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
         *why = std::string("declines (C's rows are not whole 16-byte units for a TMA store): ") + tc.error();
         return false;
       }
-      auto k = h4_tma_store<decltype(ta), decltype(tb), decltype(tc), kCluster>;
+      auto k = h4_tma_store<decltype(ta), decltype(tb), decltype(tc), kCluster, kWhich == 7>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, H4::kSmem));
       if constexpr (kCluster == 1) {
         // h5: groups of 16 M-tiles walked N-first (tile_index); h4: the plain order.
         k<<<ctas, Cfg::kThreads, H4::kSmem>>>(ta, tb, tc, o.s.M, o.s.N, o.s.K, kWhich == 5 ? 16 : o.s.M);
       } else {
-        // h6: as many clusters of 2 as fit at once (GPCs of odd size leave
+        // h6/h7: as many clusters of 2 as fit at once (GPCs of odd size leave
         // SMs idle), walking pairs of tiles in groups of 8 pairs (16 M-tiles).
         static int active = 0;
         arch::ClusterLaunch l;
@@ -170,7 +170,8 @@ Contender const kContenders[] = {{"cublas", launch_cublas},
                                  {"h3_persist", launch<H2, 3>},
                                  {"h4_tmastore", launch<H2, 4>, true},
                                  {"h5_grouped", launch<H2, 5>, true},
-                                 {"h6_cluster", launch<H2, 6>, true}};
+                                 {"h6_cluster", launch<H2, 6>, true},
+                                 {"h7_pipeline", launch<H2, 7>, true}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
