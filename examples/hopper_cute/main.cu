@@ -264,6 +264,8 @@ int main(int argc, char** argv) {
   std::vector<Shape3> sizes;
   int reps = 20;
   bool suite = true;
+  int rungs_known = 0;
+  std::string rungs;  // empty: every rung; else a comma-separated list (cuBLAS always runs)
   for (int i = 1; i < argc; ++i) {
     std::string const a = argv[i];
     if (a == "--sizes" && i + 1 < argc) {
@@ -279,12 +281,26 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--no-suite") {
       suite = false;
+    } else if (a == "--rungs" && i + 1 < argc) {
+      rungs = "," + std::string(argv[++i]) + ",";
+      for (Contender const& c : kContenders) rungs_known += rungs.find("," + std::string(c.name) + ",") != std::string::npos;
+      if (rungs_known == 0) {
+        std::fprintf(stderr, "hopper_cute: --rungs names no rung [h1_seed,...,h7_pipeline]\n");
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: hopper_cute [--sizes 4096,8192,4095x4097x4096] [--reps 20] [--no-suite]\n");
+      std::fprintf(stderr,
+                   "usage: hopper_cute [--sizes 4096,8192,4095x4097x4096] [--reps 20] [--no-suite] "
+                   "[--rungs h6_cluster,h7_pipeline]\n");
       return 2;
     }
   }
   if (sizes.empty()) sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4097, 4096}};
+  // Timing a rung among slower ones raises the GPU's clock for all of them
+  // (docs/performance.md, Ampere v6): --rungs times only the named ones.
+  auto const selected = [&](Contender const& c) {
+    return rungs.empty() || c.run == launch_cublas || rungs.find("," + std::string(c.name) + ",") != std::string::npos;
+  };
 
   int count = 0;
   cudaDeviceProp prop{};
@@ -310,6 +326,7 @@ int main(int argc, char** argv) {
       Operands o = make_operands(s, rng);
       std::vector<double> const ref = host_reference(o);
       for (Contender const& c : kContenders) {
+        if (!selected(c)) continue;
         HC_CUDA(cudaMemset(o.c, 0xFF, std::size_t(s.M) * s.N * 4));  // poison
         std::string why;
         if (!c.run(o, handle, &why)) {
@@ -338,6 +355,7 @@ int main(int argc, char** argv) {
     std::vector<Contender> timed;
     std::vector<double> errors;
     for (Contender const& c : kContenders) {  // check each against cuBLAS's output
+      if (!selected(c)) continue;
       std::string why;
       HC_CUDA(cudaMemset(o.c, 0xFF, std::size_t(s.M) * s.N * 4));
       if (!c.run(o, handle, &why)) {
