@@ -46,6 +46,7 @@
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/st_async.cuh>
 #include <tessera/arch/sm90/sm90a_image.cuh>
 #include <tessera/arch/sm90/stmatrix.cuh>
 #include <tessera/arch/sm90/tma.cuh>
