@@ -57,6 +57,7 @@
 #include <tessera/atom/bulk_copy_sm90.cuh>
 #include <tessera/atom/bulk_copy_auto_sm90.cuh>
 #include <tessera/arch/sm90/cluster_barrier.cuh>
+#include <tessera/pipeline/pipeline_barrier_ring.cuh>
 #include <tessera/pipeline/pipeline_async.cuh>
 #include <tessera/pipeline/pipeline_tma_async.cuh>
 
