@@ -16,6 +16,7 @@
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
 
+#include <tessera/pipeline/ordered_sequence.hpp>
 #include <tessera/pipeline/pipeline_state.hpp>
 #include <tessera/pipeline/pipeline_token.hpp>
 #include <tessera/pipeline/release_peers.hpp>
@@ -60,6 +61,9 @@
 #include <tessera/pipeline/pipeline_barrier_ring.cuh>
 #include <tessera/pipeline/pipeline_async.cuh>
 #include <tessera/pipeline/pipeline_tma_async.cuh>
+#include <tessera/pipeline/pipeline_tma_store.cuh>
+#include <tessera/pipeline/pipeline_transaction_async.cuh>
+#include <tessera/pipeline/ordered_sequence_barrier.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>
