@@ -16,6 +16,7 @@
 
 #include <tessera/arch/sm90/gmma_desc.hpp>
 
+#include <tessera/pipeline/ordered_sequence.hpp>
 #include <tessera/pipeline/pipeline_state.hpp>
 #include <tessera/pipeline/pipeline_token.hpp>
 #include <tessera/pipeline/release_peers.hpp>
@@ -46,6 +47,7 @@
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/setmaxnreg.cuh>
+#include <tessera/arch/sm90/st_async.cuh>
 #include <tessera/arch/sm90/sm90a_image.cuh>
 #include <tessera/arch/sm90/stmatrix.cuh>
 #include <tessera/arch/sm90/tma.cuh>
@@ -56,8 +58,12 @@
 #include <tessera/atom/bulk_copy_sm90.cuh>
 #include <tessera/atom/bulk_copy_auto_sm90.cuh>
 #include <tessera/arch/sm90/cluster_barrier.cuh>
+#include <tessera/pipeline/pipeline_barrier_ring.cuh>
 #include <tessera/pipeline/pipeline_async.cuh>
 #include <tessera/pipeline/pipeline_tma_async.cuh>
+#include <tessera/pipeline/pipeline_tma_store.cuh>
+#include <tessera/pipeline/pipeline_transaction_async.cuh>
+#include <tessera/pipeline/ordered_sequence_barrier.cuh>
 
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>

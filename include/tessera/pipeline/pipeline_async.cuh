@@ -38,14 +38,21 @@
 
 #include <tessera/arch/arch.cuh>
 #include <tessera/arch/sm90/cluster_barrier.cuh>
+#include <tessera/pipeline/pipeline_barrier_ring.cuh>
 #include <tessera/pipeline/pipeline_state.hpp>
 #include <tessera/pipeline/pipeline_token.hpp>
 
 namespace tessera {
 
 template <int Stages_>
-class PipelineAsync {
+class PipelineAsync
+    : public detail::PipelineBarrierRing<(Stages_ >= 1 ? std::uint32_t(Stages_) : 1u), arch::ClusterBarrier,
+                                         arch::ClusterBarrier> {
   static_assert(Stages_ >= 1, "PipelineAsync: Stages must be at least 1");
+  using Ring = detail::PipelineBarrierRing<(Stages_ >= 1 ? std::uint32_t(Stages_) : 1u), arch::ClusterBarrier,
+                                           arch::ClusterBarrier>;
+  using Ring::empty_;
+  using Ring::full_;
 
  public:
   static constexpr std::uint32_t Stages = Stages_ >= 1 ? std::uint32_t(Stages_) : 1u;
@@ -71,9 +78,9 @@ class PipelineAsync {
   // Every thread of the CTA constructs it; thread 0 initialises the
   // barriers. __syncthreads() before any thread uses it.
   __device__ PipelineAsync(SharedStorage& storage, Params const& params)
-      : full_(storage.full_barrier_), empty_(storage.empty_barrier_), params_(params) {
+      : Ring(storage.full_barrier_, storage.empty_barrier_), params_(params) {
     TESSERA_ASSERT(params.producer_arv_count > 0 && params.consumer_arv_count > 0);
-    if (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) == 0) {
+    if (detail::pipeline_linear_thread_idx() == 0) {
       for (std::uint32_t s = 0; s < Stages; ++s) {
         full_[s].init(params.producer_arv_count);
         empty_[s].init(params.consumer_arv_count);
@@ -83,23 +90,14 @@ class PipelineAsync {
 
   // ---- producer ----
 
-  __device__ ProducerToken producer_try_acquire(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {empty_[state.index()].try_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
+  // producer_try_acquire, producer_tail: the ring's (pipeline_barrier_ring.cuh).
   // Waits until every consumer has released the stage's previous fill.
-  __device__ void producer_acquire(PipelineState state) const { empty_[state.index()].wait(state.phase()); }
-  __device__ void producer_acquire(PipelineState state, ProducerToken token) const {
-    if (!(token == BarrierStatus::WaitDone)) empty_[state.index()].wait(state.phase());
-  }
+  __device__ void producer_acquire(PipelineState state) const { this->wait_empty(state); }
+  __device__ void producer_acquire(PipelineState state, ProducerToken token) const { this->wait_empty(state, token); }
   // This thread's stores into the stage are done: one arrival on its full barrier.
   __device__ void producer_commit(PipelineState state) const {
     TESSERA_ASSERT(params_.role == ThreadCategory::Producer || params_.role == ThreadCategory::ProducerConsumer);
     full_[state.index()].arrive();
-  }
-  // Waits for the releases of the last Stages fills (as PipelineTmaAsync's).
-  __device__ void producer_tail(PipelineState state) const {
-    for (std::uint32_t i = 0; i < Stages; ++i, ++state) empty_[state.index()].wait(state.phase());
   }
   __device__ ProducerBarrierType* producer_get_barrier(PipelineState state) const {
     return &full_[state.index()].barrier_;
@@ -107,18 +105,7 @@ class PipelineAsync {
 
   // ---- consumer ----
 
-  __device__ ConsumerToken consumer_try_wait(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {full_[state.index()].try_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
-  __device__ ConsumerToken consumer_test_wait(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {full_[state.index()].test_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
-  __device__ void consumer_wait(PipelineState state) const { full_[state.index()].wait(state.phase()); }
-  __device__ void consumer_wait(PipelineState state, ConsumerToken token) const {
-    if (!(token == BarrierStatus::WaitDone)) full_[state.index()].wait(state.phase());
-  }
+  // consumer_try_wait, consumer_test_wait, consumer_wait: the ring's.
   // This thread is done reading the stage: one arrival on its empty barrier.
   __device__ void consumer_release(PipelineState state) const {
     TESSERA_ASSERT(params_.role == ThreadCategory::Consumer || params_.role == ThreadCategory::ProducerConsumer);
@@ -126,8 +113,6 @@ class PipelineAsync {
   }
 
  private:
-  FullBarrier* full_ = nullptr;
-  EmptyBarrier* empty_ = nullptr;
   Params params_{};
 };
 

@@ -85,6 +85,7 @@
 #include <tessera/arch/sm90/cluster_barrier.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/layout.hpp>
+#include <tessera/pipeline/pipeline_barrier_ring.cuh>
 #include <tessera/pipeline/pipeline_state.hpp>
 #include <tessera/pipeline/pipeline_token.hpp>
 #include <tessera/pipeline/release_peers.hpp>
@@ -132,18 +133,17 @@ constexpr bool pipeline_cluster_shape_ok() {
   }
 }
 
-template <class T>
-inline constexpr bool pipeline_dependent_false_v = false;
-
-__device__ __forceinline__ std::uint32_t pipeline_linear_thread_idx() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
-
 }  // namespace detail
 
 template <int Stages_>
-class PipelineTmaAsync {
+class PipelineTmaAsync
+    : public detail::PipelineBarrierRing<(Stages_ >= 1 ? std::uint32_t(Stages_) : 1u),
+                                         arch::ClusterTransactionBarrier, arch::ClusterBarrier> {
   static_assert(Stages_ >= 1, "PipelineTmaAsync: Stages must be at least 1");
+  using Ring = detail::PipelineBarrierRing<(Stages_ >= 1 ? std::uint32_t(Stages_) : 1u),
+                                           arch::ClusterTransactionBarrier, arch::ClusterBarrier>;
+  using Ring::empty_;
+  using Ring::full_;
 
  public:
   static constexpr std::uint32_t Stages = Stages_ >= 1 ? std::uint32_t(Stages_) : 1u;
@@ -177,7 +177,7 @@ class PipelineTmaAsync {
   // barriers as soon as it passes), __syncthreads() for one.
   template <class ClusterShape>
   __device__ PipelineTmaAsync(SharedStorage& storage, Params params, ClusterShape cluster_shape)
-      : full_(storage.full_barrier_), empty_(storage.empty_barrier_), params_(params) {
+      : Ring(storage.full_barrier_, storage.empty_barrier_), params_(params) {
     static_assert(detail::pipeline_cluster_shape_ok<ClusterShape>(), "PipelineTmaAsync: cluster shape refused (above)");
     detail::PipelineClusterExtent const c = detail::pipeline_cluster_extent(cluster_shape);
     TESSERA_ASSERT(c.z == 1 && c.x >= 1 && c.y >= 1 && c.x * c.y <= 16);
@@ -215,24 +215,19 @@ class PipelineTmaAsync {
 
   // ---- producer ----
 
-  // One probe of the stage's empty barrier. skip_wait: the caller knows the
-  // stage is free; WaitDone without probing.
-  __device__ ProducerToken producer_try_acquire(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {empty_[state.index()].try_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
+  // producer_try_acquire, producer_tail: the ring's (pipeline_barrier_ring.cuh).
 
   // Waits until the stage is free (its previous fill released by every
   // peer), then the leader arms the full barrier: one arrival expecting
   // transaction_bytes.
   __device__ void producer_acquire(PipelineState state) const {
     TESSERA_ASSERT(params_.role == ThreadCategory::Producer || params_.role == ThreadCategory::ProducerConsumer);
-    empty_[state.index()].wait(state.phase());
+    this->wait_empty(state);
     arm(state);
   }
   // The same after producer_try_acquire: waits only if the probe failed.
   __device__ void producer_acquire(PipelineState state, ProducerToken token) const {
-    if (!(token == BarrierStatus::WaitDone)) empty_[state.index()].wait(state.phase());
+    this->wait_empty(state, token);
     arm(state);
   }
 
@@ -244,32 +239,9 @@ class PipelineTmaAsync {
     return &full_[state.index()].barrier_;
   }
 
-  // Waits for the releases of the last Stages fills (the states state,
-  // state + 1, ... state + Stages - 1, whose waits cover them all). Call
-  // with the state after the last producer_acquire's step.
-  __device__ void producer_tail(PipelineState state) const {
-    for (std::uint32_t i = 0; i < Stages; ++i, ++state) empty_[state.index()].wait(state.phase());
-  }
-
   // ---- consumer ----
 
-  // One probe of the stage's full barrier (may suspend briefly). skip_wait:
-  // the caller knows the stage is ready; WaitDone without probing.
-  __device__ ConsumerToken consumer_try_wait(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {full_[state.index()].try_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
-  // The same with a probe that never suspends.
-  __device__ ConsumerToken consumer_test_wait(PipelineState state, std::uint32_t skip_wait = 0u) const {
-    if (skip_wait != 0u) return {BarrierStatus::WaitDone};
-    return {full_[state.index()].test_wait(state.phase()) ? BarrierStatus::WaitDone : BarrierStatus::WaitAgain};
-  }
-
-  // Waits until the stage's fill has landed.
-  __device__ void consumer_wait(PipelineState state) const { full_[state.index()].wait(state.phase()); }
-  __device__ void consumer_wait(PipelineState state, ConsumerToken token) const {
-    if (!(token == BarrierStatus::WaitDone)) full_[state.index()].wait(state.phase());
-  }
+  // consumer_try_wait, consumer_test_wait, consumer_wait: the ring's.
 
   // This warp is done reading the stage: after a __syncwarp, lanes 0 ..
   // X+Y-2 arrive on the empty barriers of this CTA's peers (see the top).
@@ -288,8 +260,6 @@ class PipelineTmaAsync {
     if (params_.is_leader != 0u) full_[state.index()].arrive_and_expect_tx(params_.transaction_bytes);
   }
 
-  FullBarrier* full_ = nullptr;
-  EmptyBarrier* empty_ = nullptr;
   Params params_{};
   std::uint32_t dst_blockid_ = 0;
   bool is_signalling_thread_ = false;

@@ -30,7 +30,10 @@
 //   - The arrive forms release, the wait forms acquire, both at CTA scope.
 //     An arrive on another CTA's barrier (the cta_id forms, through mapa
 //     and .shared::cluster) orders the arriving thread's own accesses; data
-//     it wrote for the peer to read needs a cluster-scope fence first.
+//     it wrote for the peer to read needs a cluster-scope fence first, or
+//     the opt-in pair arrive_release_cluster (release at cluster scope) and
+//     wait_acquire_cluster / try_wait_acquire_cluster / test_wait_acquire_
+//     cluster on the owning CTA (acquire at cluster scope), which need none.
 //   - Only the CTA that owns a barrier may wait on it; peers can only
 //     arrive, expect and complete transactions.
 //
@@ -83,6 +86,24 @@ struct ClusterBarrier {
   // mbarrier.inval: before the memory is used for anything but an mbarrier.
   __device__ void invalidate() const { invalidate(&barrier_); }
 
+  // Publishing across the cluster (opt-in; the forms above stay CTA-scoped).
+  // One arrival on the barrier at this offset in CTA `cta_id`, when pred is
+  // nonzero, releasing at cluster scope: what this thread wrote before it,
+  // in any CTA's shared memory, is visible to a cluster-scope wait below on
+  // that CTA that sees the phase complete. No __threadfence() needed.
+  __device__ void arrive_release_cluster(std::uint32_t cta_id, std::uint32_t pred = 1u) const {
+    arrive_release_cluster(&barrier_, cta_id, pred);
+  }
+  // wait / try_wait / test_wait acquiring at cluster scope: the other half
+  // of arrive_release_cluster (and of st.async's complete_tx).
+  __device__ void wait_acquire_cluster(std::uint32_t phase) const { wait_acquire_cluster(&barrier_, phase); }
+  __device__ bool try_wait_acquire_cluster(std::uint32_t phase) const {
+    return try_wait_acquire_cluster(&barrier_, phase);
+  }
+  __device__ bool test_wait_acquire_cluster(std::uint32_t phase, std::uint32_t pred = 1u) const {
+    return test_wait_acquire_cluster(&barrier_, phase, pred);
+  }
+
   template <std::same_as<ValueType> V>
   __device__ static void init(V const* smem_ptr, std::uint32_t arrive_count) {
     mbarrier_init(mut(smem_ptr), arrive_count);
@@ -111,6 +132,22 @@ struct ClusterBarrier {
   __device__ static void invalidate(V const* smem_ptr) {
     mbarrier_inval(mut(smem_ptr));
   }
+  template <std::same_as<ValueType> V>
+  __device__ static void arrive_release_cluster(V const* smem_ptr, std::uint32_t cta_id, std::uint32_t pred) {
+    if (pred != 0u) mbarrier_arrive_release_cluster(mut(smem_ptr), cta_id);
+  }
+  template <std::same_as<ValueType> V>
+  __device__ static void wait_acquire_cluster(V const* smem_ptr, std::uint32_t phase) {
+    mbarrier_wait_acquire_cluster(mut(smem_ptr), phase);
+  }
+  template <std::same_as<ValueType> V>
+  __device__ static bool try_wait_acquire_cluster(V const* smem_ptr, std::uint32_t phase) {
+    return mbarrier_try_wait_parity_acquire_cluster(mut(smem_ptr), phase);
+  }
+  template <std::same_as<ValueType> V>
+  __device__ static bool test_wait_acquire_cluster(V const* smem_ptr, std::uint32_t phase, std::uint32_t pred = 1u) {
+    return pred != 0u && mbarrier_test_wait_parity_acquire_cluster(mut(smem_ptr), phase);
+  }
 
  protected:
   // The members are const, as CUTLASS's are: the barrier's state lives in
@@ -134,6 +171,12 @@ struct ClusterTransactionBarrier : ClusterBarrier {
   __device__ void expect_transaction(std::uint32_t transaction_bytes) const {
     expect_transaction(&barrier_, transaction_bytes);
   }
+  // The same on the barrier at this offset in CTA `cta_id` (possibly this
+  // one), when pred is nonzero (relaxed: it orders no memory access).
+  __device__ void expect_transaction(std::uint32_t transaction_bytes, std::uint32_t cta_id,
+                                     std::uint32_t pred = 1u) const {
+    expect_transaction(&barrier_, transaction_bytes, cta_id, pred);
+  }
   // Count `transaction_bytes` as arrived on the barrier at this offset in CTA
   // `dst_cta_id` (possibly this one), when pred is nonzero
   // (mbarrier.complete_tx, relaxed: it publishes no data).
@@ -154,6 +197,11 @@ struct ClusterTransactionBarrier : ClusterBarrier {
   template <std::same_as<ValueType> V>
   __device__ static void expect_transaction(V const* smem_ptr, std::uint32_t transaction_bytes) {
     mbarrier_expect_tx(mut(smem_ptr), transaction_bytes);
+  }
+  template <std::same_as<ValueType> V>
+  __device__ static void expect_transaction(V const* smem_ptr, std::uint32_t transaction_bytes, std::uint32_t cta_id,
+                                            std::uint32_t pred) {
+    if (pred != 0u) mbarrier_expect_tx_cluster(mut(smem_ptr), cta_id, transaction_bytes);
   }
   template <std::same_as<ValueType> V>
   __device__ static void complete_transaction(V const* smem_ptr, std::uint32_t dst_cta_id,

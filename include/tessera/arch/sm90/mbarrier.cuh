@@ -92,6 +92,30 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
 #endif
 }
 
+// The same remote arrive with release semantics at cluster scope:
+// mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote]; PTX ISA
+// 8.0, sm_90. Every memory access this thread made before it, shared memory
+// of any CTA of the cluster included (distributed shared memory written
+// through mapa / cluster_local_smem_ptr), is visible to a thread of the
+// cluster whose cluster-scope acquire (mbarrier_wait_acquire_cluster on the
+// owning CTA) observes the phase this arrive helps complete. So a CTA can
+// publish data it wrote into a peer's shared memory without a separate
+// __threadfence() / fence.acq_rel.cluster.
+// NOTE: opt-in, not the default of mbarrier_arrive_cluster: the stronger
+// release is what made the clustered GEMM's consumer loop slow (the NOTE
+// above); use it where the arrive publishes data, not where it only says
+// "done reading".
+__device__ __forceinline__ void mbarrier_arrive_release_cluster(uint64_t* bar, uint32_t cta_rank) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_smem_u32(bar, cta_rank))
+               : "memory");
+#else
+  (void)bar;
+  (void)cta_rank;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
 // `count` arrivals at once (one thread standing for several):
 // mbarrier.arrive.shared::cta.b64 _, [bar], count; sm_90.
 __device__ __forceinline__ void mbarrier_arrive_count(uint64_t* bar, uint32_t count) {
@@ -140,6 +164,25 @@ __device__ __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t tx_by
   asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(tx_bytes) : "memory");
 #else
   (void)bar;
+  (void)tx_bytes;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// Expect `tx_bytes` more bytes without arriving, on the barrier at bar's
+// offset in CTA `cta_rank` of the cluster (possibly this one):
+// mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [remote], tx; PTX
+// ISA 8.0, sm_90. Relaxed: it orders no memory access. For producers whose
+// bytes land in a peer CTA (st.async, bulk copies into shared::cluster).
+__device__ __forceinline__ void mbarrier_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t tx_bytes) {
+#if TESSERA_SM90_ENABLED
+  asm volatile("mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [%0], %1;\n" ::"r"(
+                   cluster_smem_u32(bar, cta_rank)),
+               "r"(tx_bytes)
+               : "memory");
+#else
+  (void)bar;
+  (void)cta_rank;
   (void)tx_bytes;
   tessera_error_requires_sm90_or_newer();
 #endif
@@ -217,6 +260,72 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       "TESSERA_WAIT_%=:\n"
       "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
       "@!p bra TESSERA_WAIT_%=;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity)
+      : "memory");
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// The waits above acquire at CTA scope: they see what this CTA's threads
+// released. Data a peer CTA published into this CTA's shared memory (by
+// mbarrier_arrive_release_cluster, or by st.async, whose complete_tx
+// releases at cluster scope) needs the acquire at cluster scope, so that the
+// release and the acquire are in each other's scope (PTX memory model,
+// "morally strong"). The .acquire.cluster forms below, PTX ISA 8.0, sm_90;
+// the barrier is still this CTA's own (.shared::cta).
+
+// mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [bar], parity; sm_90.
+__device__ __forceinline__ bool mbarrier_test_wait_parity_acquire_cluster(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  uint32_t done;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_u32(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+  return false;
+#endif
+}
+
+// mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [bar], parity; sm_90.
+__device__ __forceinline__ bool mbarrier_try_wait_parity_acquire_cluster(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  uint32_t done;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_u32(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  tessera_error_requires_sm90_or_newer();
+  return false;
+#endif
+}
+
+// Blocks until the phase with `parity` has completed, acquiring at cluster
+// scope (a try_wait.parity.acquire.cluster loop). sm_90.
+__device__ __forceinline__ void mbarrier_wait_acquire_cluster(uint64_t* bar, uint32_t parity) {
+#if TESSERA_SM90_ENABLED
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "TESSERA_WAIT_CLUSTER_%=:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra TESSERA_WAIT_CLUSTER_%=;\n}\n" ::"r"(smem_u32(bar)),
       "r"(parity)
       : "memory");
 #else
