@@ -39,6 +39,10 @@
 //            CUTLASS's pipeline classes (PipelineTmaAsync, PipelineState,
 //            make_producer_start_state, producer_tail) instead of barrier
 //            arrays.
+//   h8_pingpong  seed 002's ping-pong schedule: each consumer warpgroup
+//            owns whole 128x128 tiles, taking turns (OrderedSequenceBarrier)
+//            at the mainloop and the epilogue, so one's epilogue runs under
+//            the other's mainloop; direct stores, as h3.
 
 #include <cstdint>
 
@@ -191,13 +195,13 @@ __device__ inline void tile_index(int t, int tiles_m, int tiles_n, int group_m, 
 // r of the cluster takes the unit's r-th tile). A pair's second tile past M
 // still runs (its A reads zeros, its stores are clipped): its half of B
 // feeds the first.
-template <int kCluster>
+template <int kCluster, int kBM = H2::kBM, int kBN = H2::kBN>
 struct TileWalk {
   int rank, tiles_n, units_m, units, first, step, num_k, group_m;
   __device__ TileWalk(int M, int N, int K, int group_m_) : group_m(group_m_) {
     rank = kCluster > 1 ? int(block_rank_in_cluster()) : 0;
-    int const tiles_m = (M + H2::kBM - 1) / H2::kBM;
-    tiles_n = (N + H2::kBN - 1) / H2::kBN;
+    int const tiles_m = (M + kBM - 1) / kBM;
+    tiles_n = (N + kBN - 1) / kBN;
     units_m = (tiles_m + kCluster - 1) / kCluster;
     units = units_m * tiles_n;
     first = int(blockIdx.x) / kCluster;
@@ -207,8 +211,8 @@ struct TileWalk {
   __device__ void origin(int u, int& m0, int& n0) const {
     int tm, tn;
     tile_index(u, units_m, tiles_n, group_m, tm, tn);
-    m0 = (tm * kCluster + rank) * H2::kBM;
-    n0 = tn * H2::kBN;
+    m0 = (tm * kCluster + rank) * kBM;
+    n0 = tn * kBN;
   }
 };
 
@@ -475,6 +479,114 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
   if (wg >= 0 && issuer) tma_store_wait<0>();  // the buffers are read before the CTA's memory goes
 #else
   (void)tma_a, (void)tma_b, (void)tma_c, (void)M, (void)N, (void)K;
+#endif
+}
+
+// ---------------------------------------------------------------- h8 ----
+// Ping-pong, seed 002's other warp-specialised schedule: each consumer
+// warpgroup owns whole 128x128 tiles (H1's TiledMMA: two m64n128 blocks),
+// the CTA's tiles dealt alternately to warpgroups 0 and 1. The producer
+// loads the tiles' K-blocks in the CTA's order into one 6-stage ring
+// (PipelineTmaAsync; each stage read, and released, by one warpgroup:
+// num_consumers = 128), so warpgroup w's PipelineState skips the other's
+// num_k stages after each tile. An OrderedSequenceBarrier<2, 2> makes the
+// two take turns at two points: stage 0 the mainloop (one warpgroup issues
+// its wgmmas while the other waits), stage 1 the epilogue; a warpgroup
+// passes the mainloop turn as soon as its last batch is issued, so its
+// epilogue (direct predicated stores, as h3's) runs under the other's
+// mainloop. Compare with h3, the cooperative kernel with the same epilogue.
+struct H8 {
+  static constexpr int kBM = 128, kBN = 128, kStages = 6, kThreads = 384;
+  static constexpr int kSmem = 1024 + 2 * (kBM + kBN) * kBlockK * kStages;
+  using SmemA = Ring<kBM, kStages>;
+  using SmemB = Ring<kBN, kStages>;
+  __host__ __device__ static auto tiled_mma() { return H1::tiled_mma(); }  // one warpgroup, 128x128
+};
+
+template <class TmaA, class TmaB>
+__global__ void __launch_bounds__(H8::kThreads, 1)
+    h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
+                int group_m) {
+#if TESSERA_SM90A_ENABLED
+  using Pipeline = PipelineTmaAsync<H8::kStages>;
+  using Order = OrderedSequenceBarrier<2, 2>;
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  Tensor sA = make_tensor(make_smem_ptr(base), H8::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H8::SmemA{})), H8::SmemB{});
+  __shared__ typename Pipeline::SharedStorage ring_storage;
+  __shared__ typename Order::SharedStorage order_storage;
+  int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
+  typename Pipeline::Params params;
+  params.transaction_bytes = tma_a.box_bytes() + tma_b.box_bytes();
+  params.num_consumers = 128;  // one warpgroup reads (and releases) each stage
+  params.role = wg < 0 ? Pipeline::ThreadCategory::Producer : Pipeline::ThreadCategory::Consumer;
+  params.is_leader = threadIdx.x == 0;
+  Pipeline pipeline(ring_storage, params, Shape<_1, _1, _1>{});
+  Order order(order_storage, {std::uint32_t(wg < 0 ? 0 : wg), 128u});
+  __syncthreads();
+  TileWalk<1, H8::kBM, H8::kBN> const walk(M, N, K, group_m);
+
+  if (wg < 0) {  // producer
+    arch::setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      prefetch_tma_descriptor(tma_a.get_tma_descriptor());
+      prefetch_tma_descriptor(tma_b.get_tma_descriptor());
+      auto write = make_producer_start_state<Pipeline>();
+      for (int u = walk.first; u < walk.units; u += walk.step) {
+        int m0, n0;
+        walk.origin(u, m0, n0);
+        for (int k = 0; k < walk.num_k; ++k, ++write) {
+          pipeline.producer_acquire(write);
+          auto* bar = pipeline.producer_get_barrier(write);
+          int const s = int(write.index());
+          copy(tma_a.with(*bar), make_coord(m0, k * kBlockK), sA(_, _, s));
+          copy(tma_b.with(*bar), make_coord(n0, k * kBlockK), sB(_, _, s));
+          pipeline.producer_commit(write);
+        }
+      }
+      pipeline.producer_tail(write);
+    }
+  } else {  // consumers: warpgroup wg takes the CTA's tiles wg, wg + 2, ...
+    arch::setmaxnreg_inc<232>();
+    auto mma = H8::tiled_mma();
+    auto thr = mma.get_slice(int(threadIdx.x) % 128);
+    Tensor tCrA = thr.partition_fragment_A(sA);
+    Tensor tCrB = thr.partition_fragment_B(sB);
+    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H8::kBM>{}, Int<H8::kBN>{}));
+    std::uint32_t const skip = std::uint32_t(walk.num_k);  // the other warpgroup's K-blocks of one tile
+    typename Pipeline::PipelineState read, retired;
+    read.advance(wg * skip);
+    retired.advance(wg * skip);
+    for (int u = walk.first + wg * walk.step; u < walk.units; u += 2 * walk.step) {
+      int m0, n0;
+      walk.origin(u, m0, n0);
+      clear(tCrC);
+      order.wait();  // stage 0: this warpgroup's turn to issue its mainloop
+      for (int k = 0; k < walk.num_k; ++k, ++read) {
+        pipeline.consumer_wait(read);
+        mma_k_block(mma, tCrA, tCrB, tCrC, int(read.index()));
+        if (k > 0) {
+          pipeline.consumer_release(retired);
+          ++retired;
+        }
+      }
+      order.arrive();  // every batch issued: the other warpgroup's mainloop may start
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(tCrC);
+      if (walk.num_k > 0) {
+        pipeline.consumer_release(retired);
+        ++retired;
+      }
+      read.advance(skip);
+      retired.advance(skip);
+      order.wait();  // stage 1: epilogues in the tiles' order
+      store_tile<decltype(thr), decltype(tCrC), H8::kBM, H8::kBN>(thr, tCrC, C, M, N, m0, n0);
+      order.arrive();
+    }
+  }
+#else
+  (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K, (void)group_m;
 #endif
 }
 

@@ -80,7 +80,7 @@ using Launcher = bool (*)(Operands const&, cublasHandle_t, std::string*);
 
 template <class Cfg, int kWhich>
 bool launch(Operands const& o, cublasHandle_t, std::string* why) {
-  constexpr int kCluster = kWhich >= 6 ? 2 : 1;
+  constexpr int kCluster = kWhich == 6 || kWhich == 7 ? 2 : 1;
   auto ta = make_operand_copy<Cfg::kBM>(o.a, o.s.M, o.s.K);
   auto tb = make_operand_copy<Cfg::kBN, kCluster>(o.b, o.s.N, o.s.K);
   if (!ta.ok() || !tb.ok()) {
@@ -100,9 +100,13 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
     static int sms = 0;
     if (sms == 0) HC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     int const tiles = int(grid.x * grid.y);
-    // h2: one CTA per tile; h3-h5: one per SM walking the tiles.
+    // h2: one CTA per tile; h3-h8: one per SM walking the tiles.
     int const ctas = kWhich == 2 || tiles < sms ? tiles : sms;
-    if constexpr (kWhich <= 3) {
+    if constexpr (kWhich == 8) {
+      auto k = h8_pingpong<decltype(ta), decltype(tb)>;
+      HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
+      k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K, 16);
+    } else if constexpr (kWhich <= 3) {
       auto k = h3_persistent<decltype(ta), decltype(tb)>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
       k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
@@ -171,7 +175,8 @@ Contender const kContenders[] = {{"cublas", launch_cublas},
                                  {"h4_tmastore", launch<H2, 4>, true},
                                  {"h5_grouped", launch<H2, 5>, true},
                                  {"h6_cluster", launch<H2, 6>, true},
-                                 {"h7_pipeline", launch<H2, 7>, true}};
+                                 {"h7_pipeline", launch<H2, 7>, true},
+                                 {"h8_pingpong", launch<H8, 8>}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
