@@ -42,19 +42,19 @@ if [ -n "$exe" ] && [ "${HC:-1}" != 0 ]; then
   cuobjdump -sass "$exe" > "$OUT/hc.sass" 2>/dev/null
   echo "HGMMA per h4_tma_store instantiation: $(awk '/Function :/{f=$3} /HGMMA/{if(f ~ /h4_tma_store|h8_pingpong/) c[f]++} END{for(k in c) printf "%d ", c[k]}' "$OUT/hc.sass")"
   grep -cE "LDL|STL" "$OUT/hc.sass" | sed 's/^/LDL+STL lines in the example: /'
-  timeout 300 "$exe" --sizes 256x512x1024 --reps 2 > "$OUT/hc_check.txt" 2>&1
+  timeout 120 "$exe" --sizes 256x512x1024 --reps 2 > "$OUT/hc_check.txt" 2>&1
   echo "hopper_cute checks rc=$?: $(grep -c ' ok$' "$OUT/hc_check.txt") ok, $(grep -cE 'FAILED|differs' "$OUT/hc_check.txt") failed"
   grep -E "FAILED|differs|h7|h8" "$OUT/hc_check.txt" | head -12
   for rung in ${SAN_RUNGS:-h7_pipeline h8_pingpong}; do
     for tool in memcheck racecheck synccheck; do
-      timeout 200 compute-sanitizer --tool $tool --error-exitcode 99 "$exe" --rungs "$rung" --sizes 300x520x1000 \
+      timeout 120 compute-sanitizer --tool $tool --error-exitcode 99 "$exe" --rungs "$rung" --sizes 300x520x1000 \
         --reps 1 --no-suite > "$OUT/hc_$rung.$tool.log" 2>&1
       printf '%s %-10s rc=%d %s\n' "$rung" $tool $? \
         "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/hc_$rung.$tool.log" | tail -1 | sed 's/=========//')"
     done
   done
   for r in $(seq 1 "${ROUNDS:-2}"); do
-    timeout 300 "$exe" --sizes "${SIZES:-4096,8192}" --reps "${REPS:-30}" --no-suite --rungs "${RUNGS:-h5_grouped,h6_cluster,h7_pipeline}" \
+    timeout 150 "$exe" --sizes "${SIZES:-4096,8192}" --reps "${REPS:-30}" --no-suite --rungs "${RUNGS:-h5_grouped,h6_cluster,h7_pipeline}" \
       > "$OUT/hc_time$r.txt" 2>&1
     grep -E "^ *[0-9]+x" "$OUT/hc_time$r.txt"
   done
