@@ -495,25 +495,33 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
 // passes the mainloop turn as soon as its last batch is issued, so its
 // epilogue (direct predicated stores, as h3's) runs under the other's
 // mainloop. Compare with h3, the cooperative kernel with the same epilogue.
-struct H8 {
-  static constexpr int kBM = 128, kBN = 128, kStages = 6, kThreads = 384;
+template <int kBM_, int kBN_, int kStages_>
+struct H8T {
+  static constexpr int kBM = kBM_, kBN = kBN_, kStages = kStages_, kThreads = 384;
   static constexpr int kSmem = 1024 + 2 * (kBM + kBN) * kBlockK * kStages;
   using SmemA = Ring<kBM, kStages>;
   using SmemB = Ring<kBN, kStages>;
-  __host__ __device__ static auto tiled_mma() { return H1::tiled_mma(); }  // one warpgroup, 128x128
+  // One warpgroup: m64nNk16 atoms, kBM / 64 of them along M.
+  __host__ __device__ static auto tiled_mma() {
+    using Atom = std::conditional_t<kBN == 256, SM90_64x256x16_F32BF16BF16_SS<GMMA::Major::K>,
+                                    SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K>>;
+    return make_tiled_mma(Atom{}, Layout<Shape<_1, _1, _1>>{}, Tile<Int<kBM>, Int<kBN>, _16>{});
+  }
 };
+using H8 = H8T<128, 128, 6>;     // h8_pingpong: 128x128 per warpgroup, 6 stages of 32 KiB
+using H8w = H8T<64, 256, 5>;     // h8_pingpong_64x256: 5 stages of 40 KiB
 
-template <class TmaA, class TmaB>
-__global__ void __launch_bounds__(H8::kThreads, 1)
+template <class Cfg, class TmaA, class TmaB>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
     h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
                 int group_m) {
 #if TESSERA_SM90A_ENABLED
-  using Pipeline = PipelineTmaAsync<H8::kStages>;
+  using Pipeline = PipelineTmaAsync<Cfg::kStages>;
   using Order = OrderedSequenceBarrier<2, 2>;
   extern __shared__ unsigned char smem_raw[];
   auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
-  Tensor sA = make_tensor(make_smem_ptr(base), H8::SmemA{});
-  Tensor sB = make_tensor(make_smem_ptr(base + cosize(H8::SmemA{})), H8::SmemB{});
+  Tensor sA = make_tensor(make_smem_ptr(base), typename Cfg::SmemA{});
+  Tensor sB = make_tensor(make_smem_ptr(base + cosize(typename Cfg::SmemA{})), typename Cfg::SmemB{});
   __shared__ typename Pipeline::SharedStorage ring_storage;
   __shared__ typename Order::SharedStorage order_storage;
   int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
@@ -525,7 +533,7 @@ __global__ void __launch_bounds__(H8::kThreads, 1)
   Pipeline pipeline(ring_storage, params, Shape<_1, _1, _1>{});
   Order order(order_storage, {std::uint32_t(wg < 0 ? 0 : wg), 128u});
   __syncthreads();
-  TileWalk<1, H8::kBM, H8::kBN> const walk(M, N, K, group_m);
+  TileWalk<1, Cfg::kBM, Cfg::kBN> const walk(M, N, K, group_m);
 
   if (wg < 0) {  // producer
     arch::setmaxnreg_dec<40>();
@@ -549,11 +557,11 @@ __global__ void __launch_bounds__(H8::kThreads, 1)
     }
   } else {  // consumers: warpgroup wg takes the CTA's tiles wg, wg + 2, ...
     arch::setmaxnreg_inc<232>();
-    auto mma = H8::tiled_mma();
+    auto mma = Cfg::tiled_mma();
     auto thr = mma.get_slice(int(threadIdx.x) % 128);
     Tensor tCrA = thr.partition_fragment_A(sA);
     Tensor tCrB = thr.partition_fragment_B(sB);
-    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<H8::kBM>{}, Int<H8::kBN>{}));
+    Tensor tCrC = thr.partition_fragment_C(make_shape(Int<Cfg::kBM>{}, Int<Cfg::kBN>{}));
     std::uint32_t const skip = std::uint32_t(walk.num_k);  // the other warpgroup's K-blocks of one tile
     typename Pipeline::PipelineState read, retired;
     read.advance(wg * skip);
@@ -581,7 +589,7 @@ __global__ void __launch_bounds__(H8::kThreads, 1)
       read.advance(skip);
       retired.advance(skip);
       order.wait();  // stage 1: epilogues in the tiles' order
-      store_tile<decltype(thr), decltype(tCrC), H8::kBM, H8::kBN>(thr, tCrC, C, M, N, m0, n0);
+      store_tile<decltype(thr), decltype(tCrC), Cfg::kBM, Cfg::kBN>(thr, tCrC, C, M, N, m0, n0);
       order.arrive();
     }
   }

@@ -103,7 +103,7 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
     // h2: one CTA per tile; h3-h8: one per SM walking the tiles.
     int const ctas = kWhich == 2 || tiles < sms ? tiles : sms;
     if constexpr (kWhich == 8) {
-      auto k = h8_pingpong<decltype(ta), decltype(tb)>;
+      auto k = h8_pingpong<Cfg, decltype(ta), decltype(tb)>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
       k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K, 16);
     } else if constexpr (kWhich <= 3) {
@@ -176,7 +176,8 @@ Contender const kContenders[] = {{"cublas", launch_cublas},
                                  {"h5_grouped", launch<H2, 5>, true},
                                  {"h6_cluster", launch<H2, 6>, true},
                                  {"h7_pipeline", launch<H2, 7>, true},
-                                 {"h8_pingpong", launch<H8, 8>}};
+                                 {"h8_pingpong", launch<H8, 8>},
+                                 {"h8_pingpong_64x256", launch<H8w, 8>}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
