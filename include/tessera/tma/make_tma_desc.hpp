@@ -335,6 +335,7 @@ struct TmaLeafPlan {
   bool drop[TmaLeaves::kMax] = {};
   bool merge_next[TmaLeaves::kMax] = {};  // the next kept leaf joins this leaf's dimension
   int rank = 0;                           // dimensions (kept leaves - merges)
+  int bad_mode = -1;                      // a nested mode whose static box extent is no prefix of its sub-modes
 };
 
 // The static smem mode sizes (the box's extents); -1 where run-time.
@@ -366,6 +367,8 @@ constexpr TmaLeafPlan tma_leaf_plan() {
       std::int64_t b[TmaLeaves::kMax] = {};
       if (tma_split_extent(ext[m], sz, n, b))
         for (int i = 0; i < n; ++i) box[f + i] = b[i];
+      else if (P.bad_mode < 0)
+        P.bad_mode = m;
     }
   }
   for (int l = 0; l < L.n; ++l) P.drop[l] = L.nested[L.mode[l]] && L.size_known[l] && L.size[l] == 1;
@@ -389,9 +392,18 @@ constexpr TmaLeafPlan tma_leaf_plan() {
   return P;
 }
 
-// The TMA rank make_tma_desc gives a (gmem, smem) pair of these types.
+// The leaf plan of a (gmem, smem) pair make_tma_desc can take (gmem rank 1
+// to 5, at most 8 leaves, smem of the same rank); an empty plan otherwise,
+// which make_tma_desc refuses at run time.
 template <class GLayout, class SLayout>
-inline constexpr int tma_rank_v = tma_leaf_plan<GLayout, SLayout>().rank;
+constexpr TmaLeafPlan tma_leaf_plan_if_valid() {
+  constexpr int R = std::remove_cvref_t<GLayout>::rank;
+  if constexpr (R >= 1 && R <= 5 && tma_leaf_count_v<GLayout> <= TmaLeaves::kMax &&
+                std::remove_cvref_t<SLayout>::rank == R)
+    return tma_leaf_plan<GLayout, SLayout>();
+  else
+    return TmaLeafPlan{};
+}
 
 // "gmem mode 1", or for a dimension made of sub-modes of a nested mode,
 // "gmem mode 0's sub-mode 1" / "gmem mode 0's sub-modes 0-1".
