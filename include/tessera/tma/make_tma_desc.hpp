@@ -233,7 +233,7 @@ constexpr int tma_log2(int x) { return x == 1 ? 0 : x == 2 ? 1 : x == 4 ? 2 : x 
 // A gmem layout's leaves: its modes flattened, colexicographic order, each
 // with the top-level mode it belongs to. `*_known`: the value is static (part
 // of the type), which is all the compile-time pass may use.
-struct TmaLeaves {
+struct TmaGmemLeaves {
   static constexpr int kMax = TmaLeafCoordMap::kMaxLeaves;
   int n = 0;
   int mode[kMax] = {};
@@ -257,11 +257,11 @@ constexpr bool tma_gmem_nested() {
   }(make_seq<L::rank>{});
 }
 
-// The leaves of `g` (rank 1 to 5, at most TmaLeaves::kMax leaves).
+// The leaves of `g` (rank 1 to 5, at most TmaGmemLeaves::kMax leaves).
 template <class GLayout>
-constexpr TmaLeaves tma_leaves(GLayout const& g) {
+constexpr TmaGmemLeaves tma_leaves(GLayout const& g) {
   constexpr int R = GLayout::rank;
-  TmaLeaves L;
+  TmaGmemLeaves L;
   [&]<int... M>(seq<M...>) {
     auto one = [&]<int Mm>(C<Mm>) {
       auto const s = flatten_to_tuple(shape<Mm>(g));
@@ -332,8 +332,8 @@ constexpr bool tma_split_extent(std::int64_t e, std::int64_t const* sz, int n, s
 // Flat layouts get one dimension per mode, in mode order: what they had
 // before nested modes were accepted.
 struct TmaLeafPlan {
-  bool drop[TmaLeaves::kMax] = {};
-  bool merge_next[TmaLeaves::kMax] = {};  // the next kept leaf joins this leaf's dimension
+  bool drop[TmaGmemLeaves::kMax] = {};
+  bool merge_next[TmaGmemLeaves::kMax] = {};  // the next kept leaf joins this leaf's dimension
   int rank = 0;                           // dimensions (kept leaves - merges)
   int bad_mode = -1;                      // a nested mode whose static box extent is no prefix of its sub-modes
 };
@@ -353,18 +353,18 @@ constexpr TmaLeafPlan tma_leaf_plan() {
   using S = std::remove_cvref_t<SLayout>;
   constexpr int R = G::rank;
   TmaLeafPlan P;
-  TmaLeaves const L = tma_leaves(G{});
-  std::int64_t box[TmaLeaves::kMax] = {};
+  TmaGmemLeaves const L = tma_leaves(G{});
+  std::int64_t box[TmaGmemLeaves::kMax] = {};
   for (int l = 0; l < L.n; ++l) box[l] = -1;
   if constexpr (S::rank == R) {
     std::int64_t ext[5] = {-1, -1, -1, -1, -1};
     tma_static_extents<S>(ext, make_seq<R>{});
     for (int m = 0; m < R; ++m) {
       if (!L.nested[m]) continue;
-      std::int64_t sz[TmaLeaves::kMax] = {};
+      std::int64_t sz[TmaGmemLeaves::kMax] = {};
       int const f = L.first[m], n = L.first[m + 1] - f;
       for (int i = 0; i < n; ++i) sz[i] = L.size_known[f + i] ? L.size[f + i] : -1;
-      std::int64_t b[TmaLeaves::kMax] = {};
+      std::int64_t b[TmaGmemLeaves::kMax] = {};
       if (tma_split_extent(ext[m], sz, n, b))
         for (int i = 0; i < n; ++i) box[f + i] = b[i];
       else if (P.bad_mode < 0)
@@ -398,7 +398,7 @@ constexpr TmaLeafPlan tma_leaf_plan() {
 template <class GLayout, class SLayout>
 constexpr TmaLeafPlan tma_leaf_plan_if_valid() {
   constexpr int R = std::remove_cvref_t<GLayout>::rank;
-  if constexpr (R >= 1 && R <= 5 && tma_leaf_count_v<GLayout> <= TmaLeaves::kMax &&
+  if constexpr (R >= 1 && R <= 5 && tma_leaf_count_v<GLayout> <= TmaGmemLeaves::kMax &&
                 std::remove_cvref_t<SLayout>::rank == R)
     return tma_leaf_plan<GLayout, SLayout>();
   else
@@ -407,7 +407,7 @@ constexpr TmaLeafPlan tma_leaf_plan_if_valid() {
 
 // "gmem mode 1", or for a dimension made of sub-modes of a nested mode,
 // "gmem mode 0's sub-mode 1" / "gmem mode 0's sub-modes 0-1".
-inline std::string tma_dim_name(TmaLeaves const& L, int first_leaf, int last_leaf) {
+inline std::string tma_dim_name(TmaGmemLeaves const& L, int first_leaf, int last_leaf) {
   int const m = L.mode[first_leaf];
   std::string s = "gmem mode " + std::to_string(m);
   if (!L.nested[m]) return s;
@@ -446,14 +446,14 @@ template <class T, class GLayout, class SLayout>
   } else if constexpr (RS != R) {
     return detail::tma_fail("smem layout has rank " + std::to_string(RS) + ", the gmem layout " + std::to_string(R) +
                             " [one smem mode per gmem mode: the box extent along it]");
-  } else if constexpr (detail::tma_leaf_count_v<GLayout> > detail::TmaLeaves::kMax) {
+  } else if constexpr (detail::tma_leaf_count_v<GLayout> > detail::TmaGmemLeaves::kMax) {
     return detail::tma_fail("gmem layout has " + std::to_string(detail::tma_leaf_count_v<GLayout>) +
                             " leaves (flattened modes); at most 8 are taken [coalesce the gmem layout]");
   } else {
-    using detail::TmaLeaves;
-    constexpr int kMaxL = TmaLeaves::kMax;
+    using detail::TmaGmemLeaves;
+    constexpr int kMaxL = TmaGmemLeaves::kMax;
     constexpr detail::TmaLeafPlan LP = detail::tma_leaf_plan<GLayout, SLayout>();
-    TmaLeaves const L = detail::tma_leaves(gmem_layout);
+    TmaGmemLeaves const L = detail::tma_leaves(gmem_layout);
     std::int64_t ext[5] = {1, 1, 1, 1, 1};  // the box's extent along each gmem mode (smem mode sizes)
     [&]<int... I>(std::integer_sequence<int, I...>) {
       ((ext[I] = std::int64_t(size<I>(smem_layout))), ...);

@@ -334,7 +334,7 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
   // A global tensor with nested modes: the TMA rank after make_tma_desc's
   // flattening, which the copy's instructions need at compile time.
   constexpr bool kNested = detail::tma_gmem_nested<GLayout>();
-  static_assert(!kNested || detail::tma_leaf_count_v<GLayout> <= detail::TmaLeaves::kMax,
+  static_assert(!kNested || detail::tma_leaf_count_v<GLayout> <= detail::TmaGmemLeaves::kMax,
                 "make_tma_copy: the gmem layout has more than 8 leaves (flattened modes) [coalesce it]");
   constexpr detail::TmaLeafPlan kLeafPlan = detail::tma_leaf_plan_if_valid<GLayout, Piece>();
   static_assert(!kNested || kLeafPlan.bad_mode < 0,
