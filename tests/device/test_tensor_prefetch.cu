@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 //
-// prefetch(gT) inside a kernel: thread 0 prefetches the whole tensor, every
+// prefetch(gT) inside a kernel: thread 0 prefetches the whole tensor
+// (threads 1 and 2 again with L2Eviction::last and ::normal), every
 // thread prefetches the column it is about to read, then the block reads
 // every element into a poisoned output. A prefetch is a hint, so the output
 // must equal the input exactly, element for element, through the layout:
@@ -36,6 +37,8 @@ __global__ void prefetch_then_read(T const* in, T* out, L layout, int slice) {
   auto g3 = make_tensor(make_gmem_ptr(in), layout);
   auto read = [&](auto const& g) {
     if (threadIdx.x == 0) prefetch(g);
+    if (threadIdx.x == 1) prefetch(g, L2Eviction::last);  // the eviction-priority forms: hints too
+    if (threadIdx.x == 2) prefetch(g, L2Eviction::normal);
     if constexpr (decltype(rank(g.layout()))::value == 2) {
       int const n = int(size<1>(g.layout()));
       if (int(threadIdx.x) < n) prefetch(g(Underscore{}, int(threadIdx.x)));  // this thread's column

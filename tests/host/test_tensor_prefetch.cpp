@@ -131,5 +131,8 @@ TEST(Prefetch, HostCallIsANoOp) {
   prefetch(g);
   prefetch(g(_, 3));
   prefetch(make_tensor(make_gmem_ptr<int4b_t>(static_cast<void*>(v.data())), make_shape(_128{})));
+  // The eviction-priority forms compile on the host and do nothing there too.
+  prefetch(g, L2Eviction::last);
+  prefetch(g(_, 3), L2Eviction::normal);
   EXPECT_EQ(v, before);
 }

@@ -18,9 +18,14 @@
 //   TmaCoords c = coord_map(cA_blk(0, 0));                      // {k, m}: dimension 0 is A's stride-1 mode
 //   arch::tma_load_2d(sA, &tmap_a, &bar, c[0], c[1]);
 //
+// A tensor with nested modes, e.g. M split as (2, M/2), has a TmaLeafCoordMap
+// instead: its coordinate tensor's values are nested like its shape, and
+// each leaf goes to its own TMA dimension (or, merged, into one).
+//
 // Host-compilable, no CUDA headers; every function is TESSERA_HOST_DEVICE.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/config.hpp"
 #include "tessera/layout.hpp"
@@ -68,6 +73,47 @@ struct TmaCoordMap {
                     "TmaCoordMap: TMA maps built by make_tma_desc have rank 1 to 5");
       return [&]<int... I>(seq<I...>) { return apply(int64_t(get<I>(mode_coord))...); }(make_seq<n>{});
     }
+  }
+};
+
+// Hierarchical mode coordinates -> TMA coordinates: the map of a global
+// tensor with nested modes (make_tma_desc flattens them; tma_copy.hpp keeps
+// this map in the copies it makes of such tensors). The coordinate is
+// congruent with the global tensor's shape, e.g. ((i0, i1), k) for a tensor
+// of shape ((2, 64), K) -- what make_tma_coord_tensor and local_tile of it
+// give. Its leaves, in colexicographic order, each land on one TMA dimension,
+// scaled by their weight within it (leaves merged into one dimension: the
+// leaf's sub-mode starts weight elements into it; a leaf of static size 1
+// lands nowhere, its coordinate being 0).
+// @law apply(c)[d] == sum over leaves l with dim_of_leaf[l] == d of
+//      leaf(c, l) * weight_of_leaf[l]; 0 for d >= rank
+// @law a map of a flat tensor (leaves == modes, weights 1) gives what
+//      TmaCoordMap gives: dim_of_leaf[mode_of_dim[d]] == d
+struct TmaLeafCoordMap {
+  static constexpr int kMaxLeaves = 8;
+  int rank = 1;
+  int leaves = 0;
+  int dim_of_leaf[kMaxLeaves] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  int32_t weight_of_leaf[kMaxLeaves] = {1, 1, 1, 1, 1, 1, 1, 1};
+
+  // A mode coordinate (a tuple congruent with the tensor's shape; or, for a
+  // tensor of one flat mode, an integer).
+  template <class Coord>
+  TESSERA_HOST_DEVICE constexpr TmaCoords operator()(Coord const& mode_coord) const {
+    auto const leaf = flatten_to_tuple(mode_coord);
+    constexpr int n = tuple_size_v<std::remove_cvref_t<decltype(leaf)>>;
+    static_assert(n >= 1 && n <= kMaxLeaves, "TmaLeafCoordMap: a TMA map's tensor has 1 to 8 leaves (flattened modes)");
+    TESSERA_ASSERT(n == leaves);
+    TmaCoords r;
+    // Selects, as TmaCoordMap::apply, not an indexed local array.
+    [&]<int... L>(seq<L...>) {
+      auto add = [&](int l, int64_t x) {
+        for (int d = 0; d < TmaCoords::kMaxRank; ++d)
+          r.c[d] += dim_of_leaf[l] == d ? int32_t(x) * weight_of_leaf[l] : 0;
+      };
+      (add(L, int64_t(get<L>(leaf))), ...);
+    }(make_seq<n>{});
+    return r;
   }
 };
 

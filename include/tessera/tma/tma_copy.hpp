@@ -176,7 +176,10 @@ constexpr int tma_copy_slices() {
 // 1 (a multicast load made with a static Int<Slices>): it also holds the map
 // of one Slices-th of the box, which CuTe's multicast form loads from each
 // CTA of the cluster (tma_partition with a cluster layout, get_slice(t)).
-template <class Op, class T, class SmemLayout, int Slices = 1>
+// NestedRank > 0: the copy of a global tensor with nested modes, whose map
+// has that many TMA dimensions (make_tma_desc's flattening) and whose
+// coordinates are nested like the tensor's shape (a TmaLeafCoordMap).
+template <class Op, class T, class SmemLayout, int Slices = 1, int NestedRank = 0>
 struct TmaCopy : detail::TmaSliceMap<Slices> {
   static_assert(std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ||
                     detail::is_tma_store_op_v<Op>,
@@ -193,7 +196,9 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   static constexpr int kBoxes = tma_boxes_v<SmemLayout, T>;
   // The tensor map's rank (1 to 5): the box's, which make_tma_copy checks
   // equals the global tensor's; each copy issues TMA instructions of it.
-  static constexpr int kRank = decltype(rank(SmemLayout{}))::value;
+  // A global tensor with nested modes: NestedRank, the flattened rank.
+  static constexpr int kRank = NestedRank > 0 ? NestedRank : decltype(rank(SmemLayout{}))::value;
+  static_assert(kRank >= 1 && kRank <= 5, "TmaCopy: TMA maps have rank 1 to 5");
   static constexpr int kPieceCount = tma_box_cut_v<SmemLayout, T>.count;
   // Multicast slices that are whole boxes of the tile (loaded through the
   // tile's map, kBoxes / Slices per slice), rather than one sub-box each
@@ -201,7 +206,7 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
   static constexpr bool kSlicesOfBoxes = detail::tma_slices_of_whole_boxes<SmemLayout, T, Slices>();
 
   CUtensorMap tmap_{};  // 64-byte aligned by its own declaration
-  TmaCoordMap coords_{};
+  std::conditional_t<NestedRank == 0, TmaCoordMap, TmaLeafCoordMap> coords_{};
   std::uint32_t box_bytes_ = 0;        // the whole tile
   std::uint32_t piece_bytes_ = 0;      // one box (kBoxes > 1)
   // box t starts (t % kPieceCount) * piece_step_[0] along TMA dimension
@@ -266,8 +271,8 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
 // Both tile the tensor's first R modes (R: the box's rank) by the box,
 // which they must equal, then keep slice t of it (tma_slice.hpp). For a
 // store, partition_S(sD) and partition_D(gD). Host and device.
-template <class Op, class T, class SmemLayout, int Slices>
-struct TmaCopySlice<TmaCopy<Op, T, SmemLayout, Slices>> {
+template <class Op, class T, class SmemLayout, int Slices, int NR>
+struct TmaCopySlice<TmaCopy<Op, T, SmemLayout, Slices, NR>> {
   int t_ = 0;
 
   template <class Engine, class Layout_>
@@ -325,12 +330,27 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
 [[nodiscard]] auto make_tma_copy(Op const&, Tensor<Engine, GLayout> const& gmem_tensor, SmemLayout const& smem_layout,
                                  CtaTile const& cta_tile, Multicast const& multicast = {}) {
   using T = std::remove_cv_t<typename Tensor<Engine, GLayout>::value_type>;
-  using Result = TmaCopy<Op, T, SmemLayout, detail::tma_copy_slices<Op, T, SmemLayout, Multicast>()>;
+  using Piece = tma_piece_layout_t<SmemLayout, T>;
+  // A global tensor with nested modes: the TMA rank after make_tma_desc's
+  // flattening, which the copy's instructions need at compile time.
+  constexpr bool kNested = detail::tma_gmem_nested<GLayout>();
+  static_assert(!kNested || detail::tma_leaf_count_v<GLayout> <= detail::TmaGmemLeaves::kMax,
+                "make_tma_copy: the gmem layout has more than 8 leaves (flattened modes) [coalesce it]");
+  constexpr detail::TmaLeafPlan kLeafPlan = detail::tma_leaf_plan_if_valid<GLayout, Piece>();
+  static_assert(!kNested || kLeafPlan.bad_mode < 0,
+                "make_tma_copy: the box along a nested gmem mode is not a colexicographic prefix of its sub-modes "
+                "[a tile along a nested mode covers whole inner sub-modes, then a divisor of the next sub-mode's "
+                "size]");
+  static_assert(!kNested || (kLeafPlan.rank >= 1 && kLeafPlan.rank <= 5),
+                "make_tma_copy: the gmem layout flattens to more than 5 TMA dimensions (one per sub-mode of a nested "
+                "mode, contiguous sub-modes merged only when their sizes and strides are static) [coalesce the gmem "
+                "layout or make the contiguous sub-modes static]");
+  constexpr int kNestedRank = kNested ? kLeafPlan.rank : 0;
+  using Result = TmaCopy<Op, T, SmemLayout, detail::tma_copy_slices<Op, T, SmemLayout, Multicast>(), kNestedRank>;
   static_assert(is_static_v<CtaTile>, "make_tma_copy: the CTA tile must be static [make_shape(_128{}, _64{})]");
   static_assert(std::is_same_v<decltype(product_each(shape(smem_layout))), decltype(product_each(cta_tile))>,
                 "make_tma_copy: the CTA tile must be the shared-memory layout's shape (one tile per copy)");
   constexpr int kBoxes = Result::kBoxes;
-  using Piece = tma_piece_layout_t<SmemLayout, T>;
   Result r;
   int const mcast = int(multicast);
   if (std::is_same_v<Op, SM90_TMA_LOAD> && mcast != 1) {
@@ -378,6 +398,13 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     }
     r.piece_bytes_ = plan.box_bytes;
     for (int a = 0; a < 2; ++a) {
+      if (cut.step[a] != 0 && plan.dim_of_mode[cut.mode[a]] < 0) {
+        detail::tma_copy_fail(r, "make_tma_copy: the tile's " + std::to_string(kBoxes) + " boxes step along gmem mode " +
+                                     std::to_string(cut.mode[a]) +
+                                     ", which is nested and several TMA dimensions [a tile of several boxes steps "
+                                     "along flat modes, or modes one dimension after merging]");
+        return r;
+      }
       r.piece_dim_[a] = plan.dim_of_mode[cut.mode[a]];
       r.piece_step_[a] = cut.step[a];
     }
@@ -386,7 +413,16 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     detail::tma_copy_fail(r, e.message);
     return r;
   }
-  r.coords_ = plan.coord_map();
+  if constexpr (kNestedRank > 0) {
+    if (plan.rank != kNestedRank) {  // make_tma_desc and the static plan disagree: a bug, not a user error
+      detail::tma_copy_fail(r, "make_tma_copy: internal: the map has rank " + std::to_string(plan.rank) +
+                                   ", the copy's type " + std::to_string(kNestedRank));
+      return r;
+    }
+    r.coords_ = plan.leaf_coord_map();
+  } else {
+    r.coords_ = plan.coord_map();
+  }
   r.box_bytes_ = plan.box_bytes * kBoxes;
   r.smem_align_mask_ = plan.smem_align - 1;
   r.multicast_ = mcast;
@@ -400,6 +436,14 @@ template <class Op, class Engine, class GLayout, class SmemLayout, class CtaTile
     std::string const why = [&]() -> std::string {
       TmaPlan const sp = make_tma_desc(gmem_tensor, tma_slice_layout_t<SmemLayout, n>{});
       if (!sp.ok) return sp.error;
+      if constexpr (kNestedRank > 0) {
+        // A slice is loaded with the box's coordinates and instruction rank.
+        bool same = sp.rank == plan.rank && sp.leaves == plan.leaves;
+        for (int l = 0; l < plan.leaves; ++l)
+          same = same && sp.dim_of_leaf[l] == plan.dim_of_leaf[l] && sp.weight_of_leaf[l] == plan.weight_of_leaf[l];
+        if (!same)
+          return "a slice cuts a nested gmem mode into other TMA dimensions than the box does (merged or not)";
+      }
       std::uint32_t const slice_bytes = plan.box_bytes / n;
       if (slice_bytes % plan.smem_align != 0)
         return "slice 1 starts " + std::to_string(slice_bytes) + " bytes into the box, not a multiple of the " +
@@ -524,10 +568,10 @@ __device__ __forceinline__ void prefetch_tma_descriptor(CUtensorMap const* desc)
 // thread issues it. The coordinate form takes the tile's first element as a
 // mode coordinate; the partitioned form a coordinate tensor (tAgA(_, k))
 // whose first element is that. sm_90.
-template <class Op, class T, class SmemLayout, int Slices, class Coord>
+template <class Op, class T, class SmemLayout, int Slices, int NR, class Coord>
   requires(!is_tensor_v<Coord>)
-__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Coord const& coord) {
-  using Copy = TmaCopy<Op, T, SmemLayout, Slices>;
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Coord const& coord) {
+  using Copy = TmaCopy<Op, T, SmemLayout, Slices, NR>;
   TmaCoords const c = tma.coords_(coord);
   TESSERA_UNROLL
   for (int t = 0; t < Copy::kBoxes; ++t) {
@@ -535,8 +579,8 @@ __device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Coord co
     detail::tma_with_coords<Copy::kRank>(ct, [&](auto... x) { arch::tma_prefetch(&tma.tmap_, x...); });
   }
 }
-template <class Op, class T, class SmemLayout, int Slices, class CEngine, class CLayout>
-__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Tensor<CEngine, CLayout> const& box) {
+template <class Op, class T, class SmemLayout, int Slices, int NR, class CEngine, class CLayout>
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Tensor<CEngine, CLayout> const& box) {
   static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
                 "prefetch(tma, tensor): the tensor must hold TMA coordinates [a slice tAgA(_, k) of tma_partition's "
                 "coordinate tensor, from get_tma_tensor]");
@@ -552,15 +596,15 @@ __device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices> const& tma, Tensor<C
 // and multicasts it to cta_mask: every receiver's barrier counts the
 // slice's bytes, so a CTA that receives all Slices slices expects
 // box_bytes(). sm_90.
-template <class Op, class T, class SmemLayout, int Slices, class Coord, class SEngine, class SLayout>
+template <class Op, class T, class SmemLayout, int Slices, int NR, class Coord, class SEngine, class SLayout>
   requires(!is_tensor_v<Coord>)
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, Coord const& coord,
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& b, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem) {
   constexpr bool kSlice =
       Slices > 1 && decltype(size(smem))::value * Slices == decltype(size(SmemLayout{}))::value;
   using BoxLayout = std::conditional_t<kSlice, tma_slice_layout_t<SmemLayout, Slices>, SmemLayout>;
   detail::check_tma_smem_tensor<T, BoxLayout, Tensor<SEngine, SLayout>>();
-  using Copy = TmaCopy<Op, T, SmemLayout, Slices>;
+  using Copy = TmaCopy<Op, T, SmemLayout, Slices, NR>;
   Copy const& tma = *b.copy_;
   void* const dst = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(dst)));
@@ -612,14 +656,14 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, C
 //   auto [tAgA, tAsA] = tma_partition(tma_load_A, block_rank_in_cluster(), Layout<_2>{}, ...);
 //   copy(tma_load_A.with(mbar[pipe], 0b11), tAgA(_, k), tAsA(_, pipe));  // every CTA, its slice to both
 // Host and device.
-template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class CtaLayout, class SEngine,
+template <class Op, class T, class SmemLayout, int Slices, int NR, class CtaCoord, class CtaLayout, class SEngine,
           class SLayout, class GEngine, class GLayout>
-[[nodiscard]] TESSERA_HOST_DEVICE auto tma_partition(TmaCopy<Op, T, SmemLayout, Slices> const&,
+[[nodiscard]] TESSERA_HOST_DEVICE auto tma_partition(TmaCopy<Op, T, SmemLayout, Slices, NR> const&,
                                                      CtaCoord const& cta_coord, CtaLayout const& cta_layout,
                                                      Tensor<SEngine, SLayout> const& stensor,
                                                      Tensor<GEngine, GLayout> const& gtensor) {
   constexpr int N = int(decltype(size(cta_layout))::value);
-  static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices>::kBoxes == 1 || tma_slice_mode_v<SmemLayout, N> < 0 ||
+  static_assert(N == 1 || TmaCopy<Op, T, SmemLayout, Slices, NR>::kBoxes == 1 || tma_slice_mode_v<SmemLayout, N> < 0 ||
                     !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || N == Slices,
                 "tma_partition: a tile of several TMA boxes is cut into multicast slices only when each slice is "
                 "whole boxes or one box [a CTA count that divides the boxes along the tile's slowest mode]");
@@ -631,7 +675,7 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
                 "slowest shared-memory sub-mode must be the last sub-mode of a mode, and the CTA count must divide "
                 "it]");
   static_assert(N == 1 || !std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || tma_slice_mode_v<SmemLayout, N> < 0 ||
-                    TmaCopy<Op, T, SmemLayout, Slices>::kBoxes > 1 || N == Slices,
+                    TmaCopy<Op, T, SmemLayout, Slices, NR>::kBoxes > 1 || N == Slices,
                 "tma_partition: the copy was not made for this many multicast slices [make_tma_copy(..., Int<N>{}) "
                 "with N the cluster layout's size]");
   static_assert(decltype(size<0>(stensor))::value == decltype(size(SmemLayout{}))::value,
@@ -654,8 +698,8 @@ template <class Op, class T, class SmemLayout, int Slices, class CtaCoord, class
 // copy(tma_load_A, coord, sA, mbar_ptr) is copy(tma_load_A.with(*mbar_ptr),
 // coord, sA). SM90_TMA_LOAD only: a multicast load names its receivers,
 // with(mbar, cta_mask). sm_90.
-template <class T, class SmemLayout, class Coord, class SEngine, class SLayout>
-__device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout> const& tma, Coord const& coord,
+template <class T, class SmemLayout, int NR, class Coord, class SEngine, class SLayout>
+__device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout, 1, NR> const& tma, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem, std::uint64_t* mbar) {
   copy(tma.with(*mbar), coord, smem);
 }
@@ -664,9 +708,9 @@ __device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout> const& tma, Coord con
 // (tma_partition's tAgA(_, k)); its first element is the box's origin.
 // (The destination is a forwarding reference so that this overload, not
 // the generic copy(atom, src, dst), takes a sliced smem tensor prvalue.)
-template <class Op, class T, class SmemLayout, int Slices, class CEngine, class CLayout, class SmemTensor>
+template <class Op, class T, class SmemLayout, int Slices, int NR, class CEngine, class CLayout, class SmemTensor>
   requires is_tensor_v<std::remove_cvref_t<SmemTensor>>
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, Tensor<CEngine, CLayout> const& box,
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& b, Tensor<CEngine, CLayout> const& box,
                      SmemTensor&& smem) {
   static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
                 "copy(tma.with(...), src, dst): the source is a coordinate tensor [tma_partition's tAgA(_, k), from "
@@ -682,18 +726,18 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices>> const& b, T
 // open bulk group: tma_store_arrive() closes the group, tma_store_wait<N>()
 // waits until at most N of its groups still read shared memory (then `smem`
 // may be rewritten). sm_90.
-template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class Coord>
+template <class Op, class T, class SmemLayout, int NR, class SEngine, class SLayout, class Coord>
   requires(detail::is_tma_store_op_v<Op> && !is_tensor_v<Coord>)
-__device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, Coord const& coord) {
+__device__ void copy(TmaCopy<Op, T, SmemLayout, 1, NR> const& tma, Tensor<SEngine, SLayout> const& smem, Coord const& coord) {
   detail::check_tma_smem_tensor<T, SmemLayout, Tensor<SEngine, SLayout>>();
   void const* const src = &smem(0);
   detail::tma_copy_check(tma, static_cast<std::uint32_t>(__cvta_generic_to_shared(src)));
   TmaCoords const c = tma.coords_(coord);
   TESSERA_UNROLL
-  for (int t = 0; t < TmaCopy<Op, T, SmemLayout>::kBoxes; ++t) {  // as the load: one store per box
+  for (int t = 0; t < TmaCopy<Op, T, SmemLayout, 1, NR>::kBoxes; ++t) {  // as the load: one store per box
     TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
     void const* const st = static_cast<char const*>(src) + t * tma.piece_bytes_;
-    detail::tma_with_coords<TmaCopy<Op, T, SmemLayout>::kRank>(ct, [&](auto... x) {
+    detail::tma_with_coords<TmaCopy<Op, T, SmemLayout, 1, NR>::kRank>(ct, [&](auto... x) {
       if constexpr (std::is_same_v<Op, SM90_TMA_REDUCE_ADD>) {
         arch::tma_reduce_add(&tma.tmap_, st, x...);
       } else {
@@ -706,9 +750,9 @@ __device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLay
 // The partitioned store: `box` is one box of a coordinate tensor
 // (tma_partition's or partition_D's tDgD(_, ...)); its first element is the
 // box's origin. (A forwarding reference, as for the load.) sm_90.
-template <class Op, class T, class SmemLayout, class SEngine, class SLayout, class CoordTensor>
+template <class Op, class T, class SmemLayout, int NR, class SEngine, class SLayout, class CoordTensor>
   requires(detail::is_tma_store_op_v<Op> && is_tensor_v<std::remove_cvref_t<CoordTensor>>)
-__device__ void copy(TmaCopy<Op, T, SmemLayout> const& tma, Tensor<SEngine, SLayout> const& smem, CoordTensor&& box) {
+__device__ void copy(TmaCopy<Op, T, SmemLayout, 1, NR> const& tma, Tensor<SEngine, SLayout> const& smem, CoordTensor&& box) {
   static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
                 "copy(tma_store, src, dst): the destination is a coordinate tensor [from get_tma_tensor, tiled like "
                 "the data]; a TMA store writes global memory through the map, not through a data tensor");

@@ -8,6 +8,7 @@
 //   prefetch.global.L2 [a];               sm_20+ (every target Tessera builds)
 //   prefetch.global.L2::evict_last [a];   sm_80+ (PTX 7.4): the line is kept
 //                                         in L2 ahead of evict_normal lines
+//   prefetch.global.L2::evict_normal [a]; sm_80+ (PTX 7.4)
 //
 // The tensor form, prefetch(gT) in tensor/algorithm/prefetch.hpp, issues the
 // first once per 128-byte line a global tensor touches.
@@ -34,6 +35,18 @@ __device__ __forceinline__ void prefetch_l2(const void* gmem) {
 __device__ __forceinline__ void prefetch_l2_evict_last(const void* gmem) {
 #if TESSERA_SM80_ENABLED
   asm volatile("prefetch.global.L2::evict_last [%0];\n" ::"l"(__cvta_generic_to_global(gmem)) : "memory");
+#else
+  (void)gmem;
+  tessera_error_requires_sm80_or_newer();
+#endif
+}
+
+// The same with the evict_normal eviction priority (what plain
+// prefetch.global.L2 lines get, spelled out).
+// PTX: prefetch.global.L2::evict_normal [a]; sm_80+ (PTX 7.4).
+__device__ __forceinline__ void prefetch_l2_evict_normal(const void* gmem) {
+#if TESSERA_SM80_ENABLED
+  asm volatile("prefetch.global.L2::evict_normal [%0];\n" ::"l"(__cvta_generic_to_global(gmem)) : "memory");
 #else
   (void)gmem;
   tessera_error_requires_sm80_or_newer();

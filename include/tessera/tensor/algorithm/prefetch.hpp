@@ -9,6 +9,7 @@
 // waits. On the host it does nothing, so code calling it still runs there.
 //
 //   prefetch(gA(_, _, k + 1));   // the next K tile, while this one computes
+//   prefetch(gB(_, _, k + 1), L2Eviction::last);   // the same, kept in L2 ahead of other lines (sm_80+)
 //
 // The lines come from for_each_cache_line<kElementBits>(layout, bit_address,
 // f), host-callable, which calls f(line) with each line's byte address:
@@ -152,6 +153,12 @@ TESSERA_HOST_DEVICE void for_each_cache_line(LayoutT const& layout, std::uint64_
   }
 }
 
+// The L2 eviction priority a prefetch asks for its lines: `normal`
+// (prefetch.global.L2::evict_normal) or `last` (prefetch.global.L2::evict_last:
+// kept ahead of normal lines, e.g. a tile every CTA of a wave reads). Both
+// sm_80+ (PTX 7.4). prefetch(gT) without one is plain prefetch.global.L2.
+enum class L2Eviction { normal, last };
+
 // Every 128-byte line of global memory the tensor's elements touch, asked
 // of L2 (prefetch.global.L2, one per line); nothing on the host.
 template <class Engine, class LayoutT>
@@ -166,6 +173,25 @@ TESSERA_HOST_DEVICE void prefetch(Tensor<Engine, LayoutT> const& t) {
       [](std::uintptr_t line) { arch::prefetch_l2(reinterpret_cast<void const*>(line)); });
 #else
   (void)t;
+#endif
+}
+
+// The same with an L2 eviction priority: prefetch(gA(_, _, k + 1), L2Eviction::last).
+template <class Engine, class LayoutT>
+TESSERA_HOST_DEVICE void prefetch(Tensor<Engine, LayoutT> const& t, L2Eviction evict) {
+  using Iter = std::remove_cvref_t<decltype(t.data())>;
+  static_assert(is_gmem_v<Iter>,
+                "prefetch: the tensor is not in global memory [make_tensor(make_gmem_ptr(p), layout); "
+                "prefetch.global.L2 takes global addresses, and shared memory or registers need no prefetch]");
+#if defined(__CUDA_ARCH__)
+  for_each_cache_line<int(sizeof_bits_v<typename Tensor<Engine, LayoutT>::value_type>)>(
+      t.layout(), detail::bit_address(t.data()), [evict](std::uintptr_t line) {
+        if (evict == L2Eviction::last) arch::prefetch_l2_evict_last(reinterpret_cast<void const*>(line));
+        else arch::prefetch_l2_evict_normal(reinterpret_cast<void const*>(line));
+      });
+#else
+  (void)t;
+  (void)evict;
 #endif
 }
 
