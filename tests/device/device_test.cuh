@@ -132,3 +132,26 @@ void run_isolated(std::string const& what, F&& body) {
 }
 
 }  // namespace tessera::test
+
+// In a body for run_isolated (a callable returning "" on success): returns
+// what failed when a CUDA call does not succeed.
+#define TESSERA_TRY_CUDA(expr)                                                                       \
+  do {                                                                                               \
+    cudaError_t const e_ = (expr);                                                                   \
+    if (e_ != cudaSuccess)                                                                           \
+      return std::string(#expr) + ": " + cudaGetErrorName(e_) + " (" + cudaGetErrorString(e_) + ")"; \
+  } while (0)
+
+namespace tessera::test {
+
+// Spins until probe() holds; traps after about 2^32 cycles (2 s), so that a
+// wait that can never finish fails the launch instead of hanging the test.
+template <class Probe>
+__device__ void bounded_spin(Probe&& probe) {
+  long long const t0 = clock64();
+  while (!probe()) {
+    if (clock64() - t0 > (1ll << 32)) __trap();
+  }
+}
+
+}  // namespace tessera::test

@@ -39,12 +39,6 @@ namespace {
 
 // Inside a case body (a function returning std::string diagnostics, empty
 // on success): return the failing call and its error.
-#define TESSERA_TRY_CUDA(expr)                                                                       \
-  do {                                                                                               \
-    cudaError_t const e_ = (expr);                                                                   \
-    if (e_ != cudaSuccess) return std::string(#expr) + ": " + cudaGetErrorName(e_) + " (" + cudaGetErrorString(e_) + ")"; \
-  } while (0)
-
 using tessera::test::in_process;
 using tessera::test::run_isolated;
 

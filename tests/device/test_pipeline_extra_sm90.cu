@@ -54,24 +54,8 @@ namespace {
 using namespace tessera;
 using tessera::test::DevBuf;
 using tessera::test::fresh_random;
+using tessera::test::bounded_spin;
 using tessera::test::run_isolated;
-
-#define TESSERA_TRY_CUDA(expr)                                                                     \
-  do {                                                                                             \
-    cudaError_t const e_ = (expr);                                                                 \
-    if (e_ != cudaSuccess)                                                                         \
-      return std::string(#expr) + ": " + cudaGetErrorName(e_) + " (" + cudaGetErrorString(e_) + ")"; \
-  } while (0)
-
-// Spins until probe() holds; traps after about 2^32 cycles (2 s), so that a
-// wait that can never finish fails the launch instead of hanging the test.
-template <class Probe>
-__device__ void bounded_spin(Probe&& probe) {
-  long long const t0 = clock64();
-  while (!probe()) {
-    if (clock64() - t0 > (1ll << 32)) __trap();
-  }
-}
 
 // Bit-for-bit comparison of two float arrays; reports the first few.
 long long count_wrong(std::vector<float> const& got, std::vector<float> const& want, char const* what,

@@ -485,12 +485,6 @@ __global__ void tma_tile_kernel(const __grid_constant__ CUtensorMap tmap, TmaCoo
 
 using tessera::test::DevBuf;
 
-#define TESSERA_TRY_CUDA(expr)                                                                                  \
-  do {                                                                                                          \
-    cudaError_t const e_ = (expr);                                                                              \
-    if (e_ != cudaSuccess) return std::string(#expr) + ": " + cudaGetErrorName(e_) + " (" + cudaGetErrorString(e_) + ")"; \
-  } while (0)
-
 // f(Int<0>{}), ..., f(Int<R-1>{}).
 template <int R, class F>
 void for_modes(F&& f) {

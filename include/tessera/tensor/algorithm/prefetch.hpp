@@ -159,40 +159,43 @@ TESSERA_HOST_DEVICE void for_each_cache_line(LayoutT const& layout, std::uint64_
 // sm_80+ (PTX 7.4). prefetch(gT) without one is plain prefetch.global.L2.
 enum class L2Eviction { normal, last };
 
-// Every 128-byte line of global memory the tensor's elements touch, asked
-// of L2 (prefetch.global.L2, one per line); nothing on the host.
+namespace detail {
+
+// The walk both prefetch forms share. hint: 0 plain prefetch.global.L2,
+// 1 ::evict_normal, 2 ::evict_last (a constant at every call, folded).
 template <class Engine, class LayoutT>
-TESSERA_HOST_DEVICE void prefetch(Tensor<Engine, LayoutT> const& t) {
+TESSERA_HOST_DEVICE void prefetch_lines(Tensor<Engine, LayoutT> const& t, int hint) {
   using Iter = std::remove_cvref_t<decltype(t.data())>;
   static_assert(is_gmem_v<Iter>,
                 "prefetch: the tensor is not in global memory [make_tensor(make_gmem_ptr(p), layout); "
                 "prefetch.global.L2 takes global addresses, and shared memory or registers need no prefetch]");
 #if defined(__CUDA_ARCH__)
   for_each_cache_line<int(sizeof_bits_v<typename Tensor<Engine, LayoutT>::value_type>)>(
-      t.layout(), detail::bit_address(t.data()),
-      [](std::uintptr_t line) { arch::prefetch_l2(reinterpret_cast<void const*>(line)); });
+      t.layout(), bit_address(t.data()), [hint](std::uintptr_t line) {
+        void const* const p = reinterpret_cast<void const*>(line);
+        if (hint == 2) arch::prefetch_l2_evict_last(p);
+        else if (hint == 1) arch::prefetch_l2_evict_normal(p);
+        else arch::prefetch_l2(p);
+      });
 #else
   (void)t;
+  (void)hint;
 #endif
+}
+
+}  // namespace detail
+
+// Every 128-byte line of global memory the tensor's elements touch, asked
+// of L2 (prefetch.global.L2, one per line); nothing on the host.
+template <class Engine, class LayoutT>
+TESSERA_HOST_DEVICE void prefetch(Tensor<Engine, LayoutT> const& t) {
+  detail::prefetch_lines(t, 0);
 }
 
 // The same with an L2 eviction priority: prefetch(gA(_, _, k + 1), L2Eviction::last).
 template <class Engine, class LayoutT>
 TESSERA_HOST_DEVICE void prefetch(Tensor<Engine, LayoutT> const& t, L2Eviction evict) {
-  using Iter = std::remove_cvref_t<decltype(t.data())>;
-  static_assert(is_gmem_v<Iter>,
-                "prefetch: the tensor is not in global memory [make_tensor(make_gmem_ptr(p), layout); "
-                "prefetch.global.L2 takes global addresses, and shared memory or registers need no prefetch]");
-#if defined(__CUDA_ARCH__)
-  for_each_cache_line<int(sizeof_bits_v<typename Tensor<Engine, LayoutT>::value_type>)>(
-      t.layout(), detail::bit_address(t.data()), [evict](std::uintptr_t line) {
-        if (evict == L2Eviction::last) arch::prefetch_l2_evict_last(reinterpret_cast<void const*>(line));
-        else arch::prefetch_l2_evict_normal(reinterpret_cast<void const*>(line));
-      });
-#else
-  (void)t;
-  (void)evict;
-#endif
+  detail::prefetch_lines(t, evict == L2Eviction::last ? 2 : 1);
 }
 
 }  // namespace tessera
