@@ -263,8 +263,6 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
   if constexpr (kCluster > 1) cluster_sync();  // every barrier of the cluster initialised before a multicast lands
   else __syncthreads();
   TileWalk<kCluster> const walk(M, N, K, group_m);
-  int const rank = walk.rank, units = walk.units, first = walk.first, step = walk.step, num_k = walk.num_k;
-  auto origin = [&](int u, int& m0, int& n0) { walk.origin(u, m0, n0); };
 
   if (threadIdx.x < 128) {  // producer
     arch::setmaxnreg_dec<40>();
@@ -274,14 +272,14 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
       std::uint32_t const bytes = tma_a.box_bytes() + tma_b.box_bytes();  // clusters: both halves of B land here
       Tensor mB = tma_b.get_tma_tensor(make_shape(N, K));                  // (N,K) -> (n,k)
       int it = 0;  // k-tiles issued so far, over all tiles
-      for (int u = first; u < units; u += step) {
+      for (int u = walk.first; u < walk.units; u += walk.step) {
         int m0, n0;
-        origin(u, m0, n0);
+        walk.origin(u, m0, n0);
         // This CTA's half of each B box: ((TMA/2),k) and ((TMA/2),PIPE).
         Tensor gB = local_tile(mB, make_shape(Int<H2::kBN>{}, Int<kBlockK>{}), make_coord(n0 / H2::kBN, _));
-        auto [tBgB, tBsB] = tma_partition(tma_b, rank, Layout<Int<kCluster>>{}, group_modes<0, 2>(sB),
+        auto [tBgB, tBsB] = tma_partition(tma_b, walk.rank, Layout<Int<kCluster>>{}, group_modes<0, 2>(sB),
                                           group_modes<0, 2>(gB));
-        for (int k = 0; k < num_k; ++k, ++it) {
+        for (int k = 0; k < walk.num_k; ++k, ++it) {
           int const s = it % H2::kStages;
           if (it >= H2::kStages) mbarrier_wait(&empty[s], ((it / H2::kStages) - 1) & 1);
           mbarrier_arrive_expect_tx(&full[s], bytes);
@@ -301,14 +299,14 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
     bool const releaser = threadIdx.x % 128 == 0;
     auto release = [&](int s) {
       mbarrier_arrive(&empty[s]);
-      if constexpr (kCluster > 1) arch::mbarrier_arrive_cluster(&empty[s], std::uint32_t(rank ^ 1));
+      if constexpr (kCluster > 1) arch::mbarrier_arrive_cluster(&empty[s], std::uint32_t(walk.rank ^ 1));
     };
     int it = 0;
-    for (int u = first; u < units; u += step) {
+    for (int u = walk.first; u < walk.units; u += walk.step) {
       int m0, n0;
-      origin(u, m0, n0);
+      walk.origin(u, m0, n0);
       clear(tCrC);
-      for (int k = 0; k < num_k; ++k, ++it) {
+      for (int k = 0; k < walk.num_k; ++k, ++it) {
         int const s = it % H2::kStages;
         mbarrier_wait(&full[s], (it / H2::kStages) & 1);
         mma_k_block(mma, tCrA, tCrB, tCrC, s);
@@ -316,7 +314,7 @@ __device__ void persistent_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t
       }
       warpgroup_wait<0>();
       warpgroup_fence_operand(tCrC);
-      if (releaser && num_k > 0) release((it - 1) % H2::kStages);
+      if (releaser && walk.num_k > 0) release((it - 1) % H2::kStages);
       epilogue(thr, tCrC, m0, n0);
     }
   }

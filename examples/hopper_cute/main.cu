@@ -270,7 +270,6 @@ int main(int argc, char** argv) {
   std::vector<Shape3> sizes;
   int reps = 20;
   bool suite = true;
-  int rungs_known = 0;
   std::string rungs;  // empty: every rung; else a comma-separated list (cuBLAS always runs)
   for (int i = 1; i < argc; ++i) {
     std::string const a = argv[i];
@@ -288,11 +287,19 @@ int main(int argc, char** argv) {
     } else if (a == "--no-suite") {
       suite = false;
     } else if (a == "--rungs" && i + 1 < argc) {
-      rungs = "," + std::string(argv[++i]) + ",";
-      for (Contender const& c : kContenders) rungs_known += rungs.find("," + std::string(c.name) + ",") != std::string::npos;
-      if (rungs_known == 0) {
-        std::fprintf(stderr, "hopper_cute: --rungs names no rung [h1_seed,...,h7_pipeline]\n");
-        return 2;
+      // Every name must be a rung's: a misspelt one would silently drop it from the set.
+      std::string const list = argv[++i];
+      rungs = "," + list + ",";
+      for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
+        e = std::min(list.find(',', b), list.size());
+        std::string const name = list.substr(b, e - b);
+        bool known = false;
+        for (Contender const& c : kContenders) known |= c.run != launch_cublas && name == c.name;
+        if (!known) {
+          std::fprintf(stderr, "hopper_cute: --rungs: '%s' is not a rung [h1_seed, h2_ws, h3_persist, h4_tmastore, "
+                       "h5_grouped, h6_cluster, h7_pipeline, h8_pingpong, h8_pingpong_64x256]\n", name.c_str());
+          return 2;
+        }
       }
     } else {
       std::fprintf(stderr,
