@@ -506,18 +506,18 @@ struct H8T {
     return make_tiled_mma(Atom{}, Layout<Shape<_1, _1, _1>>{}, Tile<Int<kBM>, Int<kBN>, _16>{});
   }
 };
-using H8 = H8T<128, 128, 6>;     // h8_pingpong: 128x128 per warpgroup, 6 stages of 32 KiB
-using H8w = H8T<64, 256, 5>;     // h8_pingpong_64x256: 5 stages of 40 KiB
+using H8 = H8T<128, 128, 6>;  // h8_pingpong: 128x128 per warpgroup, 6 stages of 32 KiB
+using H8w = H8T<64, 256, 5>;  // h8_pingpong_64x256: 5 stages of 40 KiB
 
-template <class Cfg, class TmaA, class TmaB>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
-                int group_m) {
-#if TESSERA_SM90A_ENABLED
+// The ping-pong body: the producer, the two consumer warpgroups' mainloops
+// and their turns; `epilogue(thr, tCrC, m0, n0)` runs in the 128 threads of
+// the tile's warpgroup, in its epilogue turn, once the tile's accumulators
+// are final. `base`: the ring (Cfg::SmemA, then Cfg::SmemB).
+template <class Cfg, class TmaA, class TmaB, class Epilogue>
+__device__ void pingpong_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
+                              int group_m, Epilogue&& epilogue) {
   using Pipeline = PipelineTmaAsync<Cfg::kStages>;
   using Order = OrderedSequenceBarrier<2, 2>;
-  extern __shared__ unsigned char smem_raw[];
-  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
   Tensor sA = make_tensor(make_smem_ptr(base), typename Cfg::SmemA{});
   Tensor sB = make_tensor(make_smem_ptr(base + cosize(typename Cfg::SmemA{})), typename Cfg::SmemB{});
   __shared__ typename Pipeline::SharedStorage ring_storage;
@@ -542,6 +542,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int u = walk.first; u < walk.units; u += walk.step) {
         int m0, n0;
         walk.origin(u, m0, n0);
+        // NOTE: `unroll 1` keeps this loop as it was when h8 had the body
+        // to itself (moved into a shared body, nvcc unrolled it 2x), so
+        // h8's PTX is what session 26 measured but for a few address
+        // computations before the loops.
+#pragma unroll 1
         for (int k = 0; k < walk.num_k; ++k, ++write) {
           pipeline.producer_acquire(write);
           auto* bar = pipeline.producer_get_barrier(write);
@@ -587,10 +592,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       read.advance(skip);
       retired.advance(skip);
       order.wait();  // stage 1: epilogues in the tiles' order
-      store_tile<decltype(thr), decltype(tCrC), Cfg::kBM, Cfg::kBN>(thr, tCrC, C, M, N, m0, n0);
+      epilogue(thr, tCrC, m0, n0);
       order.arrive();
     }
   }
+}
+
+template <class Cfg, class TmaA, class TmaB>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
+                int group_m) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  pingpong_body<Cfg>(tma_a, tma_b, reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw)), M, N, K, group_m,
+                     [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+                       store_tile<std::remove_cvref_t<decltype(thr)>, std::remove_cvref_t<decltype(tCrC)>, Cfg::kBM,
+                                  Cfg::kBN>(thr, tCrC, C, M, N, m0, n0);
+                     });
 #else
   (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K, (void)group_m;
 #endif
