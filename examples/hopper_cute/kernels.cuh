@@ -2,12 +2,13 @@
 // Part of Tessera.
 #pragma once
 
-// Two Hopper bf16 GEMMs written the way seed 002 writes them, in CuTe's
+// Seed 002's Hopper bf16 GEMMs written the way it writes them, in CuTe's
 // vocabulary (`using namespace tessera;`): TMA copies made by make_tma_copy,
 // mbarriers, a TiledMMA of GMMA atoms over 128B-swizzled K-major tiles.
 // C (M,N) row-major f32 = A (M,K) row-major x B (N,K) row-major^T; any M, N
-// (TMA reads zeros past the edges, the epilogue stores are predicated), K a
-// multiple of 8 (the TMA row stride is a multiple of 16 bytes).
+// (TMA reads zeros past the edges; direct epilogue stores are predicated,
+// TMA stores clipped, and those need N % 4 == 0), K a multiple of 8 (the TMA
+// row stride is a multiple of 16 bytes).
 //
 //   h1_seed  seed 002's hopper_gemm_complete.cu: one warpgroup, 128x128x64
 //            tiles, kStages-deep TMA ring; thread 0 refills a stage after
@@ -43,6 +44,10 @@
 //            owns whole 128x128 tiles, taking turns (OrderedSequenceBarrier)
 //            at the mainloop and the epilogue, so one's epilogue runs under
 //            the other's mainloop; direct stores, as h3.
+//   h8_pingpong_tma  h8 with h4's epilogue: each warpgroup stages its tile
+//            in 64 x 32 f32 chunks through two buffers of its own and one
+//            of its threads issues the TMA stores; needs N % 4 == 0 (also
+//            in 64x256 tiles, with a 4-stage ring).
 
 #include <cstdint>
 
@@ -493,10 +498,17 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
 // passes the mainloop turn as soon as its last batch is issued, so its
 // epilogue (direct predicated stores, as h3's) runs under the other's
 // mainloop. Compare with h3, the cooperative kernel with the same epilogue.
-template <int kBM_, int kBN_, int kStages_>
+// kTmaStore: h8_pingpong_tma's configuration, the ring followed by 2 x 2
+// epilogue buffers of H4's (32 KiB).
+template <int kBM_, int kBN_, int kStages_, bool kTmaStore_ = false>
 struct H8T {
   static constexpr int kBM = kBM_, kBN = kBN_, kStages = kStages_, kThreads = 384;
-  static constexpr int kSmem = 1024 + 2 * (kBM + kBN) * kBlockK * kStages;
+  static constexpr bool kTmaStore = kTmaStore_;
+  static constexpr int kSmem =
+      1024 + 2 * (kBM + kBN) * kBlockK * kStages + (kTmaStore ? 2 /*warpgroups*/ * 2 /*buffers*/ * H4::kEpiBytes : 0);
+  // 256: the static shared memory (the ring's and the turns' barriers, 128 bytes).
+  static_assert(kSmem + 256 <= 227 * 1024,
+                "H8T: ring and epilogue buffers exceed the 227 KiB a CTA may have [fewer stages]");
   using SmemA = Ring<kBM, kStages>;
   using SmemB = Ring<kBN, kStages>;
   // One warpgroup: m64nNk16 atoms, kBM / 64 of them along M.
@@ -506,18 +518,25 @@ struct H8T {
     return make_tiled_mma(Atom{}, Layout<Shape<_1, _1, _1>>{}, Tile<Int<kBM>, Int<kBN>, _16>{});
   }
 };
-using H8 = H8T<128, 128, 6>;     // h8_pingpong: 128x128 per warpgroup, 6 stages of 32 KiB
-using H8w = H8T<64, 256, 5>;     // h8_pingpong_64x256: 5 stages of 40 KiB
+using H8 = H8T<128, 128, 6>;  // h8_pingpong: 128x128 per warpgroup, 6 stages of 32 KiB
+using H8w = H8T<64, 256, 5>;  // h8_pingpong_64x256: 5 stages of 40 KiB
+// NOTE: with the TMA-store epilogue's 32 KiB of buffers the 128x128 ring
+// keeps its 6 stages (1 + 192 + 32 KiB = 230,400 bytes of the 232,448); the
+// 64x256 ring drops from 5 stages to 4 (5 x 40 + 32 KiB would be 233 KiB).
+// Not measured yet.
+using H8t = H8T<128, 128, 6, true>;  // h8_pingpong_tma
+using H8wt = H8T<64, 256, 4, true>;  // h8_pingpong_64x256_tma
 
-template <class Cfg, class TmaA, class TmaB>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
-                int group_m) {
-#if TESSERA_SM90A_ENABLED
+// The ping-pong body h8_pingpong and h8_pingpong_tma share: the producer,
+// the two consumer warpgroups' mainloops and their turns; `epilogue(thr,
+// tCrC, m0, n0)` runs in the 128 threads of the tile's warpgroup, in its
+// epilogue turn, once the tile's accumulators are final. `base`: the ring
+// (Cfg::SmemA, then Cfg::SmemB).
+template <class Cfg, class TmaA, class TmaB, class Epilogue>
+__device__ void pingpong_body(TmaA const& tma_a, TmaB const& tma_b, bfloat16_t* base, int M, int N, int K,
+                              int group_m, Epilogue&& epilogue) {
   using Pipeline = PipelineTmaAsync<Cfg::kStages>;
   using Order = OrderedSequenceBarrier<2, 2>;
-  extern __shared__ unsigned char smem_raw[];
-  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
   Tensor sA = make_tensor(make_smem_ptr(base), typename Cfg::SmemA{});
   Tensor sB = make_tensor(make_smem_ptr(base + cosize(typename Cfg::SmemA{})), typename Cfg::SmemB{});
   __shared__ typename Pipeline::SharedStorage ring_storage;
@@ -542,6 +561,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int u = walk.first; u < walk.units; u += walk.step) {
         int m0, n0;
         walk.origin(u, m0, n0);
+        // NOTE: `unroll 1` keeps this loop as it was when h8 had the body
+        // to itself (moved into a shared body, nvcc unrolled it 2x), so
+        // h8's PTX is what session 26 measured but for a few address
+        // computations before the loops.
+#pragma unroll 1
         for (int k = 0; k < walk.num_k; ++k, ++write) {
           pipeline.producer_acquire(write);
           auto* bar = pipeline.producer_get_barrier(write);
@@ -587,12 +611,91 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       read.advance(skip);
       retired.advance(skip);
       order.wait();  // stage 1: epilogues in the tiles' order
-      store_tile<decltype(thr), decltype(tCrC), Cfg::kBM, Cfg::kBN>(thr, tCrC, C, M, N, m0, n0);
+      epilogue(thr, tCrC, m0, n0);
       order.arrive();
     }
   }
+}
+
+template <class Cfg, class TmaA, class TmaB>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    h8_pingpong(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b, float* C, int M, int N, int K,
+                int group_m) {
+#if TESSERA_SM90A_ENABLED
+  extern __shared__ unsigned char smem_raw[];
+  pingpong_body<Cfg>(tma_a, tma_b, reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw)), M, N, K, group_m,
+                     [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+                       store_tile<std::remove_cvref_t<decltype(thr)>, std::remove_cvref_t<decltype(tCrC)>, Cfg::kBM,
+                                  Cfg::kBN>(thr, tCrC, C, M, N, m0, n0);
+                     });
 #else
   (void)tma_a, (void)tma_b, (void)C, (void)M, (void)N, (void)K, (void)group_m;
+#endif
+}
+
+// h8_pingpong_tma: h8 with h4's epilogue. The owning warpgroup writes its
+// tile as 64 x 32 f32 chunks (kBM / 64 x kBN / 32 = 8 of them) into its two
+// 128B-swizzled buffers (after the ring; warpgroup w's at 2w, 2w + 1),
+// alternating; per chunk: its first thread waits until the buffer's last
+// store has read it (tma_store_wait<1>: at most the other buffer's store
+// still reads), named barrier 1 + w (its 128 threads), the 16 values each
+// thread holds of the chunk to shared memory, tma_store_fence, named barrier
+// 1 + w again, and the first thread issues the chunk's TMA store
+// (copy(tma_c, sE, coord); tma_store_arrive) without waiting for it. The
+// TMA unit clips the parts of chunks past M and N, so edge tiles need no
+// predication; C's rows must be a multiple of 16 bytes apart (N % 4 == 0).
+// The epilogue keeps its turn (OrderedSequenceBarrier stage 1), though
+// correctness does not need it here: the warpgroups' tiles, buffers, named
+// barriers and bulk groups (one issuing thread each) are disjoint. Kept so
+// that h8 -> h8_pingpong_tma changes the epilogue's stores and nothing of
+// the schedule; the turn now spans only the staging and the issue, not the
+// global writes.
+template <class Cfg, class TmaA, class TmaB, class TmaC>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    h8_pingpong_tma(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
+                    __grid_constant__ const TmaC tma_c, int M, int N, int K, int group_m) {
+#if TESSERA_SM90A_ENABLED
+  static_assert(Cfg::kTmaStore, "h8_pingpong_tma: the configuration has no epilogue buffers [H8T<..., true>]");
+  static_assert(Cfg::kBM % H4::kChunkM == 0 && Cfg::kBN % H4::kChunkN == 0,
+                "h8_pingpong_tma: the tile must be whole 64 x 32 chunks");
+  constexpr int kChunksN = Cfg::kBN / H4::kChunkN;              // chunks across a 64-row block
+  constexpr int kChunks = (Cfg::kBM / H4::kChunkM) * kChunksN;  // chunks per tile
+  extern __shared__ unsigned char smem_raw[];
+  auto* base = reinterpret_cast<bfloat16_t*>(aligned_smem(smem_raw));
+  auto* epi = reinterpret_cast<float*>(base + cosize(typename Cfg::SmemA{}) + cosize(typename Cfg::SmemB{}));
+  int const wg = int(threadIdx.x) / 128 - 1;  // consumer warpgroup 0 or 1 (-1: producer)
+  bool const issuer = threadIdx.x % 128 == 0;
+  int chunks = 0;  // chunks this warpgroup has stored so far
+  auto const epilogue = [&](auto const& thr, auto const& tCrC, int m0, int n0) {
+    // tCrC is ((2,2,kBN/8),kBM/64,1): value v + (kBN / 2) r sits in row
+    // 64 r + (0..63) and column 8 (v / 4) + (0..7), so chunk c (64-row block
+    // c / kChunksN, columns 32 (c % kChunksN) + (0..31)) is values 16 c ..
+    // 16 c + 15 (checked on the host for all 128 threads, both tile shapes).
+    static_assert(decltype(size(tCrC))::value == 16 * kChunks, "h8_pingpong_tma: 16 values per thread per chunk");
+    Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<Cfg::kBM>{}, Int<Cfg::kBN>{})));
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c, ++chunks) {
+      int const cm = H4::kChunkM * (c / kChunksN), cn = H4::kChunkN * (c % kChunksN);  // the chunk's origin
+      Tensor sE = make_tensor(make_smem_ptr(epi + (2 * wg + (chunks & 1)) * (H4::kEpiBytes / 4)), H4::EpiTile{});
+      if (chunks >= 2 && issuer) tma_store_wait<1>();  // this buffer's last store has read it
+      arch::named_barrier_sync(1 + wg, 128);
+#pragma unroll
+      for (int v = 16 * c; v < 16 * c + 16; ++v) {
+        auto const e = tCcC(v);
+        sE(int(get<0>(e)) - cm, int(get<1>(e)) - cn) = tCrC(v);
+      }
+      tma_store_fence();  // the generic-proxy writes visible to the TMA unit
+      arch::named_barrier_sync(1 + wg, 128);
+      if (issuer) {
+        copy(tma_c, sE, make_coord(m0 + cm, n0 + cn));
+        tma_store_arrive();
+      }
+    }
+  };
+  pingpong_body<Cfg>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
+  if (wg >= 0 && issuer) tma_store_wait<0>();  // the buffers are read before the CTA's memory goes
+#else
+  (void)tma_a, (void)tma_b, (void)tma_c, (void)M, (void)N, (void)K, (void)group_m;
 #endif
 }
 

@@ -5,6 +5,7 @@
 // (kernels.cuh), checked and timed beside cuBLAS on the same data.
 //
 //   hopper_cute [--sizes 4096,8192,4095x4097x4096] [--reps 20] [--no-suite]
+//               [--rungs h7_pipeline,h8_pingpong_tma]
 //
 // A size is N (square) or MxNxK; K must be a multiple of 8. First a suite of
 // awkward shapes is checked against an fp64 host reference (unless
@@ -78,6 +79,15 @@ void free_operands(Operands& o) {
 // A launcher per contender: returns false (with a reason) when it cannot run the shape.
 using Launcher = bool (*)(Operands const&, cublasHandle_t, std::string*);
 
+// C as the TMA stores of h4-h7 and h8_pingpong_tma write it, in 64 x 32 f32
+// chunks; not ok() when C's rows are not whole 16-byte units (N % 4 != 0).
+auto make_c_store(Operands const& o) {
+  return make_tma_copy(SM90_TMA_STORE{},
+                       make_tensor(make_gmem_ptr(o.c), make_layout(make_shape(o.s.M, o.s.N), make_stride(o.s.N, _1{}))),
+                       H4::EpiTile{}, make_shape(Int<H4::kChunkM>{}, Int<H4::kChunkN>{}));
+}
+char const* const kDeclineTmaStore = "declines (C's rows are not whole 16-byte units for a TMA store): ";
+
 template <class Cfg, int kWhich>
 bool launch(Operands const& o, cublasHandle_t, std::string* why) {
   constexpr int kCluster = kWhich == 6 || kWhich == 7 ? 2 : 1;
@@ -103,19 +113,28 @@ bool launch(Operands const& o, cublasHandle_t, std::string* why) {
     // h2: one CTA per tile; h3-h8: one per SM walking the tiles.
     int const ctas = kWhich == 2 || tiles < sms ? tiles : sms;
     if constexpr (kWhich == 8) {
-      auto k = h8_pingpong<Cfg, decltype(ta), decltype(tb)>;
-      HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
-      k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K, 16);
+      if constexpr (Cfg::kTmaStore) {
+        auto tc = make_c_store(o);
+        if (!tc.ok()) {
+          *why = std::string(kDeclineTmaStore) + tc.error();
+          return false;
+        }
+        auto k = h8_pingpong_tma<Cfg, decltype(ta), decltype(tb), decltype(tc)>;
+        HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
+        k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, tc, o.s.M, o.s.N, o.s.K, 16);
+      } else {
+        auto k = h8_pingpong<Cfg, decltype(ta), decltype(tb)>;
+        HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
+        k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K, 16);
+      }
     } else if constexpr (kWhich <= 3) {
       auto k = h3_persistent<decltype(ta), decltype(tb)>;
       HC_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmem));
       k<<<ctas, Cfg::kThreads, Cfg::kSmem>>>(ta, tb, o.c, o.s.M, o.s.N, o.s.K);
     } else {
-      auto tc = make_tma_copy(SM90_TMA_STORE{},
-                              make_tensor(make_gmem_ptr(o.c), make_layout(make_shape(o.s.M, o.s.N), make_stride(o.s.N, _1{}))),
-                              H4::EpiTile{}, make_shape(Int<H4::kChunkM>{}, Int<H4::kChunkN>{}));
+      auto tc = make_c_store(o);
       if (!tc.ok()) {
-        *why = std::string("declines (C's rows are not whole 16-byte units for a TMA store): ") + tc.error();
+        *why = std::string(kDeclineTmaStore) + tc.error();
         return false;
       }
       auto k = h4_tma_store<decltype(ta), decltype(tb), decltype(tc), kCluster, kWhich == 7>;
@@ -177,7 +196,9 @@ Contender const kContenders[] = {{"cublas", launch_cublas},
                                  {"h6_cluster", launch<H2, 6>, true},
                                  {"h7_pipeline", launch<H2, 7>, true},
                                  {"h8_pingpong", launch<H8, 8>},
-                                 {"h8_pingpong_64x256", launch<H8w, 8>}};
+                                 {"h8_pingpong_64x256", launch<H8w, 8>},
+                                 {"h8_pingpong_tma", launch<H8t, 8>, true},
+                                 {"h8_pingpong_64x256_tma", launch<H8wt, 8>, true}};
 
 std::vector<float> download(Operands const& o) {
   std::vector<float> c(std::size_t(o.s.M) * o.s.N);
@@ -296,15 +317,17 @@ int main(int argc, char** argv) {
         bool known = false;
         for (Contender const& c : kContenders) known |= c.run != launch_cublas && name == c.name;
         if (!known) {
-          std::fprintf(stderr, "hopper_cute: --rungs: '%s' is not a rung [h1_seed, h2_ws, h3_persist, h4_tmastore, "
-                       "h5_grouped, h6_cluster, h7_pipeline, h8_pingpong, h8_pingpong_64x256]\n", name.c_str());
+          std::string names;  // the table's, so that the list cannot fall behind it
+          for (Contender const& c : kContenders)
+            if (c.run != launch_cublas) names += std::string(names.empty() ? "" : ", ") + c.name;
+          std::fprintf(stderr, "hopper_cute: --rungs: '%s' is not a rung [%s]\n", name.c_str(), names.c_str());
           return 2;
         }
       }
     } else {
       std::fprintf(stderr,
                    "usage: hopper_cute [--sizes 4096,8192,4095x4097x4096] [--reps 20] [--no-suite] "
-                   "[--rungs h6_cluster,h7_pipeline]\n");
+                   "[--rungs h7_pipeline,h8_pingpong_tma]\n");
       return 2;
     }
   }
@@ -334,7 +357,13 @@ int main(int argc, char** argv) {
   bool all_ok = true;
 
   if (suite) {
-    Shape3 const awkward[] = {{1, 1, 8}, {129, 257, 72}, {300, 200, 1000}, {256, 384, 1000}, {77, 513, 136}};
+    // 2300x2052x72: more tiles than two per SM of 132 (306 of 128x128, 324 of
+    // 64x256, 162 of 128x256), so the persistent rungs' CTAs walk several
+    // tiles and both ping-pong warpgroups run (in the smaller shapes each CTA
+    // has one tile, warpgroup 0's), with M and N residues and N % 4 == 0 for
+    // the TMA-store rungs.
+    Shape3 const awkward[] = {{1, 1, 8},     {129, 257, 72}, {300, 200, 1000}, {256, 384, 1000},
+                              {77, 513, 136}, {2300, 2052, 72}};
     for (Shape3 const s : awkward) {
       Operands o = make_operands(s, rng);
       std::vector<double> const ref = host_reference(o);
