@@ -41,6 +41,7 @@
 #include <tessera/arch/arch.cuh>
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/arch/sm80/ldmatrix.cuh>
+#include <tessera/arch/sm80/cache_policy.cuh>
 #include <tessera/arch/sm80/mma.cuh>
 #include <tessera/arch/sm80/prefetch.cuh>
 #include <tessera/arch/sm90/cluster.cuh>
