@@ -14,14 +14,24 @@
 //   cp.async.bulk.commit_group;  cp.async.bulk.wait_group{.read} N;
 //   prefetch.tensormap [tmap];
 //   cp.async.bulk.prefetch.tensor.{1d..5d}.L2.global.tile [tmap, {...}];
+// and the loads and the prefetch with an L2 cache policy (the
+// .L2::cache_hint qualifier last, the 64-bit policy the last operand):
+//   ... .mbarrier::complete_tx::bytes.L2::cache_hint [dst], [tmap, {...}], [mbar], policy;
+//   ... .mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [dst], [tmap, {...}], [mbar], ctaMask, policy;
+//   cp.async.bulk.prefetch.tensor.{1d..5d}.L2.global.tile.L2::cache_hint [tmap, {...}], policy;
 //
 // One function per operation, its rank the number of coordinates passed
 // (1 to 5, the tensor map's rank; more or fewer fails the build):
 //   tma_load(dst, tmap, bar, c0, c1, c2, c3)        a 4-D box
 //   tma_load_multicast(dst, tmap, bar, mask, c...)  tma_store(tmap, src, c...)
 //   tma_reduce_add(tmap, src, c...)                 tma_prefetch(tmap, c...)
+//   tma_load_cache_hint(dst, tmap, bar, policy, c...)
+//   tma_load_multicast_cache_hint(dst, tmap, bar, mask, policy, c...)
+//   tma_prefetch_cache_hint(tmap, policy, c...)
 // and the older fixed-rank names (tma_load_2d, tma_store_3d, ...), which
-// call them.
+// call them. A policy is createpolicy's value (arch/sm80/cache_policy.cuh);
+// the hinted forms copy exactly what the plain ones do (PTX ISA 8.0, sm_90,
+// as the plain forms).
 //
 // Coordinates are signed 32-bit element indices, innermost dimension first.
 // The innermost coordinate times the element size must be a multiple of 16
@@ -117,6 +127,30 @@ __device__ __forceinline__ void tma_prefetch(const void* tmap, Coords... coords)
 #endif
 }
 
+// The same with an L2 cache policy for the prefetched lines (createpolicy's
+// value). sm_90.
+//   cp.async.bulk.prefetch.tensor.{1d..5d}.L2.global.tile.L2::cache_hint [tmap, {...}], policy;
+template <class... Coords>
+__device__ __forceinline__ void tma_prefetch_cache_hint(const void* tmap, uint64_t policy, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
+#if TESSERA_SM90_ENABLED
+  constexpr int R = int(sizeof...(Coords));
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_PREFETCH_HINT_ASM_(DIM, COORDS)                                                        \
+  asm volatile("cp.async.bulk.prefetch.tensor" DIM ".L2.global.tile.L2::cache_hint [%5, " COORDS "], %6;\n" :: \
+                   TESSERA_TMA_COORD_OPERANDS_(b),                                                         \
+               "l"(map), "l"(policy)                                                                       \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_PREFETCH_HINT_ASM_)
+#undef TESSERA_TMA_PREFETCH_HINT_ASM_
+#else
+  (void)tmap;
+  (void)policy;
+  (void)b;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
 // Load of a box of rank 1-5 into this CTA's shared memory, completing on
 // `bar` (complete_tx of the box's bytes). sm_90.
 //   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes
@@ -138,6 +172,35 @@ __device__ __forceinline__ void tma_load(void* smem_dst, const void* tmap, uint6
   (void)smem_dst;
   (void)tmap;
   (void)bar;
+  (void)b;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// The same with an L2 cache policy for the lines the load reads
+// (createpolicy's value). sm_90.
+//   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint
+template <class... Coords>
+__device__ __forceinline__ void tma_load_cache_hint(void* smem_dst, const void* tmap, uint64_t* bar, uint64_t policy,
+                                                    Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
+#if TESSERA_SM90_ENABLED
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const dst = smem_u32(smem_dst), mbar = smem_u32(bar);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_LOAD_HINT_ASM_(DIM, COORDS)                                                                \
+  asm volatile("cp.async.bulk.tensor" DIM                                                                      \
+               ".shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%5], [%6, " COORDS        \
+               "], [%7], %8;\n" ::TESSERA_TMA_COORD_OPERANDS_(b),                                              \
+               "r"(dst), "l"(map), "r"(mbar), "l"(policy)                                                      \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_LOAD_HINT_ASM_)
+#undef TESSERA_TMA_LOAD_HINT_ASM_
+#else
+  (void)smem_dst;
+  (void)tmap;
+  (void)bar;
+  (void)policy;
   (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
@@ -168,6 +231,36 @@ __device__ __forceinline__ void tma_load_multicast(void* smem_dst, const void* t
   (void)tmap;
   (void)bar;
   (void)cta_mask;
+  (void)b;
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
+// The same with an L2 cache policy for the lines the load reads
+// (createpolicy's value). sm_90.
+//   cp.async.bulk.tensor.{1d..5d}.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
+template <class... Coords>
+__device__ __forceinline__ void tma_load_multicast_cache_hint(void* smem_dst, const void* tmap, uint64_t* bar,
+                                                              uint16_t cta_mask, uint64_t policy, Coords... coords) {
+  detail::TmaBoxCoords const b = detail::tma_box_coords(coords...);
+#if TESSERA_SM90_ENABLED
+  constexpr int R = int(sizeof...(Coords));
+  uint32_t const dst = smem_u32(smem_dst), mbar = smem_u32(bar);
+  uint64_t const map = tmap_u64(tmap);
+#define TESSERA_TMA_LOAD_MULTICAST_HINT_ASM_(DIM, COORDS)                                                  \
+  asm volatile("cp.async.bulk.tensor" DIM                                                                  \
+               ".shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%5], " \
+               "[%6, " COORDS "], [%7], %8, %9;\n" ::TESSERA_TMA_COORD_OPERANDS_(b),                       \
+               "r"(dst), "l"(map), "r"(mbar), "h"(cta_mask), "l"(policy)                                   \
+               : "memory")
+  TESSERA_TMA_BY_RANK_(R, TESSERA_TMA_LOAD_MULTICAST_HINT_ASM_)
+#undef TESSERA_TMA_LOAD_MULTICAST_HINT_ASM_
+#else
+  (void)smem_dst;
+  (void)tmap;
+  (void)bar;
+  (void)cta_mask;
+  (void)policy;
   (void)b;
   tessera_error_requires_sm90_or_newer();
 #endif
