@@ -23,4 +23,5 @@
 #include "tessera/tensor/algorithm/functional.hpp"
 #include "tessera/tensor/algorithm/gemm.hpp"
 #include "tessera/tensor/algorithm/prefetch.hpp"
+#include "tessera/tensor/cache_policy.hpp"
 #include "tessera/tensor/print_tensor.hpp"

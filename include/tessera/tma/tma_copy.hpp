@@ -26,6 +26,14 @@
 //   make_tma_atom(op, gmem, smem_layout, cta_tile, cluster_size)   CuTe's other name, the same copy
 //   prefetch(tma, coord) / prefetch(tma, tAgA(_, k))   the tile into L2 ahead of its load (a hint)
 //
+//   // an L2 cache policy on a load or prefetch (CuTe's cache_hint argument;
+//   // L2CachePolicy, tensor/cache_policy.hpp): .L2::cache_hint forms, same data
+//   L2CachePolicy const keep = make_l2_cache_policy<L2Priority::evict_last>();
+//   copy(tma_load_A.with(mbar, keep), make_coord(m0, k0), sA);       // SM90_TMA_LOAD
+//   copy(tma_load_B.with(mbar, cta_mask, keep), tBgB(_, k), tBsB(_, stage));   // SM90_TMA_LOAD_MULTICAST
+//   prefetch(tma_load_A, tAgA(_, k + 1), keep);
+//   A store takes no hint (with(mbar, hint) on one fails the build, as with(mbar) does).
+//
 //   // or CuTe's partitioned form (see tma_partition below):
 //   auto [tAgA, tAsA] = tma_partition(tma_load_A, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
 //                                     group_modes<0, 2>(gA));   // gA: local_tile of get_tma_tensor(shape)
@@ -95,6 +103,7 @@
 
 #include <tessera/layout.hpp>
 #include <tessera/tensor.hpp>
+#include <tessera/tensor/cache_policy.hpp>
 #include <tessera/tma/make_tma_desc.hpp>
 #include <tessera/tma/multicast_mask.hpp>
 #include <tessera/tma/tensor_map.hpp>
@@ -118,7 +127,7 @@ template <class Op>
 inline constexpr bool is_tma_store_op_v = std::is_same_v<Op, SM90_TMA_STORE> || std::is_same_v<Op, SM90_TMA_REDUCE_ADD>;
 }  // namespace detail
 
-template <class Copy>
+template <class Copy, bool kCacheHint = false>
 struct TmaCopyWith;
 template <class Copy>
 struct TmaCopySlice;
@@ -253,13 +262,43 @@ struct TmaCopy : detail::TmaSliceMap<Slices> {
                   "smem, coord); tma_store_arrive(); tma_store_wait<0>()]");
     static_assert(!std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                   "TmaCopy::with(mbar): a SM90_TMA_LOAD_MULTICAST copy names its receivers: with(mbar, cta_mask)");
-    return {this, &mbar, 0};
+    return {this, &mbar, 0, 0};
   }
   TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy> with(std::uint64_t& mbar, std::uint16_t cta_mask) const {
     static_assert(std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
                   "TmaCopy::with(mbar, cta_mask): only a SM90_TMA_LOAD_MULTICAST copy multicasts [make_tma_copy("
                   "SM90_TMA_LOAD_MULTICAST{}, ...)]");
-    return {this, &mbar, cta_mask};
+    return {this, &mbar, cta_mask, 0};
+  }
+  // The same with an L2 cache policy for the lines the load reads (the
+  // .L2::cache_hint forms; the data loaded is the same).
+  TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy, true> with(std::uint64_t& mbar, L2CachePolicy cache_hint) const {
+    static_assert(!detail::is_tma_store_op_v<Op>,
+                  "TmaCopy::with(mbar, cache_hint): a TMA store completes in a bulk group, not on an mbarrier, and "
+                  "takes no cache hint here [copy(tma_store, smem, coord); tma_store_arrive(); tma_store_wait<0>()]");
+    static_assert(!std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
+                  "TmaCopy::with(mbar, cache_hint): a SM90_TMA_LOAD_MULTICAST copy names its receivers: with(mbar, "
+                  "cta_mask, cache_hint)");
+    return {this, &mbar, 0, cache_hint.value};
+  }
+  TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy, true> with(std::uint64_t& mbar, std::uint16_t cta_mask,
+                                                      L2CachePolicy cache_hint) const {
+    static_assert(std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>,
+                  "TmaCopy::with(mbar, cta_mask, cache_hint): only a SM90_TMA_LOAD_MULTICAST copy multicasts "
+                  "[with(mbar, cache_hint) for a SM90_TMA_LOAD; make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, ...)]");
+    return {this, &mbar, cta_mask, cache_hint.value};
+  }
+  // A 64-bit integer after the barrier is neither a mask nor a policy: as a
+  // mask it would be cut to 16 bits without a word (a raw createpolicy value
+  // meant as the hint, most likely).
+  template <class I>
+    requires(std::is_integral_v<I> && sizeof(I) == 8)
+  TESSERA_HOST_DEVICE TmaCopyWith<TmaCopy> with(std::uint64_t& mbar, I) const {
+    static_assert(sizeof(I) == 0,
+                  "TmaCopy::with(mbar, x): x is a 64-bit integer, neither a multicast mask (16 bits) nor a cache "
+                  "hint [a hint is an L2CachePolicy: make_l2_cache_policy<L2Priority::evict_last>(), or "
+                  "L2CachePolicy{raw} for a createpolicy value]");
+    return {this, &mbar, 0, 0};
   }
 };
 
@@ -298,11 +337,14 @@ struct TmaCopySlice<TmaCopy<Op, T, SmemLayout, Slices, NR>> {
   }
 };
 
-template <class Copy>
+// A copy bound to its barrier (and multicast mask, and with kCacheHint an
+// L2 cache policy): what copy(tma.with(...), src, dst) takes.
+template <class Copy, bool kCacheHint>
 struct TmaCopyWith {
   Copy const* copy_;
   std::uint64_t* mbar_;
   std::uint16_t cta_mask_;
+  std::uint64_t cache_policy_;  // createpolicy's value; read only when kCacheHint
 };
 
 namespace detail {
@@ -587,6 +629,31 @@ __device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Tens
   prefetch(tma, box(0));
 }
 
+// The same with an L2 cache policy for the prefetched lines
+// (cp.async.bulk.prefetch.tensor...L2::cache_hint), e.g. evict_last for a
+// tile the next k-step of every CTA reads. sm_90.
+template <class Op, class T, class SmemLayout, int Slices, int NR, class Coord>
+  requires(!is_tensor_v<Coord>)
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Coord const& coord,
+                         L2CachePolicy cache_hint) {
+  using Copy = TmaCopy<Op, T, SmemLayout, Slices, NR>;
+  TmaCoords const c = tma.coords_(coord);
+  TESSERA_UNROLL
+  for (int t = 0; t < Copy::kBoxes; ++t) {
+    TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
+    detail::tma_with_coords<Copy::kRank>(
+        ct, [&](auto... x) { arch::tma_prefetch_cache_hint(&tma.tmap_, cache_hint.value, x...); });
+  }
+}
+template <class Op, class T, class SmemLayout, int Slices, int NR, class CEngine, class CLayout>
+__device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Tensor<CEngine, CLayout> const& box,
+                         L2CachePolicy cache_hint) {
+  static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
+                "prefetch(tma, tensor, cache_hint): the tensor must hold TMA coordinates [a slice tAgA(_, k) of "
+                "tma_partition's coordinate tensor, from get_tma_tensor]");
+  prefetch(tma, box(0), cache_hint);
+}
+
 // Loads the box whose first element sits at mode coordinate `coord` of the
 // global tensor (a tuple, one integer per mode; boxes past the edge read
 // zeros) into `smem`. One thread issues it; completion arrives on the bound
@@ -595,10 +662,12 @@ __device__ void prefetch(TmaCopy<Op, T, SmemLayout, Slices, NR> const& tma, Tens
 // tensors, and `coord` is then the slice's first element) loads that slice
 // and multicasts it to cta_mask: every receiver's barrier counts the
 // slice's bytes, so a CTA that receives all Slices slices expects
-// box_bytes(). sm_90.
-template <class Op, class T, class SmemLayout, int Slices, int NR, class Coord, class SEngine, class SLayout>
+// box_bytes(). A copy bound with a cache hint issues the .L2::cache_hint
+// form of each instruction, the same bytes landing. sm_90.
+template <class Op, class T, class SmemLayout, int Slices, int NR, bool kHint, class Coord, class SEngine,
+          class SLayout>
   requires(!is_tensor_v<Coord>)
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& b, Coord const& coord,
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>, kHint> const& b, Coord const& coord,
                      Tensor<SEngine, SLayout> const& smem) {
   constexpr bool kSlice =
       Slices > 1 && decltype(size(smem))::value * Slices == decltype(size(SmemLayout{}))::value;
@@ -617,8 +686,13 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& 
 #endif
       __trap();
     }
-    detail::tma_with_coords<Copy::kRank>(
-        c, [&](auto... x) { arch::tma_load_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, x...); });
+    detail::tma_with_coords<Copy::kRank>(c, [&](auto... x) {
+      if constexpr (kHint) {
+        arch::tma_load_multicast_cache_hint(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, b.cache_policy_, x...);
+      } else {
+        arch::tma_load_multicast(dst, &tma.slice_tmap_, b.mbar_, b.cta_mask_, x...);
+      }
+    });
   } else {
     // Box t lies t * piece_bytes_ into the tile and starts where
     // tma_piece_coords says (piece_dim_, piece_step_). A slice of whole
@@ -632,8 +706,12 @@ __device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& 
       TmaCoords const ct = detail::tma_piece_coords(tma, c, t);
       void* const dt = static_cast<char*>(dst) + t * tma.piece_bytes_;
       detail::tma_with_coords<Copy::kRank>(ct, [&](auto... x) {
-        if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
+        if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> && kHint) {
+          arch::tma_load_multicast_cache_hint(dt, &tma.tmap_, b.mbar_, b.cta_mask_, b.cache_policy_, x...);
+        } else if constexpr (std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST>) {
           arch::tma_load_multicast(dt, &tma.tmap_, b.mbar_, b.cta_mask_, x...);
+        } else if constexpr (kHint) {
+          arch::tma_load_cache_hint(dt, &tma.tmap_, b.mbar_, b.cache_policy_, x...);
         } else {
           arch::tma_load(dt, &tma.tmap_, b.mbar_, x...);
         }
@@ -708,10 +786,11 @@ __device__ void copy(TmaCopy<SM90_TMA_LOAD, T, SmemLayout, 1, NR> const& tma, Co
 // (tma_partition's tAgA(_, k)); its first element is the box's origin.
 // (The destination is a forwarding reference so that this overload, not
 // the generic copy(atom, src, dst), takes a sliced smem tensor prvalue.)
-template <class Op, class T, class SmemLayout, int Slices, int NR, class CEngine, class CLayout, class SmemTensor>
+template <class Op, class T, class SmemLayout, int Slices, int NR, bool kHint, class CEngine, class CLayout,
+          class SmemTensor>
   requires is_tensor_v<std::remove_cvref_t<SmemTensor>>
-__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>> const& b, Tensor<CEngine, CLayout> const& box,
-                     SmemTensor&& smem) {
+__device__ void copy(TmaCopyWith<TmaCopy<Op, T, SmemLayout, Slices, NR>, kHint> const& b,
+                     Tensor<CEngine, CLayout> const& box, SmemTensor&& smem) {
   static_assert(is_tuple_v<std::remove_cvref_t<decltype(box(0))>>,
                 "copy(tma.with(...), src, dst): the source is a coordinate tensor [tma_partition's tAgA(_, k), from "
                 "get_tma_tensor]; a TMA load reads global memory through the map, not through a data tensor");
