@@ -14,6 +14,12 @@
 //       TMA dimensions 1-3 in decreasing stride order, edge boxes clipped.
 //   TmaModes.ReduceAddTwoSlabs        SM90_TMA_REDUCE_ADD of the two-slab
 //       f32 tensor onto a random one: old + box, one f32 rounding.
+//   TmaModes.MulticastSlicesTwoSlabs  SM90_TMA_LOAD_MULTICAST of the
+//       two-slab bf16 tensor in clusters of 2: the ((2,32),64) box cut into
+//       two ((2,16),64) slices (its slowest sub-mode halved), each CTA of the
+//       cluster loads its slice through the slices' nested map (CuTe's
+//       tma_partition with a cluster layout of 2) and multicasts it to both;
+//       both CTAs' shared memory must hold the whole box.
 // Each round trip: every tile of a fresh random tensor prefetched and loaded
 // (coordinate form and CuTe's partitioned form), copied out of shared memory
 // through the box layout and compared with the host's copy (0 past the
@@ -276,6 +282,116 @@ TEST(TmaModes, ReduceAddTwoSlabs) {
   auto const dst = two_slabs(260, 128);
   using Box = Layout<Shape<Shape<_2, _32>, _32>, Stride<Stride<_32, _64>, _1>>;
   round_trip_both_forms<float, Box, true>(src, dst);
+}
+
+// Cluster c (N CTAs) loads tile c of the tensor: each CTA its slice of the
+// box (tma_partition with a cluster layout of N), multicast to all N, then
+// copies the whole box it received out through the box layout
+// (out[blockIdx.x][k] = sX(k)).
+template <class LoadTma, class Box, class GShape, int N>
+__global__ void __launch_bounds__(128, 1)
+    multicast_slices_kernel(__grid_constant__ const LoadTma load, GShape gshape, Tiles tiles,
+                            typename LoadTma::value_type* out) {
+  using T = typename LoadTma::value_type;
+  constexpr int R = decltype(rank(Box{}))::value;
+  constexpr int kElems = int(decltype(size(Box{}))::value);
+  __shared__ __align__(1024) unsigned char smem_raw[kSmemBytes];
+  __shared__ __align__(8) std::uint64_t mbar;
+  unsigned char* const base = aligned_1024(smem_raw);  // the same offset in every CTA of the cluster
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<T*>(base)), Box{});  // (B0,...)
+  for (int i = int(threadIdx.x); i < kElems * int(sizeof(T)); i += int(blockDim.x)) base[i] = 0xA5;
+  arch::fence_proxy_async_shared_cta();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&mbar, 1);
+    arch::fence_mbarrier_init();
+  }
+  cluster_sync();  // every CTA's barrier initialised before a peer's slice lands
+  int const tile = int(blockIdx.x) / N;
+  Tensor gX = local_tile(load.get_tma_tensor(gshape), product_each(shape(Box{})), tile_coord<R>(tile, tiles));
+  if (threadIdx.x == 0) {
+    std::uint32_t const rank = block_rank_in_cluster();
+    mbarrier_arrive_expect_tx(&mbar, load.box_bytes());  // all N slices land here
+    auto [tXgX, tXsX] = tma_partition(load, rank, Layout<Int<N>>{}, group_modes<0, R>(sX), group_modes<0, R>(gX));
+    copy(load.with(mbar, std::uint16_t((1u << N) - 1)), tXgX, tXsX);
+  }
+  mbarrier_wait(&mbar, 0);
+  T* const dst = out + std::size_t(blockIdx.x) * kElems;
+  for (int k = int(threadIdx.x); k < kElems; k += int(blockDim.x)) dst[k] = sX(k);
+  cluster_sync();  // no CTA leaves while its slice may still be landing in a peer
+}
+
+// Every tile of a fresh random `src` loaded by a cluster of N in multicast
+// slices; each of the N copies of every tile compared bit for bit with the
+// host's tile (0 past the edges).
+template <class T, class Box, int N, class SrcL>
+void multicast_slices(SrcL const& src) {
+  constexpr int R = decltype(rank(src))::value;
+  constexpr int kElems = int(decltype(size(Box{}))::value);
+  std::vector<T> const x = fresh_random<T>(std::size_t(cosize(src)));
+  DevBuf dx, dout;
+  ASSERT_NO_FATAL_FAILURE(upload(dx, x));
+  auto load = make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, make_tensor(make_gmem_ptr(dx.as<T>()), src), Box{}, Int<N>{});
+  ASSERT_TRUE(load.ok()) << load.error();
+  static_assert(decltype(load)::slices() == N, "the box cuts into one slice per CTA of the cluster");
+  ASSERT_TRUE(load.slices_ok()) << load.slice_error();
+  Tiles tiles;
+  int ext[4] = {1, 1, 1, 1}, sz[4] = {1, 1, 1, 1};
+  [&]<int... I>(seq<I...>) {
+    ((tiles.n[I] = (int(size<I>(src)) + int(size<I>(Box{})) - 1) / int(size<I>(Box{})), ext[I] = int(size<I>(Box{})),
+      sz[I] = int(size<I>(src))),
+     ...);
+  }(make_seq<R>{});
+  int n = 1;
+  for (int m = 0; m < R; ++m) n *= tiles.n[m];
+  std::size_t const out_elems = std::size_t(n) * N * kElems;
+  TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(T)));
+  TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(T)));
+  arch::ClusterLaunch l;
+  l.grid = dim3(unsigned(n * N));
+  l.block = dim3(128);
+  l.cluster = dim3(unsigned(N), 1, 1);
+  TESSERA_TEST_CUDA(arch::launch_cluster(multicast_slices_kernel<decltype(load), Box, decltype(shape(src)), N>, l, load,
+                                         shape(src), tiles, dout.as<T>()));
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<T> out(out_elems);
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(T), cudaMemcpyDeviceToHost));
+
+  long long wrong = 0;
+  for (int q = 0; q < n * N; ++q) {
+    int tc[4] = {0, 0, 0, 0};
+    for (int m = 0, r = q / N; m < R; ++m) {
+      tc[m] = r % tiles.n[m];
+      r /= tiles.n[m];
+    }
+    for (int k = 0; k < kElems; ++k) {
+      int c[4] = {0, 0, 0, 0};
+      bool in = true;
+      for (int m = 0, r = k; m < R; ++m) {
+        c[m] = tc[m] * ext[m] + r % ext[m];
+        r /= ext[m];
+        in = in && c[m] < sz[m];
+      }
+      T const want = in ? x[std::size_t(at(src, c[0], c[1], c[2], c[3]))] : T(0.0f);
+      T const have = out[std::size_t(q) * kElems + std::size_t(k)];
+      if (!same_bits(have, want) && ++wrong <= 6)
+        ADD_FAILURE() << "CTA " << q << " (rank " << q % N << " of tile " << q / N << ") element " << k << " ("
+                      << c[0] << "," << c[1] << (in ? "" : ", past the edge") << "): got " << float(have)
+                      << ", expected " << float(want);
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+TEST(TmaModes, MulticastSlicesTwoSlabs) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  auto const src = two_slabs(264, 512);
+  // Slice t of a ((2,32),64) box: rows [16t, 16t + 16) of both slabs' 32, all
+  // 64 columns; the slices' map keeps the box's three TMA dimensions.
+  auto slice_plan =
+      make_tma_desc(reinterpret_cast<bfloat16_t const*>(std::uintptr_t(1024)), src, tma_slice_layout_t<BoxSlabs, 2>{});
+  ASSERT_TRUE(slice_plan.ok) << slice_plan.error;
+  ASSERT_EQ(slice_plan.rank, 3);
+  multicast_slices<bfloat16_t, BoxSlabs, 2>(src);
 }
 
 }  // namespace
