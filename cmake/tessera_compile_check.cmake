@@ -9,11 +9,11 @@
 #             "pass": the source must compile.
 #             "ptxas": the source must compile with `-Xptxas -v`, and the
 #                     report must keep tessera_ptxas_report.cmake's rules.
-#             "ptx":  the source must compile (ptxas included), and its PTX
-#                     (nvcc -ptx) must contain the text after each
-#                     "// expect-ptx:" line of the source, and none after a
-#                     "// expect-no-ptx:" line. An optional
-#                     "// nvcc-flags: ..." line replaces ARCH_FLAGS.
+#             "ptx":  the source must compile to PTX (nvcc -ptx) that ptxas
+#                     assembles for its .target, and the PTX must contain
+#                     the text after each "// expect-ptx:" line of the
+#                     source, and none after a "// expect-no-ptx:" line. An
+#                     optional "// nvcc-flags: ..." line replaces ARCH_FLAGS.
 #   COMPILER  the compiler executable
 #   SOURCE    the translation unit
 #   OBJECT    where the object file goes
@@ -75,7 +75,13 @@ get_filename_component(_object_dir "${OBJECT}" DIRECTORY)
 file(MAKE_DIRECTORY "${_object_dir}")
 file(REMOVE "${OBJECT}")
 
-set(_command "${COMPILER}" ${_flags} ${_arch_flags} -c "${SOURCE}" -o "${OBJECT}")
+if(MODE STREQUAL "ptx")
+  # One front-end pass to PTX; ptxas then assembles that text (below), so
+  # the test costs one compilation, not two.
+  set(_command "${COMPILER}" ${_flags} ${_arch_flags} -ptx "${SOURCE}" -o "${OBJECT}.ptx")
+else()
+  set(_command "${COMPILER}" ${_flags} ${_arch_flags} -c "${SOURCE}" -o "${OBJECT}")
+endif()
 execute_process(COMMAND ${_command}
   RESULT_VARIABLE _rc
   OUTPUT_VARIABLE _out
@@ -92,42 +98,48 @@ if(MODE STREQUAL "pass" OR MODE STREQUAL "ptxas" OR MODE STREQUAL "ptx")
     tessera_check_ptxas_report("${SOURCE}" "${_out}")
   endif()
   if(MODE STREQUAL "ptx")
-    # The same compilation stopped at PTX: the text ptxas was given above.
     set(_ptx "${OBJECT}.ptx")
-    file(REMOVE "${_ptx}")
-    set(_ptx_command "${COMPILER}" ${_flags} ${_arch_flags} -ptx "${SOURCE}" -o "${_ptx}")
-    execute_process(COMMAND ${_ptx_command} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
-    list(JOIN _ptx_command " " _ptx_command_line)
-    if(NOT _rc EQUAL 0)
-      message(FATAL_ERROR "PTX generation failed (exit ${_rc}):\n  ${_ptx_command_line}\n${_out}")
-    endif()
     file(READ "${_ptx}" _ptx_text)
+    # ptxas assembles the PTX for the target the PTX names, so the forms
+    # checked below are also forms ptxas accepts.
+    if(NOT _ptx_text MATCHES "\n\\.target[ \t]+(sm_[0-9]+a?)")
+      message(FATAL_ERROR "${_ptx}: no .target sm_NN line")
+    endif()
+    set(_target "${CMAKE_MATCH_1}")
+    get_filename_component(_bin "${COMPILER}" DIRECTORY)
+    set(_ptxas_command "${_bin}/ptxas" "-arch=${_target}" "${_ptx}" -o "${OBJECT}")
+    execute_process(COMMAND ${_ptxas_command} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+    list(JOIN _ptxas_command " " _ptxas_command_line)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "ptxas failed (exit ${_rc}):\n  ${_ptxas_command_line}\n${_out}")
+    endif()
+    # Each expected text must occur (+) or must not (-).
     set(_missing "")
-    foreach(_line IN LISTS _expect_ptx)
-      string(REGEX REPLACE "^\n?// expect-ptx:[ \t]*" "" _want "${_line}")
-      string(STRIP "${_want}" _want)
-      string(REPLACE "<tessera-lsqb>" "[" _want "${_want}")
-      string(REPLACE "<tessera-rsqb>" "]" _want "${_want}")
-      string(FIND "${_ptx_text}" "${_want}" _at)
-      if(_at EQUAL -1)
-        string(APPEND _missing "\n  missing:   ${_want}")
+    foreach(_kind IN ITEMS "+;expect-ptx;missing" "-;expect-no-ptx;unwanted")
+      list(GET _kind 0 _sign)
+      list(GET _kind 1 _tag)
+      list(GET _kind 2 _what)
+      if(_sign STREQUAL "+")
+        set(_lines ${_expect_ptx})
+      else()
+        set(_lines ${_expect_no_ptx})
       endif()
-    endforeach()
-    foreach(_line IN LISTS _expect_no_ptx)
-      string(REGEX REPLACE "^\n?// expect-no-ptx:[ \t]*" "" _unwanted "${_line}")
-      string(STRIP "${_unwanted}" _unwanted)
-      string(REPLACE "<tessera-lsqb>" "[" _unwanted "${_unwanted}")
-      string(REPLACE "<tessera-rsqb>" "]" _unwanted "${_unwanted}")
-      string(FIND "${_ptx_text}" "${_unwanted}" _at)
-      if(NOT _at EQUAL -1)
-        string(APPEND _missing "\n  unwanted:  ${_unwanted}")
-      endif()
+      foreach(_line IN LISTS _lines)
+        string(REGEX REPLACE "^\n?// ${_tag}:[ \t]*" "" _text "${_line}")
+        string(STRIP "${_text}" _text)
+        string(REPLACE "<tessera-lsqb>" "[" _text "${_text}")
+        string(REPLACE "<tessera-rsqb>" "]" _text "${_text}")
+        string(FIND "${_ptx_text}" "${_text}" _at)
+        if((_sign STREQUAL "+" AND _at EQUAL -1) OR (_sign STREQUAL "-" AND NOT _at EQUAL -1))
+          string(APPEND _missing "\n  ${_what}: ${_text}")
+        endif()
+      endforeach()
     endforeach()
     if(NOT _missing STREQUAL "")
-      message(FATAL_ERROR "${SOURCE}: the PTX (${_ptx}) does not read as expected:${_missing}\n  ${_ptx_command_line}")
+      message(FATAL_ERROR "${SOURCE}: the PTX (${_ptx}) does not read as expected:${_missing}\n  ${_command_line}")
     endif()
     list(LENGTH _expect_ptx _n_expect)
-    message(STATUS "PTX holds the ${_n_expect} expected forms: ${_ptx}")
+    message(STATUS "PTX holds the ${_n_expect} expected forms and assembles for ${_target}: ${_ptx}")
   endif()
   return()
 endif()
