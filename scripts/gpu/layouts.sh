@@ -15,6 +15,7 @@
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
 #             _c2 clusters of 2 (B multicast; cooperative 128x256 only)
+# FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
 # (scripts/gpu/driver_gate.cuh says why); GATE=0: the earlier method (each
@@ -127,7 +128,11 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
 
 int main(int argc, char** argv) {
   int const rounds = argc > 1 ? std::atoi(argv[1]) : 100;
-  size_t const flush_bytes = size_t(256) << 20; void* flush; CHECK(cudaMalloc(&flush, flush_bytes));
+  // FLUSH_MB (default 256): bytes of the L2 flush before every run; 0 = none
+  // (memory-bound shapes: the flush's dirty lines are written back during
+  // the timed run that follows it).
+  size_t const flush_bytes = size_t(std::getenv("FLUSH_MB") ? std::atoi(std::getenv("FLUSH_MB")) : 256) << 20;
+  void* flush; CHECK(cudaMalloc(&flush, flush_bytes > 0 ? flush_bytes : 1));
   cublasHandle_t h; cublasCreate(&h);
   // Problems: "MxNxK:LAYOUTS:VARIANTS" arguments (layouts and variants comma-separated), or the list below.
   struct Spec { Problem p; std::vector<std::string> layouts; };
