@@ -445,6 +445,37 @@ struct H4 {
   static constexpr int kSmem = H2::kSmem + 2 /*warpgroups*/ * 2 /*buffers*/ * kEpiBytes;
 };
 
+// One 64 x 32 chunk of a consumer warpgroup's tile out through a TMA store,
+// in the warpgroup's 128 threads (h4-h7 and h8_pingpong_tma): values v0 ..
+// v0 + 15 of tCrC (tCcC their tile coordinates) fill the chunk whose origin
+// is (cm, cn) in the tile at (m0, n0). Warpgroup wg's buffers `epi` + 2 wg,
+// 2 wg + 1 alternate with `chunks`, its count of chunks stored so far. Its
+// first thread (`issuer`) waits until the buffer's last store has read it
+// (tma_store_wait<1>: at most the other buffer's store still reads), named
+// barrier 1 + wg, the values to shared memory, tma_store_fence (the generic
+// writes visible to the TMA unit), the barrier again, and the issuer starts
+// the store without waiting for it.
+template <class TmaC, class CoordTensor, class AccTensor>
+__device__ __forceinline__ void store_chunk(TmaC const& tma_c, float* epi, int wg, bool issuer, int& chunks,
+                                            CoordTensor const& tCcC, AccTensor const& tCrC, int v0, int cm, int cn,
+                                            int m0, int n0) {
+  Tensor sE = make_tensor(make_smem_ptr(epi + (2 * wg + (chunks & 1)) * (H4::kEpiBytes / 4)), H4::EpiTile{});
+  if (chunks >= 2 && issuer) tma_store_wait<1>();  // this buffer's last store has read it
+  arch::named_barrier_sync(1 + wg, 128);
+#pragma unroll
+  for (int v = v0; v < v0 + 16; ++v) {
+    auto const e = tCcC(v);
+    sE(int(get<0>(e)) - cm, int(get<1>(e)) - cn) = tCrC(v);
+  }
+  tma_store_fence();
+  arch::named_barrier_sync(1 + wg, 128);
+  if (issuer) {
+    copy(tma_c, sE, make_coord(m0 + cm, n0 + cn));
+    tma_store_arrive();
+  }
+  ++chunks;
+}
+
 template <class TmaA, class TmaB, class TmaC, int kCluster = 1, bool kPipeline = false>
 __global__ void __launch_bounds__(H2::kThreads, 1)
     h4_tma_store(__grid_constant__ const TmaA tma_a, __grid_constant__ const TmaB tma_b,
@@ -460,22 +491,8 @@ __global__ void __launch_bounds__(H2::kThreads, 1)
     Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<H2::kBM>{}, Int<H2::kBN>{})));
     // Value v of tCrC ((2,2,32),1,1) sits in column 8 (v / 4) + (0..7): chunk v / 16.
 #pragma unroll
-    for (int j = 0; j < H2::kBN / H4::kChunkN; ++j, ++chunks) {
-      Tensor sE = make_tensor(make_smem_ptr(epi + (2 * wg + (chunks & 1)) * (H4::kEpiBytes / 4)), H4::EpiTile{});
-      if (chunks >= 2 && issuer) tma_store_wait<1>();  // this buffer's last store has read it
-      arch::named_barrier_sync(1 + wg, 128);
-#pragma unroll
-      for (int v = 16 * j; v < 16 * j + 16; ++v) {
-        auto const c = tCcC(v);
-        sE(int(get<0>(c)) - H4::kChunkM * wg, int(get<1>(c)) - H4::kChunkN * j) = tCrC(v);
-      }
-      tma_store_fence();
-      arch::named_barrier_sync(1 + wg, 128);
-      if (issuer) {
-        copy(tma_c, sE, make_coord(m0 + H4::kChunkM * wg, n0 + H4::kChunkN * j));
-        tma_store_arrive();
-      }
-    }
+    for (int j = 0; j < H2::kBN / H4::kChunkN; ++j)
+      store_chunk(tma_c, epi, wg, issuer, chunks, tCcC, tCrC, 16 * j, H4::kChunkM * wg, H4::kChunkN * j, m0, n0);
   };
   if constexpr (kPipeline) persistent_body_pipeline<kCluster>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
   else persistent_body<kCluster>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
@@ -523,7 +540,6 @@ using H8w = H8T<64, 256, 5>;  // h8_pingpong_64x256: 5 stages of 40 KiB
 // NOTE: with the TMA-store epilogue's 32 KiB of buffers the 128x128 ring
 // keeps its 6 stages (1 + 192 + 32 KiB = 230,400 bytes of the 232,448); the
 // 64x256 ring drops from 5 stages to 4 (5 x 40 + 32 KiB would be 233 KiB).
-// Not measured yet.
 using H8t = H8T<128, 128, 6, true>;  // h8_pingpong_tma
 using H8wt = H8T<64, 256, 4, true>;  // h8_pingpong_64x256_tma
 
@@ -634,14 +650,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 }
 
 // h8_pingpong_tma: h8 with h4's epilogue. The owning warpgroup writes its
-// tile as 64 x 32 f32 chunks (kBM / 64 x kBN / 32 = 8 of them) into its two
-// 128B-swizzled buffers (after the ring; warpgroup w's at 2w, 2w + 1),
-// alternating; per chunk: its first thread waits until the buffer's last
-// store has read it (tma_store_wait<1>: at most the other buffer's store
-// still reads), named barrier 1 + w (its 128 threads), the 16 values each
-// thread holds of the chunk to shared memory, tma_store_fence, named barrier
-// 1 + w again, and the first thread issues the chunk's TMA store
-// (copy(tma_c, sE, coord); tma_store_arrive) without waiting for it. The
+// tile as 64 x 32 f32 chunks (kBM / 64 x kBN / 32 = 8 of them) through its
+// two 128B-swizzled buffers (after the ring), one store_chunk each. The
 // TMA unit clips the parts of chunks past M and N, so edge tiles need no
 // predication; C's rows must be a multiple of 16 bytes apart (N % 4 == 0).
 // The epilogue keeps its turn (OrderedSequenceBarrier stage 1), though
@@ -674,23 +684,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     static_assert(decltype(size(tCrC))::value == 16 * kChunks, "h8_pingpong_tma: 16 values per thread per chunk");
     Tensor tCcC = thr.partition_C(make_identity_tensor(make_shape(Int<Cfg::kBM>{}, Int<Cfg::kBN>{})));
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c, ++chunks) {
-      int const cm = H4::kChunkM * (c / kChunksN), cn = H4::kChunkN * (c % kChunksN);  // the chunk's origin
-      Tensor sE = make_tensor(make_smem_ptr(epi + (2 * wg + (chunks & 1)) * (H4::kEpiBytes / 4)), H4::EpiTile{});
-      if (chunks >= 2 && issuer) tma_store_wait<1>();  // this buffer's last store has read it
-      arch::named_barrier_sync(1 + wg, 128);
-#pragma unroll
-      for (int v = 16 * c; v < 16 * c + 16; ++v) {
-        auto const e = tCcC(v);
-        sE(int(get<0>(e)) - cm, int(get<1>(e)) - cn) = tCrC(v);
-      }
-      tma_store_fence();  // the generic-proxy writes visible to the TMA unit
-      arch::named_barrier_sync(1 + wg, 128);
-      if (issuer) {
-        copy(tma_c, sE, make_coord(m0 + cm, n0 + cn));
-        tma_store_arrive();
-      }
-    }
+    for (int c = 0; c < kChunks; ++c)  // chunk c's origin: (64 (c / kChunksN), 32 (c % kChunksN))
+      store_chunk(tma_c, epi, wg, issuer, chunks, tCcC, tCrC, 16 * c, H4::kChunkM * (c / kChunksN),
+                  H4::kChunkN * (c % kChunksN), m0, n0);
   };
   pingpong_body<Cfg>(tma_a, tma_b, base, M, N, K, group_m, epilogue);
   if (wg >= 0 && issuer) tma_store_wait<0>();  // the buffers are read before the CTA's memory goes
