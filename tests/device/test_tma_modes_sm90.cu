@@ -146,11 +146,65 @@ std::int64_t at(L const& l, int i0, int i1, int i2, int i3) {
   return [&]<int... I>(seq<I...>) { return std::int64_t(l(i[I]...)); }(make_seq<R>{});
 }
 
+// `src` cut into Box tiles: tiles.n[m] of them along mode m, ext[m] the box's
+// extent there and sz[m] the tensor's; count tiles in all.
+struct BoxGrid {
+  Tiles tiles;
+  int ext[4] = {1, 1, 1, 1}, sz[4] = {1, 1, 1, 1};
+  int count = 1;
+};
+template <class Box, class SrcL>
+BoxGrid box_grid(SrcL const& src) {
+  constexpr int R = decltype(rank(src))::value;
+  BoxGrid g;
+  [&]<int... I>(seq<I...>) {
+    ((g.tiles.n[I] = (int(size<I>(src)) + int(size<I>(Box{})) - 1) / int(size<I>(Box{})),
+      g.ext[I] = int(size<I>(Box{})), g.sz[I] = int(size<I>(src))),
+     ...);
+  }(make_seq<R>{});
+  for (int m = 0; m < R; ++m) g.count *= g.tiles.n[m];
+  return g;
+}
+
+// Compares the loaded boxes `out` (box q at q * size(Box), `copies`
+// consecutive boxes per tile, tiles in colexicographic order) bit for bit
+// with the host's: element k of a tile's box is x at the tile's element k, 0
+// past the edges. Reports the first 6 mismatches, naming box q by where(q),
+// and returns how many there are.
+template <class Box, class T, class SrcL, class Where>
+long long count_box_mismatches(SrcL const& src, std::vector<T> const& x, BoxGrid const& g, std::vector<T> const& out,
+                               int copies, Where&& where) {
+  constexpr int R = decltype(rank(src))::value;
+  constexpr int kElems = int(decltype(size(Box{}))::value);
+  long long wrong = 0;
+  for (int q = 0; q < g.count * copies; ++q) {
+    int tc[4] = {0, 0, 0, 0};
+    for (int m = 0, r = q / copies; m < R; ++m) {
+      tc[m] = r % g.tiles.n[m];
+      r /= g.tiles.n[m];
+    }
+    for (int k = 0; k < kElems; ++k) {
+      int c[4] = {0, 0, 0, 0};
+      bool in = true;
+      for (int m = 0, r = k; m < R; ++m) {
+        c[m] = tc[m] * g.ext[m] + r % g.ext[m];
+        r /= g.ext[m];
+        in = in && c[m] < g.sz[m];
+      }
+      T const want = in ? x[std::size_t(at(src, c[0], c[1], c[2], c[3]))] : T(0.0f);
+      T const have = out[std::size_t(q) * kElems + std::size_t(k)];
+      if (!same_bits(have, want) && ++wrong <= 6)
+        ADD_FAILURE() << where(q) << " element " << k << " (" << c[0] << "," << c[1] << "," << c[2] << "," << c[3]
+                      << (in ? "" : ", past the edge") << "): got " << float(have) << ", expected " << float(want);
+    }
+  }
+  return wrong;
+}
+
 // Loads every tile of `src` (fresh random) and stores (or, kAdd, adds) it
 // into `dst` (0xFF bytes first, or random for kAdd); checks both.
 template <class T, class Box, bool kPartitioned, bool kAdd = false, class SrcL, class DstL>
 void round_trip(SrcL const& src, DstL const& dst) {
-  constexpr int R = decltype(rank(src))::value;
   constexpr int kElems = int(decltype(size(Box{}))::value);
   std::size_t const sspan = std::size_t(cosize(src)), dspan = std::size_t(cosize(dst)) + 64;
   std::vector<T> const x = fresh_random<T>(sspan);
@@ -165,50 +219,20 @@ void round_trip(SrcL const& src, DstL const& dst) {
   using StoreOp = std::conditional_t<kAdd, SM90_TMA_REDUCE_ADD, SM90_TMA_STORE>;
   auto store = make_tma_copy(StoreOp{}, make_tensor(make_gmem_ptr(dd.as<T>()), dst), Box{});
   ASSERT_TRUE(store.ok()) << store.error();
-  Tiles tiles;
-  int n = 1;
-  int ext[4] = {1, 1, 1, 1};
-  [&]<int... I>(seq<I...>) {
-    ((tiles.n[I] = (int(size<I>(src)) + int(size<I>(Box{})) - 1) / int(size<I>(Box{})), ext[I] = int(size<I>(Box{}))),
-     ...);
-  }(make_seq<R>{});
-  for (int m = 0; m < R; ++m) n *= tiles.n[m];
-  std::size_t const out_elems = std::size_t(n) * kElems;
+  BoxGrid const g = box_grid<Box>(src);
+  std::size_t const out_elems = std::size_t(g.count) * kElems;
   TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(T)));
   TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(T)));
   round_trip_kernel<decltype(load), decltype(store), Box, decltype(shape(src)), kPartitioned>
-      <<<n, 128>>>(load, store, shape(src), tiles, dout.as<T>());
+      <<<g.count, 128>>>(load, store, shape(src), g.tiles, dout.as<T>());
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<T> out(out_elems), got(dspan);
   TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(T), cudaMemcpyDeviceToHost));
   TESSERA_TEST_CUDA(cudaMemcpy(got.data(), dd.p, dspan * sizeof(T), cudaMemcpyDeviceToHost));
 
-  long long wrong = 0;
-  int sz[4] = {1, 1, 1, 1};
-  [&]<int... I>(seq<I...>) { ((sz[I] = int(size<I>(src))), ...); }(make_seq<R>{});
-  for (int t = 0; t < n; ++t) {
-    int tc[4] = {0, 0, 0, 0};
-    for (int m = 0, r = t; m < R; ++m) {
-      tc[m] = r % tiles.n[m];
-      r /= tiles.n[m];
-    }
-    for (int k = 0; k < kElems; ++k) {
-      int c[4] = {0, 0, 0, 0};
-      bool in = true;
-      for (int m = 0, r = k; m < R; ++m) {
-        c[m] = tc[m] * ext[m] + r % ext[m];
-        r /= ext[m];
-        in = in && c[m] < sz[m];
-      }
-      T const want = in ? x[std::size_t(at(src, c[0], c[1], c[2], c[3]))] : T(0.0f);
-      T const have = out[std::size_t(t) * kElems + std::size_t(k)];
-      if (!same_bits(have, want) && ++wrong <= 6)
-        ADD_FAILURE() << "load: tile " << t << " element " << k << " (" << c[0] << "," << c[1] << "," << c[2] << ","
-                      << c[3] << (in ? "" : ", past the edge") << "): got " << float(have) << ", expected "
-                      << float(want);
-    }
-  }
+  long long wrong =
+      count_box_mismatches<Box>(src, x, g, out, 1, [](int t) { return "load: tile " + std::to_string(t); });
   std::vector<char> covered(dspan, 0);
   for_each_element(src, [&](int i0, int i1, int i2, int i3) {
     std::size_t const di = std::size_t(at(dst, i0, i1, i2, i3));
@@ -325,7 +349,6 @@ __global__ void __launch_bounds__(128, 1)
 // host's tile (0 past the edges).
 template <class T, class Box, int N, class SrcL>
 void multicast_slices(SrcL const& src) {
-  constexpr int R = decltype(rank(src))::value;
   constexpr int kElems = int(decltype(size(Box{}))::value);
   std::vector<T> const x = fresh_random<T>(std::size_t(cosize(src)));
   DevBuf dx, dout;
@@ -334,15 +357,8 @@ void multicast_slices(SrcL const& src) {
   ASSERT_TRUE(load.ok()) << load.error();
   static_assert(decltype(load)::slices() == N, "the box cuts into one slice per CTA of the cluster");
   ASSERT_TRUE(load.slices_ok()) << load.slice_error();
-  Tiles tiles;
-  int ext[4] = {1, 1, 1, 1}, sz[4] = {1, 1, 1, 1};
-  [&]<int... I>(seq<I...>) {
-    ((tiles.n[I] = (int(size<I>(src)) + int(size<I>(Box{})) - 1) / int(size<I>(Box{})), ext[I] = int(size<I>(Box{})),
-      sz[I] = int(size<I>(src))),
-     ...);
-  }(make_seq<R>{});
-  int n = 1;
-  for (int m = 0; m < R; ++m) n *= tiles.n[m];
+  BoxGrid const g = box_grid<Box>(src);
+  int const n = g.count;
   std::size_t const out_elems = std::size_t(n) * N * kElems;
   TESSERA_TEST_CUDA(cudaMalloc(&dout.p, out_elems * sizeof(T)));
   TESSERA_TEST_CUDA(cudaMemset(dout.p, 0xFF, out_elems * sizeof(T)));
@@ -351,34 +367,14 @@ void multicast_slices(SrcL const& src) {
   l.block = dim3(128);
   l.cluster = dim3(unsigned(N), 1, 1);
   TESSERA_TEST_CUDA(arch::launch_cluster(multicast_slices_kernel<decltype(load), Box, decltype(shape(src)), N>, l, load,
-                                         shape(src), tiles, dout.as<T>()));
+                                         shape(src), g.tiles, dout.as<T>()));
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<T> out(out_elems);
   TESSERA_TEST_CUDA(cudaMemcpy(out.data(), dout.p, out_elems * sizeof(T), cudaMemcpyDeviceToHost));
 
-  long long wrong = 0;
-  for (int q = 0; q < n * N; ++q) {
-    int tc[4] = {0, 0, 0, 0};
-    for (int m = 0, r = q / N; m < R; ++m) {
-      tc[m] = r % tiles.n[m];
-      r /= tiles.n[m];
-    }
-    for (int k = 0; k < kElems; ++k) {
-      int c[4] = {0, 0, 0, 0};
-      bool in = true;
-      for (int m = 0, r = k; m < R; ++m) {
-        c[m] = tc[m] * ext[m] + r % ext[m];
-        r /= ext[m];
-        in = in && c[m] < sz[m];
-      }
-      T const want = in ? x[std::size_t(at(src, c[0], c[1], c[2], c[3]))] : T(0.0f);
-      T const have = out[std::size_t(q) * kElems + std::size_t(k)];
-      if (!same_bits(have, want) && ++wrong <= 6)
-        ADD_FAILURE() << "CTA " << q << " (rank " << q % N << " of tile " << q / N << ") element " << k << " ("
-                      << c[0] << "," << c[1] << (in ? "" : ", past the edge") << "): got " << float(have)
-                      << ", expected " << float(want);
-    }
-  }
+  long long const wrong = count_box_mismatches<Box>(src, x, g, out, N, [](int q) {
+    return "CTA " + std::to_string(q) + " (rank " + std::to_string(q % N) + " of tile " + std::to_string(q / N) + ")";
+  });
   EXPECT_EQ(wrong, 0);
 }
 
