@@ -14,7 +14,7 @@
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
-#             _c2 clusters of 2 (B multicast; cooperative 128x256 only)
+#             _c2 clusters of 2 (B multicast; coop, n64, pp64), _bw balance_waves
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
@@ -60,6 +60,7 @@ Entry parse(const std::string& s) {
   if (auto p = s.find("_s"); p != std::string::npos) v.splits = std::atoi(s.c_str() + p + 2);
   if (auto p = s.find("_g"); p != std::string::npos) v.group_m = std::atoi(s.c_str() + p + 2);
   if (s.find("_c2") != std::string::npos) v.cluster = 2;
+  if (s.find("_bw") != std::string::npos) v.balance_waves = true;
   return e;
 }
 
