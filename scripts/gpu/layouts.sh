@@ -14,7 +14,8 @@
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
-#             _c2 clusters of 2 (B multicast; coop, n64, pp64), _bw balance_waves
+#             _c2 clusters of 2 (B multicast; cooperative 128x256 only; narrow 128x64 and
+#             ping-pong 64x128 with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`

@@ -623,60 +623,6 @@ TEST(HopperGemm, Cluster2Variant) {
   }
 }
 
-// Clusters of 2 on the skinny tiles: narrow 128x64 (the pair shares B', the
-// small operand, multicast in 32-row halves), in both orientations, and
-// ping-pong 64x128 (the pair's two 64-row tiles share B' in 64-row halves;
-// each consumer owns the same unit in both CTAs), direct and TMA-store
-// epilogue. Odd tile-row counts (the pair's second tile past M'), N' not a
-// multiple of the tile, one K-block, batches, beta, a column-major D and
-// skinny shapes of the benchmark's kind.
-TEST(HopperGemm, Cluster2SkinnyTiles) {
-  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  for (bool const transpose : {false, true}) {
-    SCOPED_TRACE(transpose ? "narrow 128x64, transposed" : "narrow 128x64");
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.tile_n = 64;
-    v.transpose = transpose;
-    run_gemm<__nv_bfloat16, float>({128, 64, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 3000, 520}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({3000, 50, 520}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
-    run_gemm<__half, __half>({333, 129, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
-    run_gemm<__half, float>({48, 4096, 1000}, MatrixOrder::col_major, -2.0f, 0.25f, 1, v);
-    run_gemm<float, float>({60, 2100, 300}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 28672, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-  }
-  for (bool const tma_store : {false, true}) {
-    SCOPED_TRACE(tma_store ? "ping-pong 64x128, TMA-store epilogue" : "ping-pong 64x128, direct epilogue");
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.pingpong = true;
-    v.tile_m = 64;
-    v.tile_n = 128;
-    v.tma_store = tma_store;
-    run_gemm<__nv_bfloat16, float>({64, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 8192, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
-    run_gemm<__half, __half>({200, 300, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
-    run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
-    run_gemm<__half, __half, true>({513, 1031, 200}, MatrixOrder::row_major, -2.0f, 0.25f, 1, v);
-    run_gemm<float, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, v);
-  }
-  // What clusters do not cover is refused, not run unclustered.
-  GemmArgs args;
-  detail::Sm90WsVariant narrow32;
-  narrow32.cluster = 2;
-  narrow32.tile_n = 32;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, narrow32).code, StatusCode::cannot_implement);
-  detail::Sm90WsVariant pp128;
-  pp128.cluster = 2;
-  pp128.pingpong = true;
-  pp128.tile_n = 128;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp128).code, StatusCode::cannot_implement);
-}
-
 // The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
 // GPU). stmatrix.x4 semantics (PTX): lanes 8i .. 8i + 7 give the row
 // addresses of matrix i; register i of lane l holds row l / 4, elements
@@ -807,6 +753,22 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_FALSE(v.split_tail);
     EXPECT_EQ(v.transpose, c.transpose);
     EXPECT_FALSE(v.tma_store);
+  }
+  // Unsplit narrow tiles in 2-4 waves, the last partly filled, run every
+  // wave full (session 28): 224 tiles as 112 CTAs of two.
+  struct Waves {
+    Shape s;
+    bool balanced;
+  };
+  for (Waves c : {Waves{{64, 28672, 4096}, true},     // 224 tiles
+                  Waves{{28672, 32, 4096}, true},     // either orientation
+                  Waves{{64, 16896, 4096}, false},    // 132 tiles: one full wave
+                  Waves{{64, 8192, 4096}, false},     // 64 tiles: one wave
+                  Waves{{64, 67584, 4096}, false},    // 528 tiles: 4 full waves
+                  Waves{{64, 90000, 4096}, false},    // 704 tiles: 6 waves
+                  Waves{{16, 4096, 14336}, false}}) { // split along K
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    EXPECT_EQ(pick(c.s.m, c.s.n, c.s.k).balance_waves, c.balanced);
   }
   // One dimension in (32, 64] and the large operand M/N-major: ping-pong
   // 64x256 with the small dimension on M (transposed when it is n), when

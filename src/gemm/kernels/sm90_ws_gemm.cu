@@ -35,12 +35,9 @@ using detail::SplitkWorkspace;
 using kernels::sm90::WsGemmCluster2Config;
 using kernels::sm90::WsGemmCluster2TmaStoreConfig;
 using kernels::sm90::WsGemmConfig;
-using kernels::sm90::WsGemmNarrowCluster2Config;
 using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
-using kernels::sm90::WsGemmPingPong64x128Cluster2Config;
-using kernels::sm90::WsGemmPingPong64x128Cluster2TmaStoreConfig;
 using kernels::sm90::WsGemmPingPong64x128Config;
 using kernels::sm90::WsGemmPingPong64x128TmaStoreConfig;
 using kernels::sm90::WsGemmPingPongConfig;
@@ -152,13 +149,8 @@ const void* function_for(const GemmArgs& args) {
 // epilogue when `tma_store`), or returns the rule the variant breaks.
 template <class F>
 Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
-  if (v.cluster == 2) {
-    if (v.pingpong)
-      return tma_store ? f.template operator()<WsGemmPingPong64x128Cluster2TmaStoreConfig>()
-                       : f.template operator()<WsGemmPingPong64x128Cluster2Config>();
-    if (v.tile_n == 64) return f.template operator()<WsGemmNarrowCluster2Config<64>>();
+  if (v.cluster == 2)
     return tma_store ? f.template operator()<WsGemmCluster2TmaStoreConfig>() : f.template operator()<WsGemmCluster2Config>();
-  }
   if (!v.pingpong) {
     switch (v.tile_n) {
       case 256:
@@ -603,7 +595,19 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
     v.tma_store = false;
     v.group_m = 8;
-    v.splits = choose_splits((big + 127) / 128, k_blocks, sms);
+    std::int64_t const tiles = (big + 127) / 128;
+    v.splits = choose_splits(tiles, k_blocks, sms);
+    // Unsplit, 2-4 waves, the last one partly filled: every wave full
+    // (balance_waves), as for the cooperative tiles below.
+    // NOTE: session 28 (H200, layouts.sh without the L2 flush, gated, median
+    // of 100-200, ratio to cuBLAS): 64x28672x4096 tn (224 tiles) 0.931 /
+    // 0.927 on 132 CTAs -> 0.968 / 0.965 on 112 CTAs of two tiles each.
+    // cuBLAS runs 112 CTAs there too (256x64 tiles, clusters of 4). Ping-pong
+    // 64x256 (112 tiles) measured 0.962 / 0.969; clusters of 2 sharing the
+    // small operand (scripts/gpu/skinny_cluster_experiment.patch) 0.961 /
+    // 0.960, and 0.948 balanced: not adopted.
+    std::int64_t const waves = (tiles + sms - 1) / sms;
+    v.balance_waves = v.splits == 1 && waves >= 2 && waves <= 4 && tiles % sms != 0;
     return v;
   }
   if (small <= 128 && big >= 1024) {
@@ -675,21 +679,18 @@ Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_var
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (const char* why = missing_device_code(); why != nullptr) return ws_fail(StatusCode::unsupported_architecture, why);
-  if (variant.cluster != 1) {
-    bool const pair_tile = variant.pingpong ? variant.tile_m == 64 && variant.tile_n == 128
-                                            : variant.tile_n == 256 || variant.tile_n == 64;
-    if (variant.cluster != 2 || !pair_tile)
-      return ws_fail(StatusCode::cannot_implement,
-                     "clusters: only pairs (2) of cooperative 128x256, narrow 128x64 or ping-pong 64x128 tiles");
-  }
+  if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
+    return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
   if (variant.tma_store && (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement,
-                   "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only (in "
-                   "clusters: 128x256 and 64x128)");
+                   "the TMA-store epilogue exists for cooperative 128x256 (also in clusters) and ping-pong 128x128 / "
+                   "64x128 only");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
+  if (variant.transpose && variant.cluster != 1)
+    return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
     return launch_with<Cfg>(args, stream, variant);
   });
