@@ -754,14 +754,18 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.transpose, c.transpose);
     EXPECT_FALSE(v.tma_store);
   }
-  // Unsplit narrow tiles in 2-4 waves, the last partly filled, run every
-  // wave full (session 28): 224 tiles as 112 CTAs of two.
+  // Unsplit narrow 128x64 tiles in 2-4 waves, the last partly filled, run
+  // every wave full (session 28): 224 tiles as 112 CTAs of two. The
+  // narrower tiles lost 1% that way and keep one CTA per SM.
   struct Waves {
     Shape s;
     bool balanced;
   };
   for (Waves c : {Waves{{64, 28672, 4096}, true},     // 224 tiles
-                  Waves{{28672, 32, 4096}, true},     // either orientation
+                  Waves{{28672, 64, 4096}, true},     // either orientation
+                  Waves{{64, 20000, 4096}, true},     // 157 tiles: 79 CTAs
+                  Waves{{32, 28672, 4096}, false},    // 128x32 tiles
+                  Waves{{28672, 16, 4096}, false},    // 128x16 tiles
                   Waves{{64, 16896, 4096}, false},    // 132 tiles: one full wave
                   Waves{{64, 8192, 4096}, false},     // 64 tiles: one wave
                   Waves{{64, 67584, 4096}, false},    // 528 tiles: 4 full waves

@@ -597,17 +597,22 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.group_m = 8;
     std::int64_t const tiles = (big + 127) / 128;
     v.splits = choose_splits(tiles, k_blocks, sms);
-    // Unsplit, 2-4 waves, the last one partly filled: every wave full
-    // (balance_waves), as for the cooperative tiles below.
+    // 128x64 tiles, unsplit, 2-4 waves, the last one partly filled: every
+    // wave full (balance_waves), as for the cooperative tiles below.
     // NOTE: session 28 (H200, layouts.sh without the L2 flush, gated, median
-    // of 100-200, ratio to cuBLAS): 64x28672x4096 tn (224 tiles) 0.931 /
-    // 0.927 on 132 CTAs -> 0.968 / 0.965 on 112 CTAs of two tiles each.
-    // cuBLAS runs 112 CTAs there too (256x64 tiles, clusters of 4). Ping-pong
-    // 64x256 (112 tiles) measured 0.962 / 0.969; clusters of 2 sharing the
-    // small operand (scripts/gpu/skinny_cluster_experiment.patch) 0.961 /
-    // 0.960, and 0.948 balanced: not adopted.
+    // of 100-200, ratio to cuBLAS, 132 CTAs -> balanced): 64x28672x4096 tn
+    // (224 tiles, 112 CTAs of two) 0.931 -> 0.968, 0.927 -> 0.965, 0.952 ->
+    // 0.986, 0.940 -> 0.971; 28672x64x4096 0.935 -> 0.973; 64x20000x4096 (157
+    // tiles, 79 CTAs) 0.827 -> 0.908; 64x40000x4096 (313 tiles, 105 CTAs of
+    // three) 0.973 -> 1.011. The narrower tiles lost about 1%: 32x28672x4096
+    // 0.963 -> 0.952, 0.960 -> 0.951; 16x28672x4096 0.971 -> 0.962; they stay
+    // one CTA per SM. cuBLAS runs 112 CTAs at 64x28672x4096 too (256x64
+    // tiles, clusters of 4). Ping-pong 64x256 (112 tiles) measured 0.962 /
+    // 0.969; clusters of 2 sharing the small operand
+    // (scripts/gpu/skinny_cluster_experiment.patch) 0.961 / 0.960, 0.948
+    // balanced: not adopted.
     std::int64_t const waves = (tiles + sms - 1) / sms;
-    v.balance_waves = v.splits == 1 && waves >= 2 && waves <= 4 && tiles % sms != 0;
+    v.balance_waves = v.tile_n == 64 && v.splits == 1 && waves >= 2 && waves <= 4 && tiles % sms != 0;
     return v;
   }
   if (small <= 128 && big >= 1024) {
