@@ -44,12 +44,17 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Times `run(i)` (i = run index, selects the rotating input set) with one
-// event pair per run, after warm-up; the number of runs adapts to the speed.
-// With `partner` (cuBLAS on the same problem), every timed run of `run` is
-// preceded by a timed run of `partner`, and `partner_median_ms` gets the
-// partner's median: the two medians come from interleaved runs, so clock and
-// temperature drift over the measurement affect both alike.
+// Times `run(i)` (i selects the rotating input set) with one event pair per
+// run, after warm-up; the number of runs adapts to the speed. With `partner`
+// (cuBLAS on the same problem), every timed run of `run` is preceded by a
+// timed run of `partner`, and `partner_median_ms` gets the partner's median:
+// the two medians come from interleaved runs, so clock and temperature drift
+// over the measurement affect both alike. Paired, the two alternate over the
+// input sets (the partner's j-th run reads set 2j, `run`'s set 2j + 1), so
+// neither starts on operands the other has just left in L2.
+// NOTE: until session 28 both read set j, which handed `run` a warm L2
+// (inputs up to the L2's size, e.g. all of 1000^3's 4 MB) and its partner a
+// cold one: a bias in Tessera's favour.
 Status time_runs(const std::function<Status(int)>& run, const Config& config,
                  cudaStream_t stream, Measurement* m,
                  const std::function<Status(int)>* partner = nullptr, double* partner_median_ms = nullptr) {
@@ -58,11 +63,13 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
   cudaEventCreate(&e1);
   Status s;
   float estimate_ms = 0;
+  bool const paired = partner != nullptr;
+  auto run_set = [paired](int j) { return paired ? 2 * j + 1 : j; };
   for (int i = 0; i < config.warmup_runs && s.ok(); ++i) {
-    if (partner != nullptr) s = (*partner)(i);
+    if (paired) s = (*partner)(2 * i);
     if (!s.ok()) break;
     cudaEventRecord(e0, stream);
-    s = run(i);
+    s = run(run_set(i));
     cudaEventRecord(e1, stream);
     if (s.ok()) s = cuda_check(cudaEventSynchronize(e1), "warm-up");
     if (s.ok()) cudaEventElapsedTime(&estimate_ms, e0, e1);
@@ -99,14 +106,14 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
       s = gate.hold(stream);
       if (!s.ok()) break;
     }
-    if (partner != nullptr) {
+    if (paired) {
       cudaEventRecord(pevents[2 * i], stream);
-      s = (*partner)(config.warmup_runs + i);
+      s = (*partner)(2 * (config.warmup_runs + i));
       cudaEventRecord(pevents[2 * i + 1], stream);
       if (!s.ok()) break;
     }
     cudaEventRecord(events[2 * i], stream);
-    s = run(config.warmup_runs + i);
+    s = run(run_set(config.warmup_runs + i));
     cudaEventRecord(events[2 * i + 1], stream);
   }
   gate.release();
