@@ -50,8 +50,8 @@ double median_of(std::vector<double> v) {
 // timed run of `partner`, and `partner_median_ms` gets the partner's median:
 // the two medians come from interleaved runs, so clock and temperature drift
 // over the measurement affect both alike. Paired, the two alternate over the
-// input sets (the partner's j-th run reads set 2j, `run`'s set 2j + 1), so
-// neither starts on operands the other has just left in L2.
+// input sets (partner_run_set, row_run_set), so neither starts on operands
+// the other has just left in L2.
 // NOTE: until session 28 both read set j, which handed `run` a warm L2
 // (inputs up to the L2's size, e.g. all of 1000^3's 4 MB) and its partner a
 // cold one: a bias in Tessera's favour.
@@ -64,12 +64,11 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
   Status s;
   float estimate_ms = 0;
   bool const paired = partner != nullptr;
-  auto run_set = [paired](int j) { return paired ? 2 * j + 1 : j; };
   for (int i = 0; i < config.warmup_runs && s.ok(); ++i) {
-    if (paired) s = (*partner)(2 * i);
+    if (paired) s = (*partner)(int(partner_run_set(i)));
     if (!s.ok()) break;
     cudaEventRecord(e0, stream);
-    s = run(run_set(i));
+    s = run(int(row_run_set(i, paired)));
     cudaEventRecord(e1, stream);
     if (s.ok()) s = cuda_check(cudaEventSynchronize(e1), "warm-up");
     if (s.ok()) cudaEventElapsedTime(&estimate_ms, e0, e1);
@@ -108,12 +107,12 @@ Status time_runs(const std::function<Status(int)>& run, const Config& config,
     }
     if (paired) {
       cudaEventRecord(pevents[2 * i], stream);
-      s = (*partner)(2 * (config.warmup_runs + i));
+      s = (*partner)(int(partner_run_set(config.warmup_runs + i)));
       cudaEventRecord(pevents[2 * i + 1], stream);
       if (!s.ok()) break;
     }
     cudaEventRecord(events[2 * i], stream);
-    s = run(run_set(config.warmup_runs + i));
+    s = run(int(row_run_set(config.warmup_runs + i, paired)));
     cudaEventRecord(events[2 * i + 1], stream);
   }
   gate.release();

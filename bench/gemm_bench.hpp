@@ -94,6 +94,15 @@ struct ProblemResult {
   double copy_gbps = 0;           // copy_bandwidth_gbps(), the %BW denominator
 };
 
+// The rotating input set of a row's j-th run (warm-up runs first). Alone, a
+// row reads set j. Paired with cuBLAS (every run preceded by a cuBLAS run),
+// the partner's j-th run reads set 2j and the row's set 2j + 1: over the
+// interleaved stream the k-th run reads set k, so the two never read the
+// same set back to back and a set returns only after all the others (one
+// pass is at least twice the L2: cold). Sets are taken modulo their count.
+constexpr std::int64_t partner_run_set(std::int64_t j) { return 2 * j; }
+constexpr std::int64_t row_run_set(std::int64_t j, bool paired) { return paired ? 2 * j + 1 : j; }
+
 // Runs one problem: cuBLAS, then `only_kernel` if non-empty, else every
 // registered kernel that supports the device and can implement the problem.
 Status run_problem(const Problem& problem, const DeviceInfo& device, const Config& config,

@@ -87,4 +87,25 @@ TEST(BenchSuites, ParseShape) {
   }
 }
 
+// The timed runs' input sets: paired with cuBLAS, the stream partner 0, row
+// 0, partner 1, row 1, ... reads sets 0, 1, 2, 3, ...: a row's run never
+// reads the set its partner has just read (which would hand it a warm L2;
+// session 28, run 254: 3.5% at 1024^3), and each set comes back only after
+// every other one. Alone, a row reads set j.
+TEST(BenchPairing, EveryRunReadsTheNextSet) {
+  using tessera::bench::partner_run_set;
+  using tessera::bench::row_run_set;
+  std::int64_t k = 0;  // position in the interleaved stream
+  for (std::int64_t j = 0; j < 1000; ++j) {
+    EXPECT_EQ(partner_run_set(j), k++) << "partner run " << j;
+    EXPECT_EQ(row_run_set(j, true), k++) << "paired row run " << j;
+    EXPECT_EQ(row_run_set(j, false), j) << "unpaired row run " << j;
+  }
+  for (std::int64_t sets = 2; sets <= 64; ++sets)
+    for (std::int64_t j = 0; j < 200; ++j) {
+      ASSERT_NE(partner_run_set(j) % sets, row_run_set(j, true) % sets) << sets << " sets, run " << j;
+      ASSERT_NE(row_run_set(j, true) % sets, partner_run_set(j + 1) % sets) << sets << " sets, run " << j;
+    }
+}
+
 }  // namespace
