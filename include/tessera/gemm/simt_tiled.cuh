@@ -443,26 +443,34 @@ inline bool deep_k_form(const GemmArgs& args) {
 }
 
 // SgemmDeepK's one instantiation (nullptr for any other mode pair).
-inline const void* deep_k_function(OperandMode a, OperandMode b) {
+// NOTE: this and the two library launchers below are templates (Deep and
+// Default are never given) so that only a translation unit that calls them
+// instantiates their kernels. As inline functions, their bodies compiled
+// the default's kernels for every operand mode (50 kernels, ~40 s per
+// architecture) into every translation unit that included
+// <tessera/tessera.hpp>: a third of the CI build (session 28).
+// tests/ptx/umbrella_no_kernels.cu keeps it so.
+template <class Deep = SgemmDeepK>
+const void* deep_k_function(OperandMode a, OperandMode b) {
   if (a != OperandMode::vec16 || b != OperandMode::vec16) return nullptr;
-  return reinterpret_cast<const void*>(
-      &simt_tiled_sgemm_kernel<SgemmDeepK, OperandMode::vec16, OperandMode::vec16, true>);
+  return reinterpret_cast<const void*>(&simt_tiled_sgemm_kernel<Deep, OperandMode::vec16, OperandMode::vec16, true>);
 }
 
 }  // namespace detail
 
 // tiled_sgemm_launch_shape with the configuration for the problem's form.
-inline GemmKernel::LaunchShape tiled_sgemm_library_launch_shape(const GemmArgs& args) {
+template <class Default = SgemmDefault, class Deep = SgemmDeepK>
+GemmKernel::LaunchShape tiled_sgemm_library_launch_shape(const GemmArgs& args) {
   if (!sgemm_can_implement(args)) return {};
-  if (!detail::deep_k_form(args)) return tiled_sgemm_launch_shape<SgemmDefault>(args);
-  return {detail::deep_k_function(OperandMode::vec16, OperandMode::vec16), SgemmDeepK::kThreads,
-          SgemmDeepK::kSmemBytes};
+  if (!detail::deep_k_form(args)) return tiled_sgemm_launch_shape<Default>(args);
+  return {detail::deep_k_function<Deep>(OperandMode::vec16, OperandMode::vec16), Deep::kThreads, Deep::kSmemBytes};
 }
 
 // tiled_sgemm_launch with the configuration for the problem's form.
-inline Status tiled_sgemm_library_launch(const GemmArgs& args, gemm_stream_t stream) {
-  if (!sgemm_can_implement(args) || !detail::deep_k_form(args)) return tiled_sgemm_launch<SgemmDefault>(args, stream);
-  return detail::launch_planned_sgemm<SgemmDeepK>(args, stream, "simt_tiled_sgemm", false, &detail::deep_k_function);
+template <class Default = SgemmDefault, class Deep = SgemmDeepK>
+Status tiled_sgemm_library_launch(const GemmArgs& args, gemm_stream_t stream) {
+  if (!sgemm_can_implement(args) || !detail::deep_k_form(args)) return tiled_sgemm_launch<Default>(args, stream);
+  return detail::launch_planned_sgemm<Deep>(args, stream, "simt_tiled_sgemm", false, &detail::deep_k_function<Deep>);
 }
 
 }  // namespace tessera::kernels::simt
