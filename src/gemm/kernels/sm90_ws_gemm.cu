@@ -561,6 +561,12 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     if (tail_splits > 1) waves = double(tiles / sms) + split_unit_cost(k_blocks, tail_splits) / split_unit_cost(k_blocks, 1);
     return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
   };
+  // Whether `tiles` run in 2-4 waves, the last one partly filled: the
+  // launches balance_waves pays off for (measured per tiling below).
+  auto short_partial_waves = [sms](std::int64_t tiles) {
+    std::int64_t const waves = (tiles + sms - 1) / sms;
+    return waves >= 2 && waves <= 4 && tiles % sms != 0;
+  };
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
@@ -611,8 +617,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 0.969; clusters of 2 sharing the small operand
     // (scripts/gpu/skinny_cluster_experiment.patch) 0.961 / 0.960, 0.948
     // balanced: not adopted.
-    std::int64_t const waves = (tiles + sms - 1) / sms;
-    v.balance_waves = v.tile_n == 64 && v.splits == 1 && waves >= 2 && waves <= 4 && tiles % sms != 0;
+    v.balance_waves = v.tile_n == 64 && v.splits == 1 && short_partial_waves(tiles);
     return v;
   }
   if (small <= 128 && big >= 1024) {
@@ -665,8 +670,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       // 0; 4096x6144x4096, 6 waves: -2.4% in run 42, +0.5%, +0.1%, +0.1%), so
       // they keep one CTA per SM. Cause not established: the CTAs' work is
       // the same four tiles either way.
-      std::int64_t const waves = (coop_tiles + sms - 1) / sms;
-      v.balance_waves = waves >= 2 && waves <= 4 && coop_tiles % sms != 0;
+      v.balance_waves = short_partial_waves(coop_tiles);
     }
   }
   return v;
