@@ -16,6 +16,8 @@
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
 #             _c2 clusters of 2 (B multicast; cooperative 128x256 only; narrow 128x64 and
 #             ping-pong 64x128 with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
+# LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
+# aligned without changing the problem; both cuBLAS and Tessera read them so).
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
@@ -72,16 +74,22 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   int const M = pb.m, N = pb.n, K = pb.k;
   bool const a_kmaj = lay[0] == 't', b_kmaj = lay[1] == 'n';
   __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
-  CHECK(cudaMalloc(&A, size_t(M) * K * 2)); CHECK(cudaMalloc(&B, size_t(N) * K * 2));
+  // LD_PAD=P: every leading dimension of A and B rounded up to a multiple of
+  // P elements (the rows' alignment without changing the problem).
+  int const pad = std::getenv("LD_PAD") ? std::max(1, std::atoi(std::getenv("LD_PAD"))) : 1;
+  auto up = [pad](int x) { return (x + pad - 1) / pad * pad; };
+  int const lda = a_kmaj ? up(K) : up(M), ldb = b_kmaj ? up(K) : up(N);
+  size_t const a_elems = size_t(lda) * (a_kmaj ? M : K), b_elems = size_t(ldb) * (b_kmaj ? N : K);
+  CHECK(cudaMalloc(&A, a_elems * 2)); CHECK(cudaMalloc(&B, b_elems * 2));
   CHECK(cudaMalloc(&D, size_t(M) * N * 2)); CHECK(cudaMalloc(&Dc, size_t(M) * N * 2));
   CHECK(cudaMalloc(&acc, 16));
-  fill<<<1024, 256>>>(A, (long long)M * K, 1u); fill<<<1024, 256>>>(B, (long long)N * K, 2u);
+  fill<<<1024, 256>>>(A, (long long)a_elems, 1u); fill<<<1024, 256>>>(B, (long long)b_elems, 2u);
   GemmArgs args;
   args.m = M; args.n = N; args.k = K;
   args.input = DataType::bf16; args.output = DataType::bf16; args.accumulate = DataType::f32;
   // A (M x K): K-contiguous = row-major with ld K; else column-major with ld M.
-  args.a = a_kmaj ? MatrixDesc{A, MatrixOrder::row_major, K, 0} : MatrixDesc{A, MatrixOrder::col_major, M, 0};
-  args.b = b_kmaj ? MatrixDesc{B, MatrixOrder::col_major, K, 0} : MatrixDesc{B, MatrixOrder::row_major, N, 0};
+  args.a = MatrixDesc{A, a_kmaj ? MatrixOrder::row_major : MatrixOrder::col_major, lda, 0};
+  args.b = MatrixDesc{B, b_kmaj ? MatrixOrder::col_major : MatrixOrder::row_major, ldb, 0};
   args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
   std::vector<Entry> es;
   for (const std::string& s : pb.variants) es.push_back(parse(s));
@@ -89,7 +97,7 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   auto run = [&](int i) {
     if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
       cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
-                                      &one, B, CUDA_R_16BF, b_kmaj ? K : N, A, CUDA_R_16BF, a_kmaj ? K : M, &zero, Dc,
+                                      &one, B, CUDA_R_16BF, ldb, A, CUDA_R_16BF, lda, &zero, Dc,
                                       CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed %d\n", int(s)); std::exit(1); }
       return;
@@ -101,7 +109,7 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   };
   int const nv = int(es.size()) + 1;
   run(0); CHECK(cudaDeviceSynchronize());
-  std::printf("%dx%dx%d %s\n", M, N, K, lay);
+  std::printf("%dx%dx%d %s%s\n", M, N, K, lay, pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "");
   for (int i = 1; i < nv; ++i) {
     CHECK(cudaMemset(D, 0xff, size_t(M) * N * 2)); run(i); CHECK(cudaDeviceSynchronize());
     if (es[i - 1].failed) continue;

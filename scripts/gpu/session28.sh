@@ -9,13 +9,15 @@
 #   test     runs each test in $T (gtest filter $FILTER), then memcheck and
 #            racecheck on $SAN_FILTER; hopper_cute's checks (HC=0: none, and
 #            HC_TARGET= builds no hopper_cute);
-#   layouts  scripts/gpu/layouts.sh without the L2-flush memset on $LAYOUTS
-#            (MxNxK:LAYOUTS:VARIANTS ...), $ROUNDS rounds;
-#   bench    `tessera bench --suite skinny` (bf16), $BENCH_ROUNDS times;
+#   layouts  scripts/gpu/layouts.sh on $LAYOUTS (MxNxK:LAYOUTS:VARIANTS ...),
+#            $ROUNDS rounds, without the L2-flush memset unless FLUSH_MB is
+#            set (session 29: FLUSH_MB=256 for the small cubes);
+#   bench    `tessera bench --suite $BENCH_SUITE` (default skinny; bf16, the
+#            Ampere and generic kernels skipped), $BENCH_ROUNDS times;
 #   ncu      ncu (clocks not locked, caches flushed by ncu) of the first
 #            launches of cuBLAS, the default and the variants of $NCU_SPEC, in
-#            the layouts driver's check order: time, DRAM bytes and
-#            throughput, L2 traffic and throughput.
+#            the layouts driver's check order: $NCU_METRICS (default time,
+#            DRAM bytes and throughput, L2 traffic and throughput, grid).
 # Logs under $OUT; prints a short summary.
 set -u
 cd "$(dirname "$0")/../.."
@@ -55,24 +57,26 @@ if step test; then
 fi
 if step layouts; then
   # shellcheck disable=SC2086
-  FLUSH_MB=0 BUILD="$BUILD" bash scripts/gpu/layouts.sh "${ROUNDS:-100}" $LAYOUTS > "$OUT/layouts.log" 2>&1
+  FLUSH_MB=${FLUSH_MB:-0} BUILD="$BUILD" bash scripts/gpu/layouts.sh "${ROUNDS:-100}" $LAYOUTS > "$OUT/layouts.log" 2>&1
   grep -vE "^\s*$" "$OUT/layouts.log" | grep -vE "^(-- |\[)" | tail -n "${LAYOUT_LINES:-40}"
 fi
 if step bench; then
   tool=$(find "$BUILD" -type f -name tessera -perm -u+x | head -1)
   for r in $(seq 1 "${BENCH_ROUNDS:-1}"); do
-    timeout 300 "$tool" bench --suite skinny --types bf16 > "$OUT/bench_skinny_$r.txt" 2>&1
-    echo "== bench skinny, round $r"
-    grep -vE "^\s*$|^#" "$OUT/bench_skinny_$r.txt" | tail -n 12
+    suite=${BENCH_SUITE:-skinny}
+    timeout 300 "$tool" bench --suite "$suite" --types bf16 --skip-kernels sm80_tensorop,sm80_tiled,simt_generic \
+      > "$OUT/bench_${suite}_$r.txt" 2>&1
+    echo "== bench $suite, round $r"
+    grep -vE "^\s*$|^#" "$OUT/bench_${suite}_$r.txt" | tail -n "${BENCH_LINES:-12}"
   done
 fi
 if step ncu; then
-  metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x
+  metrics=${NCU_METRICS:-gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x}
   for spec in ${NCU_SPEC:-64x28672x4096:tn:default,n64_tr_c2}; do
     n=$(( $(echo "${spec##*:}" | tr ',' '\n' | wc -l) + 1 ))
     timeout 300 ncu --clock-control none --cache-control all -k regex:'gemm|nvjet' -c "$n" --csv --metrics "$metrics" \
       "$OUT/layouts" 1 "$spec" > "$OUT/ncu_${spec%%:*}.csv" 2> "$OUT/ncu_${spec%%:*}.err"
-    echo "== ncu $spec (launch order: cuBLAS, then the variants as listed)"
+    echo "== ncu $spec${LD_PAD:+ (ld padded to $LD_PAD)} (launch order: cuBLAS, then the variants as listed)"
     python3 - "$OUT/ncu_${spec%%:*}.csv" <<'PY'
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
@@ -80,12 +84,9 @@ if not rows: print("no ncu rows"); sys.exit()
 h = rows[0]; ki, ni, vi, ii, ui = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "ID", "Metric Unit"))
 per = {}
 for r in rows[1:]:
-    d = per.setdefault(r[ii], {"k": r[ki][:48]}); d[r[ni]] = r[vi]; d[r[ni] + "/u"] = r[ui]
+    per.setdefault(r[ii], {"k": r[ki][:40], "m": []})["m"].append(f"{r[ni].split('__')[-1]}={r[vi]}{r[ui] if r[ui] not in ('', 'none') else ''}")
 for i, d in per.items():
-    g = lambda m: d.get(m, "?")
-    print(f"{i:>3} {d['k']:<48} {g('gpu__time_duration.sum'):>9} {g('gpu__time_duration.sum/u')} dram {g('dram__bytes_read.sum')} {g('dram__bytes_read.sum/u')} "
-          f"{g('dram__throughput.avg.pct_of_peak_sustained_elapsed'):>6}% L2 {g('lts__t_bytes.sum')} {g('lts__t_bytes.sum/u')} "
-          f"{g('lts__throughput.avg.pct_of_peak_sustained_elapsed'):>6}% grid {g('launch__grid_size')} cl {g('launch__cluster_dim_x')}")
+    print(f"{i:>3} {d['k']:<40} " + " ".join(d["m"]))
 PY
     tail -3 "$OUT/ncu_${spec%%:*}.err" | grep -iE "error|warn" | head -3
   done
