@@ -14,8 +14,8 @@
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
-#             _c2 clusters of 2 (B multicast; cooperative 128x256 only; narrow 128x64 and
-#             ping-pong 64x128 with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
+#             _c2 clusters of 2 (B multicast; cooperative 128x256 and ping-pong 64x128; narrow 128x64
+#             with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
 # LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
 # aligned without changing the problem; both cuBLAS and Tessera read them so).
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).

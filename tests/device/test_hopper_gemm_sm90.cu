@@ -623,6 +623,49 @@ TEST(HopperGemm, Cluster2Variant) {
   }
 }
 
+// Ping-pong 64x128 in clusters of 2 (the pair's two 64-row tiles share B' in
+// 64-row multicast halves; each consumer owns the same unit in both CTAs),
+// direct and TMA-store epilogue: odd tile-row counts (the pair's second tile
+// past M'), N' not a multiple of the tile, one K-block, batches, beta, a
+// column-major D, f16 accumulation, tf32.
+TEST(HopperGemm, Cluster2PingPong64x128) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  for (bool const tma_store : {false, true}) {
+    SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
+    detail::Sm90WsVariant v;
+    v.cluster = 2;
+    v.pingpong = true;
+    v.tile_m = 64;
+    v.tile_n = 128;
+    v.tma_store = tma_store;
+    run_gemm<__nv_bfloat16, float>({64, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 8192, 1024}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({200, 300, 72}, MatrixOrder::col_major, 1.0f, 0.0f, 2, v);
+    run_gemm<__nv_bfloat16, float>({1000, 777, 300}, MatrixOrder::row_major, 1.5f, -0.5f, 1, v);
+    run_gemm<__half, __half, true>({513, 1031, 200}, MatrixOrder::row_major, -2.0f, 0.25f, 1, v);
+    run_gemm<float, float>({300, 500, 200}, MatrixOrder::row_major, 1.0f, 0.5f, 3, v);
+  }
+  // What clusters do not cover is refused, not run unclustered.
+  GemmArgs args;
+  for (int const tile_n : {16, 32, 64, 128}) {
+    detail::Sm90WsVariant narrow;
+    narrow.cluster = 2;
+    narrow.tile_n = tile_n;
+    EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, narrow).code, StatusCode::cannot_implement) << tile_n;
+  }
+  detail::Sm90WsVariant pp128;
+  pp128.cluster = 2;
+  pp128.pingpong = true;
+  pp128.tile_n = 128;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp128).code, StatusCode::cannot_implement);
+  detail::Sm90WsVariant transposed;
+  transposed.cluster = 2;
+  transposed.transpose = true;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, transposed).code, StatusCode::cannot_implement);
+}
+
 // The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
 // GPU). stmatrix.x4 semantics (PTX): lanes 8i .. 8i + 7 give the row
 // addresses of matrix i; register i of lane l holds row l / 4, elements

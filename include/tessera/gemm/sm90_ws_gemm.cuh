@@ -129,10 +129,12 @@ struct WsGemmParams {
 // tile per consumer (kBlockM / 64 wgmma row halves), consumers alternate
 // tiles. Every consumer holds 128 f32 accumulators per thread.
 //
-// kCluster = 2 (cooperative only): CTA pairs (a 1x2... cluster of 2 along x)
-// compute vertically adjacent tiles (tm = 2 pm + rank, same tn); each CTA
-// loads its own A and one half of B (128 rows) multicast into both CTAs, so
-// B crosses L2 -> SM once per pair. Consumers release a stage in both CTAs.
+// kCluster = 2: CTA pairs (a cluster of 2 along x) compute vertically
+// adjacent tiles (tm = 2 pm + rank, same tn); each CTA loads its own A and
+// one half of B (kBlockN / 2 rows) multicast into both CTAs, so B crosses
+// L2 -> SM once per pair. Consumers release a stage in both CTAs. Both CTAs
+// walk the same unit sequence, so in the ping-pong kernel the same consumer
+// owns a unit in both and the stage counts agree.
 //
 // kTmaStore = true: the epilogue goes through shared memory and TMA stores
 // (two 8 KiB sub-tile buffers per consumer warpgroup after the ring).
@@ -186,8 +188,9 @@ struct WsGemmConfigT {
   static_assert(!kHoldStage || (kTmaStore && !kPingPong && kCluster == 1 && kBlockN == 256 && kStages >= 4),
                 "WsGemmConfig: kHoldStage needs the unclustered cooperative 128x256 TMA-store kernel and at least 4 "
                 "stages (the next tile's first K-blocks load into the others)");
-  static_assert(kCluster == 1 || (kCluster == 2 && !kPingPong),
-                "WsGemmConfig: clusters (B multicast) are implemented for the cooperative kernel, pairs only");
+  static_assert(kCluster == 1 || kCluster == 2, "WsGemmConfig: clusters (B multicast) are implemented for pairs only");
+  static_assert(kCluster == 1 || kBlockN % 16 == 0,
+                "WsGemmConfig: a cluster pair multicasts B in halves of whole 8-row swizzle atoms (kBlockN % 16 == 0)");
   static_assert(kHalves * kBlockN / 2 <= 128,
                 "WsGemmConfig: a consumer may hold at most 128 f32 accumulators per thread (64x256 or 128x128)");
 
@@ -268,6 +271,10 @@ constexpr int ws_narrow_stages() {
 }
 template <int kN>
 using WsGemmNarrowConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN>()>;
+// Ping-pong 64x128 in clusters of 2 (the two 64-row tiles of one 128-column
+// block share its B' multicast), direct or TMA-store epilogue.
+using WsGemmPingPong64x128Cluster2Config = WsGemmConfigT<true, 64, 128, 9, 2>;
+using WsGemmPingPong64x128Cluster2TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 2, true>;
 
 template <class T>
 struct WsFamily;
@@ -1052,8 +1059,10 @@ struct Sm90WsVariant {
                           // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
                           // cooperative: 256 (128x256, WsGemmConfig) or
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
-  int cluster = 1;        // cooperative 128x256 only: 2 = CTA pairs with B multicast (WsGemmCluster2Config,
-                          // WsGemmCluster2TmaStoreConfig with tma_store)
+  int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
+                          // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128
+                          // (WsGemmPingPong64x128Cluster2[TmaStore]Config); K-major operands, the
+                          // untransposed orientation, no split-K
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
                           // and ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
                           // base, ld or batch stride is not 16-byte aligned, or with `transpose`

@@ -38,6 +38,8 @@ using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmNarrowConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
+using kernels::sm90::WsGemmPingPong64x128Cluster2Config;
+using kernels::sm90::WsGemmPingPong64x128Cluster2TmaStoreConfig;
 using kernels::sm90::WsGemmPingPong64x128Config;
 using kernels::sm90::WsGemmPingPong64x128TmaStoreConfig;
 using kernels::sm90::WsGemmPingPongConfig;
@@ -149,8 +151,12 @@ const void* function_for(const GemmArgs& args) {
 // epilogue when `tma_store`), or returns the rule the variant breaks.
 template <class F>
 Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
-  if (v.cluster == 2)
+  if (v.cluster == 2) {
+    if (v.pingpong)
+      return tma_store ? f.template operator()<WsGemmPingPong64x128Cluster2TmaStoreConfig>()
+                       : f.template operator()<WsGemmPingPong64x128Cluster2Config>();
     return tma_store ? f.template operator()<WsGemmCluster2TmaStoreConfig>() : f.template operator()<WsGemmCluster2Config>();
+  }
   if (!v.pingpong) {
     switch (v.tile_n) {
       case 256:
@@ -688,14 +694,18 @@ Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_var
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (const char* why = missing_device_code(); why != nullptr) return ws_fail(StatusCode::unsupported_architecture, why);
-  if (variant.cluster != 1 && (variant.pingpong || variant.cluster != 2 || variant.tile_n != 256))
-    return ws_fail(StatusCode::cannot_implement, "clusters: only pairs (2) of the cooperative 128x256 kernel");
+  if (variant.cluster != 1) {
+    bool const pair_tile = variant.pingpong ? variant.tile_m == 64 && variant.tile_n == 128 : variant.tile_n == 256;
+    if (variant.cluster != 2 || !pair_tile)
+      return ws_fail(StatusCode::cannot_implement,
+                     "clusters: only pairs (2) of cooperative 128x256 or ping-pong 64x128 tiles");
+  }
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
   if (variant.tma_store && (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement,
-                   "the TMA-store epilogue exists for cooperative 128x256 (also in clusters) and ping-pong 128x128 / "
-                   "64x128 only");
+                   "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only (in "
+                   "clusters: 128x256 and 64x128)");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   if (variant.transpose && variant.cluster != 1)
