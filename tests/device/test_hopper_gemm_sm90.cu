@@ -666,6 +666,24 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, transposed).code, StatusCode::cannot_implement);
 }
 
+// Rows of A and B only 16-byte aligned (K * 2 bytes an odd multiple of 16)
+// take clusters of 2 by default (select_sm90_ws_variant): ping-pong 64x128
+// where 128x128 tiles would fill at most half the SMs, cooperative 128x256
+// where those tiles fill at least half. The default launch on such shapes,
+// odd tile-row counts included, and a D that TMA cannot store (the direct
+// epilogue).
+TEST(HopperGemm, SixteenByteRowsDefault) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  detail::Sm90WsVariant def;
+  def.group_m = kDefaultLaunch;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, float>({1000, 1000, 3000}, MatrixOrder::row_major, 1.5f, -0.5f, 1, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 2000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<__half, __half>({2100, 1900, 520}, MatrixOrder::col_major, 1.0f, 0.5f, 2, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1500, 1503, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  run_gemm<__half, __half, true>({3000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+}
+
 // The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
 // GPU). stmatrix.x4 semantics (PTX): lanes 8i .. 8i + 7 give the row
 // addresses of matrix i; register i of lane l holds row l / 4, elements
@@ -758,9 +776,53 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
     EXPECT_FALSE(v.transpose);
-    // Rows only 16-byte aligned (1000^3 with ld = 1000): 128x128 tiles.
-    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16).tile_m, 128);
+    // Rows only 16-byte aligned and an operand M/N-major (no clusters
+    // there): 128x128 tiles.
+    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16, false, true).tile_m, 128);
   }
+  // Rows only 16-byte aligned, both operands K-major, 16-bit: clusters of 2
+  // (session 29), ping-pong 64x128 where 128x128 tiles fill at most half the
+  // SMs, cooperative 128x256 where those tiles fill at least half; never
+  // split, never transposed.
+  struct Rows16 {
+    Shape s;
+    bool pp64;
+  };
+  for (Rows16 c : {Rows16{{1000, 1000, 1000}, true},     // 64 tiles of 128x128
+                   Rows16{{1000, 1000, 3000}, true},
+                   Rows16{{1024, 1024, 1000}, true},
+                   Rows16{{1408, 768, 1000}, true},      // 66 tiles: half of 132
+                   Rows16{{1500, 1500, 1000}, false},    // 72 tiles of 128x256
+                   Rows16{{1408, 1536, 1000}, false},    // 66 tiles of 128x256
+                   Rows16{{2000, 2000, 1000}, false},
+                   Rows16{{3000, 3000, 1000}, false},
+                   Rows16{{8000, 8000, 8008}, false}}) {
+    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 16);
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", 16-byte rows");
+    EXPECT_EQ(v.cluster, 2);
+    EXPECT_EQ(v.pingpong, c.pp64);
+    EXPECT_EQ(v.tile_m, c.pp64 ? 64 : 128);
+    EXPECT_EQ(v.tile_n, c.pp64 ? 128 : 256);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.splits, 1);
+    EXPECT_FALSE(v.transpose);
+    // Rows 32-byte aligned, tf32, or an M/N-major operand: no cluster.
+    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 32).cluster, 1);
+    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 16).cluster, 1);
+    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 16, true, false).cluster, 1);
+  }
+  // Between the two (more than 66 tiles of 128x128, fewer than 66 of
+  // 128x256): no cluster, ping-pong 128x128 as for any 16-byte rows
+  // (2000x1000x1000 measured 0.732 that way, 0.690 in 128x256 pairs).
+  for (Shape s : {Shape{2000, 1000, 1000}, Shape{1000, 2000, 1000}, Shape{1408, 896, 1000}}) {
+    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16);
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << ", 16-byte rows");
+    EXPECT_EQ(v.cluster, 1);
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 128);
+  }
+  // The skinny rules come first: a dimension <= 128 keeps its tiles.
+  EXPECT_EQ(detail::select_sm90_ws_variant(64, 28672, 4000, 132, 2, 16).cluster, 1);
+  EXPECT_EQ(detail::select_sm90_ws_variant(128, 8192, 8000, 132, 2, 16).cluster, 1);
   // Rows 32-byte but not 128-byte aligned: 64x128 on the efficiency gain
   // only (1000x1000x2000, 4000-byte rows: +0.46), not on the tile count
   // (1200x1200x1040, 2080-byte rows, 100 tiles: run 116 measured 128x128

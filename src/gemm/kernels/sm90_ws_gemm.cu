@@ -542,10 +542,12 @@ bool sm90_ws_transposes_for_tf32(const GemmArgs& args) {
 // tile-count clause needs 128-byte rows). Rows only 16-byte aligned: 1000^3
 // (2000-byte rows) 0.784 vs 0.745, 2000x1000x1000 0.735 vs 0.563,
 // 1000x1000x3000 0.719 vs 0.644: the smaller tile reads five sectors per
-// 128-byte box row there. Such rows stay
-// on 128x128 (768^2 x 1000, 36 tiles, was the one exception measured: 0.787
-// vs 0.660 for 64x128). Before session 11 the rule was "128-byte aligned
-// rows and an efficiency gain above 0.2", from comparisons (run 28) that
+// 128-byte box row there. Unclustered, such rows stay on 128x128 (768^2 x
+// 1000, 36 tiles, was the one exception measured: 0.787 vs 0.660 for
+// 64x128); since session 29 most of them take clusters of 2 first (the
+// 16-byte-row rule in select_sm90_ws_variant). Before session 11 the rule
+// was "128-byte aligned rows and an efficiency gain above 0.2", from
+// comparisons (run 28) that
 // timed each variant after whichever kernel ran before it; a kernel runs up
 // to 2.5 us longer after another large kernel than after itself
 // (scripts/gpu/driver_gate.cuh), which had penalised the 64x128 rows there.
@@ -644,6 +646,43 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     return v;
   }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  if (row_align < 32 && elem_bytes == 2 && a_k_major && b_k_major) {
+    // Rows only 16-byte aligned (K * 2 bytes an odd multiple of 16): each
+    // 128-byte box row the TMA loads straddles sectors, and the L2 serves the
+    // kernel's loads in more than twice the requests (ncu, 2000^2 x 1000:
+    // 2.73 M against 1.25 M at K = 1008, whose rows are 32-byte aligned, for
+    // the same bytes; 28.3 us against 17.6). The L2's request rate, not its
+    // bytes, then bounds the kernel, so the default takes the tiles that ask
+    // for the fewest rows per flop: clusters of 2 whose pair shares B'
+    // multicast. Ping-pong 64x128 pairs where 128x128 tiles would fill at
+    // most half the SMs; cooperative 128x256 pairs where their tiles fill at
+    // least half; otherwise (64 tiles of 128x256 at 2000x1000x1000) the rules
+    // below.
+    // NOTE: session 29 (H200, layouts.sh, gated, L2 flushed, median of 100,
+    // ratio to cuBLAS; former default -> clusters): 1000^3 0.787 -> 0.835
+    // (64x128 pairs); 1000x1000x3000 0.724 -> 0.841; 2000^2x1000 0.590 ->
+    // 0.884 (128x256 pairs); 3000^2x1000 0.527 -> 0.764; 1500^2x1000 1.53 ->
+    // 1.79; 4000^2x3000 1.14 (unclustered 128x256: 0.81). 128x256 pairs
+    // lost where they make 64 tiles: 2000x1000x1000 0.732 -> 0.690,
+    // 1000x2000x1000 0.731 -> 0.701 (64x128 pairs 0.707 there), hence the
+    // half-the-SMs condition (run 259: those two back at 0.727 / 0.724).
+    // With the rows padded to 128 bytes (LD_PAD=64) the unclustered default
+    // reads 0.91-0.98.
+    std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
+    if (2 * tiles_128 <= sms) {
+      v.cluster = 2;
+      v.pingpong = true;
+      v.tile_m = 64;
+      v.tile_n = 128;
+      v.group_m = 8;
+      return v;
+    }
+    if (2 * coop_tiles >= sms) {
+      v.cluster = 2;
+      v.group_m = 16;
+      return v;
+    }
+  }
   int const tail = choose_tail_splits(coop_tiles, k_blocks, sms);
   double const coop = efficiency(128, 256, tail);
   double const pp = efficiency(128, 128, 1);
