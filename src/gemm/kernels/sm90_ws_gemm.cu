@@ -650,11 +650,12 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // Rows only 16-byte aligned (K * 2 bytes an odd multiple of 16): each
     // 128-byte box row the TMA loads straddles sectors, and the L2 serves the
     // kernel's loads in more than twice the requests (ncu, 2000^2 x 1000:
-    // 2.73 M against 1.25 M at K = 1008, whose rows are 32-byte aligned, for
-    // the same bytes; 28.3 us against 17.6). The L2's request rate, not its
-    // bytes, then bounds the kernel, so the default takes the tiles that ask
-    // for the fewest rows per flop: clusters of 2 whose pair shares B'
-    // multicast. Ping-pong 64x128 pairs where 128x128 tiles would fill at
+    // 2.73 M requests and 4.77 M sectors against 1.25 M and 2.89 M at K =
+    // 1008, whose rows are 32-byte aligned; 28.3 us against 17.6, with the
+    // L2 at 60% of its peak throughput and the SMs at 31%). The L2, not the
+    // tensor cores, then bounds the kernel, so the default takes the tiles
+    // that ask for the fewest rows per flop: clusters of 2 whose pair shares
+    // B' multicast. Ping-pong 64x128 pairs where 128x128 tiles would fill at
     // most half the SMs; cooperative 128x256 pairs where their tiles fill at
     // least half; otherwise (64 tiles of 128x256 at 2000x1000x1000) the rules
     // below.
