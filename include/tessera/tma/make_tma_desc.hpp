@@ -658,7 +658,10 @@ template <class T, class GLayout, class SLayout>
     p.desc.elem_bytes = E;
     p.desc.rank = G;
     p.desc.base = gmem_base;
-    for (int d = 0; d < G; ++d) {
+    // G <= 5 was checked above; the explicit bound is for GCC, whose
+    // -Waggressive-loop-optimizations does not carry that check this far
+    // (it warned "iteration 4 invokes undefined behavior" here).
+    for (int d = 0; d < G && d < 5; ++d) {
       p.desc.dims[d] = std::uint64_t(gsize[group_of_dim[d]]);
       p.desc.box[d] = std::uint32_t(box[group_of_dim[d]]);
     }
