@@ -646,6 +646,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     return v;
   }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
   if (row_align < 32 && elem_bytes == 2 && a_k_major && b_k_major) {
     // Rows only 16-byte aligned (K * 2 bytes an odd multiple of 16): each
     // 128-byte box row the TMA loads straddles sectors, and the L2 serves the
@@ -669,7 +670,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // half-the-SMs condition (run 259: those two back at 0.727 / 0.724).
     // With the rows padded to 128 bytes (LD_PAD=64) the unclustered default
     // reads 0.91-0.98.
-    std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
     if (2 * tiles_128 <= sms) {
       v.cluster = 2;
       v.pingpong = true;
@@ -694,7 +694,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 64x128 tiles where 128x128 ones would leave a consumer of most CTAs
     // idle or quantise badly, if rows are sector-aligned (see the NOTE above).
     if (row_align >= 32) {
-      std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
       bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
       double const gain = efficiency(64, 128, 1) - pp;
       if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
