@@ -16,6 +16,8 @@
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
 #             _c2 clusters of 2 (B multicast; cooperative 128x256 and ping-pong 64x128; narrow 128x64
 #             with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
+# TYPE=tf32: f32 storage, tf32 inputs, f32 out (cuBLAS with
+# CUBLAS_COMPUTE_32F_FAST_TF32); default bf16 -> bf16.
 # LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
 # aligned without changing the problem; both cuBLAS and Tessera read them so).
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
@@ -39,6 +41,7 @@ cat > "$OUT/layouts.cu" <<'CU'
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 using namespace tessera;
@@ -70,23 +73,27 @@ Entry parse(const std::string& s) {
 struct Problem { int m, n, k; std::vector<std::string> variants; };
 
 // BLAS letters: op(A) = A^T when the first letter is 't' (A stored K-contiguous).
+template <class T>
 void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t h, void* flush, size_t flush_bytes) {
   int const M = pb.m, N = pb.n, K = pb.k;
   bool const a_kmaj = lay[0] == 't', b_kmaj = lay[1] == 'n';
-  __nv_bfloat16 *A, *B, *D, *Dc; double* acc;
+  constexpr bool kTf32 = std::is_same_v<T, float>;
+  cudaDataType_t const ct = kTf32 ? CUDA_R_32F : CUDA_R_16BF;
+  T *A, *B, *D, *Dc; double* acc;
   // LD_PAD=P: every leading dimension of A and B rounded up to a multiple of
   // P elements (the rows' alignment without changing the problem).
   int const pad = std::getenv("LD_PAD") ? std::max(1, std::atoi(std::getenv("LD_PAD"))) : 1;
   auto up = [pad](int x) { return (x + pad - 1) / pad * pad; };
   int const lda = a_kmaj ? up(K) : up(M), ldb = b_kmaj ? up(K) : up(N);
   size_t const a_elems = size_t(lda) * (a_kmaj ? M : K), b_elems = size_t(ldb) * (b_kmaj ? N : K);
-  CHECK(cudaMalloc(&A, a_elems * 2)); CHECK(cudaMalloc(&B, b_elems * 2));
-  CHECK(cudaMalloc(&D, size_t(M) * N * 2)); CHECK(cudaMalloc(&Dc, size_t(M) * N * 2));
+  CHECK(cudaMalloc(&A, a_elems * sizeof(T))); CHECK(cudaMalloc(&B, b_elems * sizeof(T)));
+  CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(T))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(T)));
   CHECK(cudaMalloc(&acc, 16));
   fill<<<1024, 256>>>(A, (long long)a_elems, 1u); fill<<<1024, 256>>>(B, (long long)b_elems, 2u);
   GemmArgs args;
   args.m = M; args.n = N; args.k = K;
-  args.input = DataType::bf16; args.output = DataType::bf16; args.accumulate = DataType::f32;
+  args.input = kTf32 ? DataType::tf32 : DataType::bf16; args.output = kTf32 ? DataType::f32 : DataType::bf16;
+  args.accumulate = DataType::f32;
   // A (M x K): K-contiguous = row-major with ld K; else column-major with ld M.
   args.a = MatrixDesc{A, a_kmaj ? MatrixOrder::row_major : MatrixOrder::col_major, lda, 0};
   args.b = MatrixDesc{B, b_kmaj ? MatrixOrder::col_major : MatrixOrder::row_major, ldb, 0};
@@ -97,8 +104,8 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   auto run = [&](int i) {
     if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
       cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
-                                      &one, B, CUDA_R_16BF, ldb, A, CUDA_R_16BF, lda, &zero, Dc,
-                                      CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+                                      &one, B, ct, ldb, A, ct, lda, &zero, Dc, ct, N,
+                                      kTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed %d\n", int(s)); std::exit(1); }
       return;
     }
@@ -109,9 +116,9 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   };
   int const nv = int(es.size()) + 1;
   run(0); CHECK(cudaDeviceSynchronize());
-  std::printf("%dx%dx%d %s%s\n", M, N, K, lay, pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "");
+  std::printf("%dx%dx%d %s%s%s\n", M, N, K, lay, kTf32 ? " tf32" : "", pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "");
   for (int i = 1; i < nv; ++i) {
-    CHECK(cudaMemset(D, 0xff, size_t(M) * N * 2)); run(i); CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(T))); run(i); CHECK(cudaDeviceSynchronize());
     if (es[i - 1].failed) continue;
     CHECK(cudaMemset(acc, 0, 16)); diff<<<512, 256>>>(D, Dc, (long long)M * N, acc);
     double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
@@ -165,8 +172,12 @@ int main(int argc, char** argv) {
         {{128, 8192, 8192, {"default", "pp64_tr", "n128_tr", "coop_tma", "pp128_tma"}}, {"tn", "nt", "tt", "nn"}},
         {{1000, 1000, 1000, {"default", "pp128_tma_s2", "n128_s2", "n128", "coop_tma_s4"}}, {"tn", "tt"}},
     };
+  bool const tf32 = std::getenv("TYPE") && std::string(std::getenv("TYPE")) == "tf32";
   for (const Spec& sp : specs)
-    for (const std::string& lay : sp.layouts) time_problem(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+    for (const std::string& lay : sp.layouts) {
+      if (tf32) time_problem<float>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+      else time_problem<__nv_bfloat16>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+    }
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
 CU

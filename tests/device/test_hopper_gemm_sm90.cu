@@ -660,10 +660,56 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
   pp128.pingpong = true;
   pp128.tile_n = 128;
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp128).code, StatusCode::cannot_implement);
-  detail::Sm90WsVariant transposed;
-  transposed.cluster = 2;
-  transposed.transpose = true;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, transposed).code, StatusCode::cannot_implement);
+}
+
+// Clusters of 2 over M/N-major operands: A' loaded per CTA as MN-major
+// boxes, an MN-major B' as boxes of which each CTA of the pair loads half,
+// multicast into both. Both cluster kernels and epilogues, the three orders
+// with an MN-major operand, both D orders, odd tile-row counts, residues in
+// M, N and K, beta, batches; tf32 with A' M/N-major (read through registers).
+TEST(HopperGemm, Cluster2MnMajor) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (bool const pingpong : {false, true})
+    for (bool const tma_store : {false, true}) {
+      detail::Sm90WsVariant v;
+      v.cluster = 2;
+      v.pingpong = pingpong;
+      v.tile_m = pingpong ? 64 : 128;
+      v.tile_n = pingpong ? 128 : 256;
+      v.tma_store = tma_store;
+      SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
+                                      << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
+      for (MatrixOrder ao : {R, C})
+        for (MatrixOrder bo : {R, C}) {
+          if (ao == R && bo == C) continue;  // K-major: Cluster2Variant, Cluster2PingPong64x128
+          run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, ao, bo);
+          run_gemm<__nv_bfloat16, float>({300, 500, 200}, R, 1.0f, 0.5f, 2, v, ao, bo);
+          run_gemm<__half, __half>({257, 129, 72}, C, 1.0f, 0.0f, 1, v, ao, bo);
+          run_gemm<__nv_bfloat16, float>({129, 257, 65}, C, 1.5f, -0.5f, 1, v, ao, bo);
+        }
+      run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, C, C);  // A' = A, M-major
+      run_gemm<float, float>({300, 500, 200}, C, 1.0f, 0.0f, 1, v, R, R);  // D^T: A' = B^T, N-major
+    }
+  // The transposed orientation (D' = D^T of a row-major D, the direct
+  // epilogue), every operand order; tf32 with the M/N-major operand on A'.
+  for (bool const pingpong : {false, true}) {
+    detail::Sm90WsVariant v;
+    v.cluster = 2;
+    v.pingpong = pingpong;
+    v.tile_m = pingpong ? 64 : 128;
+    v.tile_n = pingpong ? 128 : 256;
+    v.tma_store = true;  // ignored when transposed: the direct epilogue
+    v.transpose = true;
+    SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
+    for (MatrixOrder ao : {R, C})
+      for (MatrixOrder bo : {R, C}) {
+        run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, ao, bo);
+        run_gemm<__half, float>({257, 300, 72}, C, 1.5f, -0.5f, 2, v, ao, bo);
+      }
+    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
+    run_gemm<float, float>({300, 500, 996}, R, 1.0f, 0.0f, 1, v, R, C);  // both K-major, 16-byte rows
+  }
 }
 
 // Rows of A and B only 16-byte aligned (K * 2 bytes an odd multiple of 16)
@@ -671,7 +717,7 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
 // where 128x128 tiles would fill at most half the SMs, cooperative 128x256
 // where those tiles fill at least half. The default launch on such shapes,
 // odd tile-row counts included, and a D that TMA cannot store (the direct
-// epilogue).
+// epilogue), and M/N-major operands.
 TEST(HopperGemm, SixteenByteRowsDefault) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant def;
@@ -682,6 +728,17 @@ TEST(HopperGemm, SixteenByteRowsDefault) {
   run_gemm<__half, __half>({2100, 1900, 520}, MatrixOrder::col_major, 1.0f, 0.5f, 2, def);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1500, 1503, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
   run_gemm<__half, __half, true>({3000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, def);
+  // M/N-major operands (any order takes the rule): A' M-major, B' N-major, both.
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, def, C, R);
+  run_gemm<__nv_bfloat16, float>({2000, 2000, 1000}, R, 1.0f, 0.0f, 1, def, C, C);
+  run_gemm<__half, __half>({1000, 1000, 3000}, C, 1.0f, 0.5f, 1, def, R, R);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({3000, 3000, 1000}, R, 1.0f, 0.0f, 1, def, R, R);
+  // tf32 rows of 996 elements (3984 bytes): both K-major; B row-major, which
+  // the launch flips onto A' (transposed, through registers); A column-major.
+  run_gemm<float, float>({996, 996, 996}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<float, float>({2000, 2000, 996}, R, 1.0f, 0.5f, 1, def, R, R);
+  run_gemm<float, float>({996, 1500, 996}, C, 1.0f, 0.0f, 1, def, C, C);
 }
 
 // The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
@@ -776,12 +833,9 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
     EXPECT_FALSE(v.transpose);
-    // Rows only 16-byte aligned and an operand M/N-major (no clusters
-    // there): 128x128 tiles.
-    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16, false, true).tile_m, 128);
   }
-  // Rows only 16-byte aligned, both operands K-major, 16-bit: clusters of 2
-  // (session 29), ping-pong 64x128 where 128x128 tiles fill at most half the
+  // Rows only 16-byte aligned, operands in any order: clusters of 2
+  // (session 29; M/N-major operands and tf32 session 30), ping-pong 64x128 where 128x128 tiles fill at most half the
   // SMs, cooperative 128x256 where those tiles fill at least half; never
   // split, never transposed.
   struct Rows16 {
@@ -797,29 +851,37 @@ TEST(HopperGemm, DefaultVariantSelection) {
                    Rows16{{2000, 2000, 1000}, false},
                    Rows16{{3000, 3000, 1000}, false},
                    Rows16{{8000, 8000, 8008}, false}}) {
-    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 16);
-    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", 16-byte rows");
-    EXPECT_EQ(v.cluster, 2);
-    EXPECT_EQ(v.pingpong, c.pp64);
-    EXPECT_EQ(v.tile_m, c.pp64 ? 64 : 128);
-    EXPECT_EQ(v.tile_n, c.pp64 ? 128 : 256);
-    EXPECT_TRUE(v.tma_store);
-    EXPECT_EQ(v.splits, 1);
-    EXPECT_FALSE(v.transpose);
-    // Rows 32-byte aligned, tf32, or an M/N-major operand: no cluster.
+    for (int order = 0; order < 4; ++order) {
+      bool const a_km = order & 1, b_km = order & 2;
+      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 16, a_km, b_km);
+      SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", 16-byte rows, A' "
+                                      << (a_km ? "K" : "M") << "-major, B' " << (b_km ? "K" : "N") << "-major");
+      EXPECT_EQ(v.cluster, 2);
+      EXPECT_EQ(v.pingpong, c.pp64);
+      EXPECT_EQ(v.tile_m, c.pp64 ? 64 : 128);
+      EXPECT_EQ(v.tile_n, c.pp64 ? 128 : 256);
+      EXPECT_TRUE(v.tma_store);
+      EXPECT_EQ(v.splits, 1);
+      EXPECT_FALSE(v.transpose);
+    }
+    // tf32 (K * 4 bytes an odd multiple of 16) alike; rows 32-byte aligned:
+    // no cluster.
+    detail::Sm90WsVariant const t = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 16, false, true);
+    EXPECT_EQ(t.cluster, 2);
+    EXPECT_EQ(t.pingpong, c.pp64);
     EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 32).cluster, 1);
-    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 16).cluster, 1);
-    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 16, true, false).cluster, 1);
+    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 32).cluster, 1);
   }
   // Between the two (more than 66 tiles of 128x128, fewer than 66 of
   // 128x256): no cluster, ping-pong 128x128 as for any 16-byte rows
   // (2000x1000x1000 measured 0.732 that way, 0.690 in 128x256 pairs).
-  for (Shape s : {Shape{2000, 1000, 1000}, Shape{1000, 2000, 1000}, Shape{1408, 896, 1000}}) {
-    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16);
-    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << ", 16-byte rows");
-    EXPECT_EQ(v.cluster, 1);
-    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 128);
-  }
+  for (Shape s : {Shape{2000, 1000, 1000}, Shape{1000, 2000, 1000}, Shape{1408, 896, 1000}})
+    for (int order = 0; order < 4; ++order) {
+      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16, order & 1, order & 2);
+      SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << ", 16-byte rows, order " << order);
+      EXPECT_EQ(v.cluster, 1);
+      EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 128);
+    }
   // The skinny rules come first: a dimension <= 128 keeps its tiles.
   EXPECT_EQ(detail::select_sm90_ws_variant(64, 28672, 4000, 132, 2, 16).cluster, 1);
   EXPECT_EQ(detail::select_sm90_ws_variant(128, 8192, 8000, 132, 2, 16).cluster, 1);

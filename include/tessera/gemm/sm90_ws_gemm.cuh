@@ -132,7 +132,8 @@ struct WsGemmParams {
 // kCluster = 2: CTA pairs (a cluster of 2 along x) compute vertically
 // adjacent tiles (tm = 2 pm + rank, same tn); each CTA loads its own A and
 // one half of B (kBlockN / 2 rows) multicast into both CTAs, so B crosses
-// L2 -> SM once per pair. Consumers release a stage in both CTAs. Both CTAs
+// L2 -> SM once per pair (an MN-major B: half of its boxes each).
+// Consumers release a stage in both CTAs. Both CTAs
 // walk the same unit sequence, so in the ping-pong kernel the same consumer
 // owns a unit in both and the stage counts agree.
 //
@@ -722,11 +723,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             arch::tma_load_2d(sA + stage * Cfg::kABytes, &tmap_a, &full[stage], kb * kBlockK, tm * Cfg::kBlockM);
           }
           if (p.b_mn) {
+            // (kMnBytesB of N', kBlockK rows) per box; in a cluster each CTA
+            // loads half of the boxes, multicast into both (the same offsets).
             constexpr int kBoxN = Cfg::kMnBytesB / 2;
+            constexpr int kBoxes = Cfg::kBlockN / kBoxN;
+            if constexpr (Cfg::kCluster == 2) {
+              static_assert(kBoxes % 2 == 0, "WsGemmConfig: a cluster pair multicasts whole MN-major B boxes");
 #pragma unroll
-            for (int j = 0; j < Cfg::kBlockN / kBoxN; ++j)
-              arch::tma_load_2d(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
-                                tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
+              for (int i = 0; i < kBoxes / 2; ++i) {
+                int const j = int(rank) * (kBoxes / 2) + i;
+                arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
+                                            uint16_t(0x3), tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
+              }
+            } else {
+#pragma unroll
+              for (int j = 0; j < kBoxes; ++j)
+                arch::tma_load_2d(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
+                                  tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
+            }
           } else if constexpr (Cfg::kCluster == 2) {
             int const half = Cfg::kBlockN / 2;
             arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + int(rank) * half * 128, &tmap_b, &full[stage],
@@ -1061,8 +1075,8 @@ struct Sm90WsVariant {
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
   int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
                           // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128
-                          // (WsGemmPingPong64x128Cluster2[TmaStore]Config); K-major operands, the
-                          // untransposed orientation, no split-K
+                          // (WsGemmPingPong64x128Cluster2[TmaStore]Config); operands in any order, either
+                          // orientation, no split-K
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
                           // and ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
                           // base, ld or batch stride is not 16-byte aligned, or with `transpose`

@@ -284,8 +284,6 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   const MatrixDesc& kb = swap ? args.a : args.b;  // kernel B': (N', K)
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
-  if ((!a_km || !b_km) && Cfg::kCluster != 1)
-    return ws_fail(StatusCode::cannot_implement, "MN-major operands are not implemented for clusters");
   if (args.input == DataType::tf32 && !b_km)
     return ws_fail(StatusCode::cannot_implement,
                    "tf32: this orientation puts the M/N-major operand on B', which wgmma reads K-major only (it "
@@ -647,8 +645,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   }
   std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
   std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
-  if (row_align < 32 && elem_bytes == 2 && a_k_major && b_k_major) {
-    // Rows only 16-byte aligned (K * 2 bytes an odd multiple of 16): each
+  if (row_align < 32) {
+    // Rows only 16-byte aligned (ld * element bytes an odd multiple of 16,
+    // e.g. K = 1000 for K-major 16-bit operands, 996 for tf32): each
     // 128-byte box row the TMA loads straddles sectors, and the L2 serves the
     // kernel's loads in more than twice the requests (ncu, 2000^2 x 1000:
     // 2.73 M requests and 4.77 M sectors against 1.25 M and 2.89 M at K =
@@ -670,6 +669,14 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // half-the-SMs condition (run 259: those two back at 0.727 / 0.724).
     // With the rows padded to 128 bytes (LD_PAD=64) the unclustered default
     // reads 0.91-0.98.
+    // NOTE: session 30 (run 260, H200, same method), operands in other
+    // orders and tf32, which the clusters first did not take (former default
+    // pp128_tma -> clusters): 1000^3 nn 0.729 -> 0.787, nt 0.749 -> 0.850, tt
+    // 0.784 -> 0.857; 1000x1000x3000 nn 0.633 -> 0.769, tt 0.684 -> 0.842;
+    // 2000^2x1000 tt 0.695 -> 0.915; 3000^2x1000 nn 0.559 -> 0.777, tt 0.564
+    // -> 0.785; 4000^2x3000 tt 0.956 (unclustered coop_tma) -> 0.947. tf32
+    // tn: 996^3 0.870 -> 0.965, 2000^2x996 0.724 -> 1.179, 1000x1000x2996
+    // 0.824 -> 0.919.
     if (2 * tiles_128 <= sms) {
       v.cluster = 2;
       v.pingpong = true;
@@ -747,8 +754,6 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
                    "clusters: 128x256 and 64x128)");
   if (variant.splits != 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
-  if (variant.transpose && variant.cluster != 1)
-    return ws_fail(StatusCode::cannot_implement, "the transposed orientation is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
     return launch_with<Cfg>(args, stream, variant);
   });
