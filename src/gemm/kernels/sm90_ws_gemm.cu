@@ -676,7 +676,13 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 2000^2x1000 tt 0.695 -> 0.915; 3000^2x1000 nn 0.559 -> 0.777, tt 0.564
     // -> 0.785; 4000^2x3000 tt 0.956 (unclustered coop_tma) -> 0.947. tf32
     // tn: 996^3 0.870 -> 0.965, 2000^2x996 0.724 -> 1.179, 1000x1000x2996
-    // 0.824 -> 0.919.
+    // 0.824 -> 0.919; run 261: tf32 tt (the M/N-major B flipped onto A',
+    // transposed) 996^3 0.737 -> 0.928, 2000^2x996 0.832 -> 1.080; nn 0.858
+    // -> 0.959, 0.717 -> 1.018; 4000^2x2996 tn 0.707 -> 0.994. Rows 32-byte
+    // aligned stay unclustered: 2000^2x1008 tn 0.918 (pairs 0.902), 2016^2 x
+    // 1000 nt 0.931 (0.904), 2048^2x1000 nt 0.983 (0.929); only 2000^2x1000
+    // nt (M/N-major rows of 4000 bytes) gained in pairs, 0.830 -> 0.902, one
+    // shape, not adopted.
     if (2 * tiles_128 <= sms) {
       v.cluster = 2;
       v.pingpong = true;
