@@ -655,11 +655,48 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
     narrow.tile_n = tile_n;
     EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, narrow).code, StatusCode::cannot_implement) << tile_n;
   }
-  detail::Sm90WsVariant pp128;
-  pp128.cluster = 2;
-  pp128.pingpong = true;
-  pp128.tile_n = 128;
-  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp128).code, StatusCode::cannot_implement);
+  detail::Sm90WsVariant pp256;
+  pp256.cluster = 2;
+  pp256.pingpong = true;
+  pp256.tile_n = 256;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp256).code, StatusCode::cannot_implement);
+}
+
+// Ping-pong 128x128 in clusters of 2 (two m64n128 row halves per consumer;
+// the pair's 128-row tiles share B' in 64-row multicast halves), both
+// epilogues: odd tile-row counts, residues, batches, beta, a column-major D,
+// f16 accumulation (the TMA-store form widens both blocks), tf32, M/N-major
+// operands and the transposed orientation.
+TEST(HopperGemm, Cluster2PingPong128) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (bool const tma_store : {false, true}) {
+    SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
+    detail::Sm90WsVariant v;
+    v.cluster = 2;
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.tma_store = tma_store;
+    run_gemm<__nv_bfloat16, float>({128, 128, 64}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1, 1, 1}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 1000, 1000}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({300, 500, 72}, C, 1.0f, 0.0f, 2, v);
+    run_gemm<__nv_bfloat16, float>({1000, 777, 300}, R, 1.5f, -0.5f, 1, v);
+    run_gemm<__half, __half, true>({513, 1031, 200}, R, -2.0f, 0.25f, 1, v);
+    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 3, v);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({4095, 4097, 4093}, R, 1.0f, 0.0f, 1, v);
+    for (MatrixOrder ao : {R, C})
+      for (MatrixOrder bo : {R, C}) run_gemm<__half, float>({257, 300, 136}, R, 1.0f, 0.5f, 1, v, ao, bo);
+    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v, C, C);  // tf32, A' M-major
+  }
+  detail::Sm90WsVariant tr;
+  tr.cluster = 2;
+  tr.pingpong = true;
+  tr.tile_n = 128;
+  tr.transpose = true;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 2000, 1000}, R, 1.0f, 0.0f, 1, tr);
+  run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, tr, R, R);  // tf32, A' = B^T N-major
 }
 
 // Clusters of 2 over M/N-major operands: A' loaded per CTA as MN-major
@@ -715,7 +752,8 @@ TEST(HopperGemm, Cluster2MnMajor) {
 // Rows of A and B only 16-byte aligned (K * 2 bytes an odd multiple of 16)
 // take clusters of 2 by default (select_sm90_ws_variant): ping-pong 64x128
 // where 128x128 tiles would fill at most half the SMs, cooperative 128x256
-// where those tiles fill at least half. The default launch on such shapes,
+// where those tiles fill at least half, ping-pong 128x128 in between. The
+// default launch on such shapes,
 // odd tile-row counts included, and a D that TMA cannot store (the direct
 // epilogue), and M/N-major operands.
 TEST(HopperGemm, SixteenByteRowsDefault) {
@@ -734,6 +772,9 @@ TEST(HopperGemm, SixteenByteRowsDefault) {
   run_gemm<__nv_bfloat16, float>({2000, 2000, 1000}, R, 1.0f, 0.0f, 1, def, C, C);
   run_gemm<__half, __half>({1000, 1000, 3000}, C, 1.0f, 0.5f, 1, def, R, R);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({3000, 3000, 1000}, R, 1.0f, 0.0f, 1, def, R, R);
+  // The band between (ping-pong 128x128 pairs).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2000, 1000, 1000}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__half, float>({1000, 2000, 1000}, C, 1.0f, 0.5f, 1, def, C, R);
   // tf32 rows of 996 elements (3984 bytes): both K-major; B row-major, which
   // the launch flips onto A' (transposed, through registers); A column-major.
   run_gemm<float, float>({996, 996, 996}, R, 1.0f, 0.0f, 1, def);
@@ -873,14 +914,22 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 32).cluster, 1);
   }
   // Between the two (more than 66 tiles of 128x128, fewer than 66 of
-  // 128x256): no cluster, ping-pong 128x128 as for any 16-byte rows
-  // (2000x1000x1000 measured 0.732 that way, 0.690 in 128x256 pairs).
+  // 128x256): ping-pong 128x128 pairs (2000x1000x1000 0.727 -> 0.793 in run
+  // 263; 0.690 in 128x256 pairs in run 258), any order, 16-bit or tf32.
   for (Shape s : {Shape{2000, 1000, 1000}, Shape{1000, 2000, 1000}, Shape{1408, 896, 1000}})
-    for (int order = 0; order < 4; ++order) {
-      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 2, 16, order & 1, order & 2);
+    for (int order = 0; order < 8; ++order) {
+      int const e = order & 4 ? 4 : 2;
+      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, e, 16, order & 1, order & 2);
       SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << ", 16-byte rows, order " << order);
-      EXPECT_EQ(v.cluster, 1);
+      EXPECT_EQ(v.cluster, 2);
       EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 128);
+      EXPECT_TRUE(v.tma_store);
+      EXPECT_EQ(v.splits, 1);
+      EXPECT_FALSE(v.transpose);
+      // 32-byte rows: unclustered ping-pong 128x128.
+      detail::Sm90WsVariant const a = detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, e, 32, order & 1, order & 2);
+      EXPECT_EQ(a.cluster, 1);
+      EXPECT_TRUE(a.pingpong && a.tile_n == 128);
     }
   // The skinny rules come first: a dimension <= 128 keeps its tiles.
   EXPECT_EQ(detail::select_sm90_ws_variant(64, 28672, 4000, 132, 2, 16).cluster, 1);

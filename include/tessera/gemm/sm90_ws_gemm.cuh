@@ -276,6 +276,12 @@ using WsGemmNarrowConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN>()>
 // block share its B' multicast), direct or TMA-store epilogue.
 using WsGemmPingPong64x128Cluster2Config = WsGemmConfigT<true, 64, 128, 9, 2>;
 using WsGemmPingPong64x128Cluster2TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 2, true>;
+// Ping-pong 128x128 in clusters of 2 (the rings of WsGemmPingPong128Config
+// and WsGemmPingPong128TmaStoreConfig): for rows only 16-byte aligned whose
+// 128x128 tiles fill more than half the SMs and 128x256 tiles fewer than
+// half (select_sm90_ws_variant).
+using WsGemmPingPong128Cluster2Config = WsGemmConfigT<true, 128, 128, 7, 2>;
+using WsGemmPingPong128Cluster2TmaStoreConfig = WsGemmConfigT<true, 128, 128, 6, 2, true>;
 
 template <class T>
 struct WsFamily;
@@ -1074,8 +1080,8 @@ struct Sm90WsVariant {
                           // cooperative: 256 (128x256, WsGemmConfig) or
                           // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
   int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
-                          // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128
-                          // (WsGemmPingPong64x128Cluster2[TmaStore]Config); operands in any order, either
+                          // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128 / 128x128
+                          // (WsGemmPingPong{64x128,128}Cluster2[TmaStore]Config); operands in any order, either
                           // orientation, no split-K
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
                           // and ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
