@@ -103,6 +103,19 @@ void append_reference(Shape s, Strided<TIn> a, Strided<TIn> b, Strided<TOut> c, 
 
 constexpr int kDefaultLaunch = -1;
 
+// A cluster-pair variant: cooperative 128x256 (tile_m 128, tile_n 256) or
+// ping-pong tile_m x 128 (tile_n 128).
+detail::Sm90WsVariant pair_variant(bool pingpong, int tile_m, bool tma_store, bool transpose = false) {
+  detail::Sm90WsVariant v;
+  v.cluster = 2;
+  v.pingpong = pingpong;
+  v.tile_m = tile_m;
+  v.tile_n = pingpong ? 128 : 256;
+  v.tma_store = tma_store;
+  v.transpose = transpose;
+  return v;
+}
+
 // kF16Acc: f16 inputs and output with f16 accumulation (GemmArgs::accumulate).
 template <class TIn, class TOut, bool kF16Acc = false>
 void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1,
@@ -632,12 +645,7 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (bool const tma_store : {false, true}) {
     SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.pingpong = true;
-    v.tile_m = 64;
-    v.tile_n = 128;
-    v.tma_store = tma_store;
+    detail::Sm90WsVariant const v = pair_variant(true, 64, tma_store);
     run_gemm<__nv_bfloat16, float>({64, 128, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
@@ -672,11 +680,7 @@ TEST(HopperGemm, Cluster2PingPong128) {
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   for (bool const tma_store : {false, true}) {
     SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.pingpong = true;
-    v.tile_n = 128;
-    v.tma_store = tma_store;
+    detail::Sm90WsVariant const v = pair_variant(true, 128, tma_store);
     run_gemm<__nv_bfloat16, float>({128, 128, 64}, R, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, float>({1, 1, 1}, R, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, R, 1.0f, 0.0f, 1, v);
@@ -690,11 +694,7 @@ TEST(HopperGemm, Cluster2PingPong128) {
       for (MatrixOrder bo : {R, C}) run_gemm<__half, float>({257, 300, 136}, R, 1.0f, 0.5f, 1, v, ao, bo);
     run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v, C, C);  // tf32, A' M-major
   }
-  detail::Sm90WsVariant tr;
-  tr.cluster = 2;
-  tr.pingpong = true;
-  tr.tile_n = 128;
-  tr.transpose = true;
+  detail::Sm90WsVariant const tr = pair_variant(true, 128, false, true);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 2000, 1000}, R, 1.0f, 0.0f, 1, tr);
   run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, tr, R, R);  // tf32, A' = B^T N-major
 }
@@ -709,12 +709,7 @@ TEST(HopperGemm, Cluster2MnMajor) {
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   for (bool const pingpong : {false, true})
     for (bool const tma_store : {false, true}) {
-      detail::Sm90WsVariant v;
-      v.cluster = 2;
-      v.pingpong = pingpong;
-      v.tile_m = pingpong ? 64 : 128;
-      v.tile_n = pingpong ? 128 : 256;
-      v.tma_store = tma_store;
+      detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, tma_store);
       SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
                                       << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
       for (MatrixOrder ao : {R, C})
@@ -731,13 +726,8 @@ TEST(HopperGemm, Cluster2MnMajor) {
   // The transposed orientation (D' = D^T of a row-major D, the direct
   // epilogue), every operand order; tf32 with the M/N-major operand on A'.
   for (bool const pingpong : {false, true}) {
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.pingpong = pingpong;
-    v.tile_m = pingpong ? 64 : 128;
-    v.tile_n = pingpong ? 128 : 256;
-    v.tma_store = true;  // ignored when transposed: the direct epilogue
-    v.transpose = true;
+    // tma_store is ignored when transposed: the direct epilogue.
+    detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
     SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
     for (MatrixOrder ao : {R, C})
       for (MatrixOrder bo : {R, C}) {

@@ -688,29 +688,23 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 1000 nt 0.931 (0.904), 2048^2x1000 nt 0.983 (0.929); only 2000^2x1000
     // nt (M/N-major rows of 4000 bytes) gained in pairs, 0.830 -> 0.902, one
     // shape, not adopted.
-    if (2 * tiles_128 <= sms) {
-      v.cluster = 2;
-      v.pingpong = true;
-      v.tile_m = 64;
-      v.tile_n = 128;
-      v.group_m = 8;
+    v.cluster = 2;
+    if (2 * tiles_128 > sms && 2 * coop_tiles >= sms) {
+      v.group_m = 16;  // cooperative 128x256 pairs
       return v;
     }
-    if (2 * coop_tiles >= sms) {
-      v.cluster = 2;
-      v.group_m = 16;
-      return v;
-    }
-    // Between the two: ping-pong 128x128 pairs, as cuBLAS runs there
+    // Ping-pong pairs: 64x128 where 128x128 tiles fill at most half the SMs;
+    // 128x128 between the two bands, as cuBLAS runs there
     // (`nvjet_sm90_tst_128x128_64x6_2x1_v_bz_TNT` at 2000x1000x1000, run 262).
     // NOTE: run 263 (H200, layouts.sh, gated, L2 flushed, median of 100;
-    // unclustered ping-pong 128x128 -> pairs): 2000x1000x1000 tn 0.727 ->
-    // 0.793, nn 0.780 -> 0.868; 1000x2000x1000 0.730 -> 0.792; 1408x896x1000
-    // (77 tiles) 0.802 -> 0.789, inside the run-to-run spread. Outside this
-    // band the pairs lost: 1000^3 0.762 (64x128 pairs 0.837), 2000^2x1000
-    // 0.701 (128x256 pairs 0.902), 3000^2x1000 0.680 (0.771).
-    v.cluster = 2;
+    // unclustered ping-pong 128x128 -> 128x128 pairs): 2000x1000x1000 tn
+    // 0.727 -> 0.793, nn 0.780 -> 0.868; 1000x2000x1000 0.730 -> 0.792;
+    // 1408x896x1000 (77 tiles) 0.802 -> 0.789, inside the run-to-run spread.
+    // Outside this band the 128x128 pairs lost: 1000^3 0.762 (64x128 pairs
+    // 0.837), 2000^2x1000 0.701 (128x256 pairs 0.902), 3000^2x1000 0.680
+    // (0.771).
     v.pingpong = true;
+    v.tile_m = 2 * tiles_128 <= sms ? 64 : 128;
     v.tile_n = 128;
     v.group_m = 8;
     return v;
