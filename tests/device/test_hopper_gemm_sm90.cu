@@ -668,6 +668,11 @@ TEST(HopperGemm, Cluster2PingPong64x128) {
   pp256.pingpong = true;
   pp256.tile_n = 256;
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, pp256).code, StatusCode::cannot_implement);
+  detail::Sm90WsVariant split = pair_variant(true, 64, true);
+  split.splits = 2;
+  Status const refused = detail::launch_sm90_ws_gemm(args, nullptr, split);
+  EXPECT_EQ(refused.code, StatusCode::cannot_implement);
+  EXPECT_NE(refused.message.find("split-K is not implemented for clusters"), std::string::npos) << refused.message;
 }
 
 // Ping-pong 128x128 in clusters of 2 (two m64n128 row halves per consumer;

@@ -280,7 +280,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if (args.m == 0 || args.n == 0) return {};
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
   if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
-  if (splits > 1 && Cfg::kCluster != 1) return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
+  // Clusters with split-K are refused by launch_sm90_ws_gemm, this function's caller.
   if (transpose && Cfg::kTmaStore)
     return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue needs the default (row-major D') orientation");
 
@@ -769,7 +769,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
   if (variant.tma_store && (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256))
     return ws_fail(StatusCode::cannot_implement,
                    "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
-  if (variant.splits != 1 && variant.cluster != 1)
+  if (variant.splits > 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
     return launch_with<Cfg>(args, stream, variant);
