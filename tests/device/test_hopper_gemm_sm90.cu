@@ -620,9 +620,7 @@ TEST(HopperGemm, Cluster2Variant) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   for (bool const tma_store : {false, true}) {
     SCOPED_TRACE(tma_store ? "TMA-store epilogue" : "direct epilogue");
-    detail::Sm90WsVariant v;
-    v.cluster = 2;
-    v.tma_store = tma_store;
+    detail::Sm90WsVariant const v = pair_variant(false, 128, tma_store);
     run_gemm<__nv_bfloat16, float>({128, 256, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, float>({1, 1, 1}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
@@ -744,13 +742,12 @@ TEST(HopperGemm, Cluster2MnMajor) {
   }
 }
 
-// Rows of A and B only 16-byte aligned (K * 2 bytes an odd multiple of 16)
-// take clusters of 2 by default (select_sm90_ws_variant): ping-pong 64x128
-// where 128x128 tiles would fill at most half the SMs, cooperative 128x256
-// where those tiles fill at least half, ping-pong 128x128 in between. The
-// default launch on such shapes,
-// odd tile-row counts included, and a D that TMA cannot store (the direct
-// epilogue), and M/N-major operands.
+// Rows of A and B only 16-byte aligned (ld * element bytes an odd multiple
+// of 16) take clusters of 2 by default (select_sm90_ws_variant): ping-pong
+// 64x128 where 128x128 tiles would fill at most half the SMs, cooperative
+// 128x256 where those tiles fill at least half, ping-pong 128x128 in
+// between. The default launch on such shapes: odd tile-row counts, a D that
+// TMA cannot store (the direct epilogue), M/N-major operands and tf32.
 TEST(HopperGemm, SixteenByteRowsDefault) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   detail::Sm90WsVariant def;

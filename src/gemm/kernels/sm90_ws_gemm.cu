@@ -758,15 +758,15 @@ Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_var
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (const char* why = missing_device_code(); why != nullptr) return ws_fail(StatusCode::unsupported_architecture, why);
-  if (variant.cluster != 1) {
-    bool const pair_tile = variant.pingpong ? variant.tile_n == 128 : variant.tile_n == 256;
-    if (variant.cluster != 2 || !pair_tile)
-      return ws_fail(StatusCode::cannot_implement,
-                     "clusters: only pairs (2) of cooperative 128x256 or ping-pong 64x128 / 128x128 tiles");
-  }
+  // Cooperative 128x256 and ping-pong tile_m x 128: the tiles that have the
+  // cluster-pair and TMA-store forms.
+  bool const full_tile = variant.pingpong ? variant.tile_n == 128 : variant.tile_n == 256;
+  if (variant.cluster != 1 && (variant.cluster != 2 || !full_tile))
+    return ws_fail(StatusCode::cannot_implement,
+                   "clusters: only pairs (2) of cooperative 128x256 or ping-pong 64x128 / 128x128 tiles");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
-  if (variant.tma_store && (variant.pingpong ? variant.tile_n != 128 : variant.tile_n != 256))
+  if (variant.tma_store && !full_tile)
     return ws_fail(StatusCode::cannot_implement,
                    "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
   if (variant.splits > 1 && variant.cluster != 1)
