@@ -698,7 +698,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
   int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
   int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
-  if constexpr (Cfg::kCluster == 2) arch::cluster_sync();  // the peer's barriers exist before any multicast
+  // Cluster: the peer's barriers exist before any multicast or remote
+  // arrive. The inits are released by fence_mbarrier_init, so the arrival
+  // is relaxed (the release form costs a GPU-scope membar).
+  if constexpr (Cfg::kCluster == 2) {
+    arch::cluster_arrive_relaxed();
+    arch::cluster_wait();
+  }
 
   if (wg == 0) {
     // ---------------- producer warpgroup ----------------
@@ -754,6 +760,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           } else {
             arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * kBlockK, tn * Cfg::kBlockN);
           }
+          if (++stage == Cfg::kStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+      }
+      // Cluster: the peer's consumers give this CTA's stages back with
+      // remote arrives, which must land before this CTA exits. Waiting, as
+      // for one more round of fills, until both CTAs' consumers have given
+      // back every stage covers them, and the peer has consumed every half
+      // multicast from here. (This replaces a cluster barrier at the exit,
+      // which also waited for the slower CTA's epilogue.)
+      if constexpr (Cfg::kCluster == 2) {
+        for (int i = 0; i < Cfg::kStages; ++i) {
+          arch::mbarrier_wait(&empty[stage], phase ^ 1u);
           if (++stage == Cfg::kStages) {
             stage = 0;
             phase ^= 1u;
@@ -1032,14 +1053,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if constexpr (Cfg::kTmaStore) {
       if (threadIdx.x % 128 == 0) arch::tma_store_wait_writes<0>();
     }
-  }
-  // Cluster: no CTA leaves while its peer may still multicast into it or
-  // arrive on its barriers. Every thread of both CTAs gets here.
-  // barrier.cluster.*.aligned needs a converged warp: the producer warp's
-  // elected lane and the consumers' lane-0 arrives diverged above.
-  if constexpr (Cfg::kCluster == 2) {
-    __syncwarp();
-    arch::cluster_sync();
   }
 #else
   // Compiled for another target in a multi-architecture build: never launched

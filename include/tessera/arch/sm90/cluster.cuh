@@ -81,6 +81,21 @@ __device__ __forceinline__ void cluster_arrive() {
 #endif
 }
 
+// barrier.cluster.arrive.relaxed.aligned; sm_90. An arrival that orders
+// none of the thread's earlier memory accesses (no membar is emitted, where
+// the release form waits for the thread's outstanding writes at GPU scope).
+// Law: after thread t's mbarrier.init and fence_mbarrier_init() (a release
+// of the inits at cluster scope), any thread of the cluster that passes the
+// matching cluster_wait() may use those barriers, remotely or through the
+// TMA unit; nothing else t wrote before the arrival is ordered by it.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+#if TESSERA_SM90_ENABLED
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#else
+  tessera_error_requires_sm90_or_newer();
+#endif
+}
+
 // barrier.cluster.wait.acquire.aligned; sm_90.
 __device__ __forceinline__ void cluster_wait() {
 #if TESSERA_SM90_ENABLED
