@@ -175,6 +175,7 @@ __device__ __forceinline__ T* cluster_local_smem_ptr(T* p, std::uint32_t cta_ran
 __device__ __forceinline__ std::uint32_t cast_smem_ptr_to_uint(void const* p) { return arch::smem_u32(p); }
 
 using arch::cluster_arrive;
+using arch::cluster_arrive_relaxed;
 using arch::cluster_sync;
 using arch::cluster_wait;
 using arch::elect_one_sync;

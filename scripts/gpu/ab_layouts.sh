@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Part of Tessera.
+#
+# A/B on one GPU in one call: `layouts.sh` built from the committed tree
+# (ab_old/) and from the working tree, timed in alternating rounds, so a
+# kernel change is read against its own baseline on the same machine.
+# Session 31, run 267.
+#
+# Before the call, here (ab_old/ is git-ignored; pass it in the run's carry):
+#   rm -rf ab_old && mkdir ab_old && git archive HEAD | tar -x -C ab_old
+# Then on the device:
+#   LAYOUTS="1000x1000x1000:tn:default ..." bash scripts/gpu/ab_layouts.sh
+# Both runtimes build at once with nvcc -split-compile=0 (~120 s on 16
+# cores); $ROUNDS (default 50) timed rounds per problem, $AB_ROUNDS (2)
+# alternations, the L2 flush of layouts.sh ($FLUSH_MB, default 256).
+set -u
+cd "$(dirname "$0")/../.."
+[ -d ab_old/scripts/gpu ] || { echo "ab_old/ missing: see the header of $0"; exit 2; }
+export CUDAFLAGS=-split-compile=0 FLUSH_MB=${FLUSH_MB:-256}
+W=${OUT:-/tmp/ab}
+mkdir -p "$W"
+start=$(date +%s)
+for t in old new; do
+  root=.; [ "$t" = old ] && root=ab_old
+  (cd "$root" && OUT=$W/$t STEPS=layouts ROUNDS=1 LAYOUTS="64x64x64:tn:default" \
+    bash scripts/gpu/session28.sh > "$W/${t}_build.log" 2>&1) &
+done
+wait
+echo "both built in $(( $(date +%s) - start ))s"
+for t in old new; do [ -x "$W/$t/layouts" ] || { echo "$t: build failed"; tail -5 "$W/${t}_build.log"; exit 1; }; done
+for r in $(seq 1 "${AB_ROUNDS:-2}"); do
+  for t in old new; do
+    echo "== $t, round $r"
+    # shellcheck disable=SC2086
+    "$W/$t/layouts" "${ROUNDS:-50}" $LAYOUTS 2>&1 | grep -v "^cuda"
+  done
+done
+rm -f "$W"/old/layouts "$W"/new/layouts  # too large to come back
