@@ -771,7 +771,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // for one more round of fills, until both CTAs' consumers have given
       // back every stage covers them, and the peer has consumed every half
       // multicast from here. (This replaces a cluster barrier at the exit,
-      // which also waited for the slower CTA's epilogue.)
+      // which also waited for the slower CTA's epilogue.) It needs every
+      // filled stage given back: kHoldStage, which keeps its last one, is
+      // unclustered (static_assert in WsGemmConfigT).
       if constexpr (Cfg::kCluster == 2) {
         for (int i = 0; i < Cfg::kStages; ++i) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
