@@ -714,6 +714,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_b);
       int stage = 0;
       uint32_t phase = 0;
+      auto next_stage = [&]() {
+        if (++stage == Cfg::kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      };
       for (int tile = unit0; tile < num_tiles; tile += unit_step) {
         int tm, tn;
         WsUnit const unit = ws_unit(tile, p);
@@ -736,22 +742,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           }
           if (p.b_mn) {
             // (kMnBytesB of N', kBlockK rows) per box; in a cluster each CTA
-            // loads half of the boxes, multicast into both (the same offsets).
+            // loads its share of the boxes (rank 0 the first half), multicast
+            // into both at the same offsets.
             constexpr int kBoxN = Cfg::kMnBytesB / 2;
             constexpr int kBoxes = Cfg::kBlockN / kBoxN;
-            if constexpr (Cfg::kCluster == 2) {
-              static_assert(kBoxes % 2 == 0, "WsGemmConfig: a cluster pair multicasts whole MN-major B boxes");
+            constexpr int kMine = kBoxes / Cfg::kCluster;
+            static_assert(kMine * Cfg::kCluster == kBoxes, "WsGemmConfig: a cluster pair multicasts whole MN-major B boxes");
 #pragma unroll
-              for (int i = 0; i < kBoxes / 2; ++i) {
-                int const j = int(rank) * (kBoxes / 2) + i;
-                arch::tma_load_2d_multicast(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
-                                            uint16_t(0x3), tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
-              }
-            } else {
-#pragma unroll
-              for (int j = 0; j < kBoxes; ++j)
-                arch::tma_load_2d(sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB, &tmap_b, &full[stage],
-                                  tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
+            for (int i = 0; i < kMine; ++i) {
+              int const j = int(rank) * kMine + i;
+              uint8_t* const dst = sB + stage * Cfg::kBBytes + j * Cfg::kMnAtomBytesB;
+              if constexpr (Cfg::kCluster == 2)
+                arch::tma_load_2d_multicast(dst, &tmap_b, &full[stage], uint16_t(0x3), tn * Cfg::kBlockN + kBoxN * j,
+                                            kb * kBlockK);
+              else
+                arch::tma_load_2d(dst, &tmap_b, &full[stage], tn * Cfg::kBlockN + kBoxN * j, kb * kBlockK);
             }
           } else if constexpr (Cfg::kCluster == 2) {
             int const half = Cfg::kBlockN / 2;
@@ -760,10 +765,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           } else {
             arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * kBlockK, tn * Cfg::kBlockN);
           }
-          if (++stage == Cfg::kStages) {
-            stage = 0;
-            phase ^= 1u;
-          }
+          next_stage();
         }
       }
       // Cluster: the peer's consumers give this CTA's stages back with
@@ -777,10 +779,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if constexpr (Cfg::kCluster == 2) {
         for (int i = 0; i < Cfg::kStages; ++i) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
-          if (++stage == Cfg::kStages) {
-            stage = 0;
-            phase ^= 1u;
-          }
+          next_stage();
         }
       }
     }
