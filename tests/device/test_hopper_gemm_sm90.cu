@@ -812,16 +812,22 @@ TEST(HopperGemm, DefaultVariantSelection) {
   // full is split along K (tail x splits <= 132, at most 16).
   // Unsplit launches of 2-4 waves, the last one partly filled, run every
   // wave full (balance_waves).
+  // One wave of 128x256 tiles filling more than half the SMs runs in
+  // clusters of 2 (session 32).
   struct Coop {
     Shape s;
     int tail_splits;  // 1: no split
     bool balanced = false;
+    int cluster = 1;
   };
   for (Coop c : {Coop{{4096, 4096, 4096}, 1, true},    // 512 tiles: 4 waves of 128
                  Coop{{8192, 8192, 8192}, 1},          // 16 waves
                  Coop{{4096, 4096, 14336}, 1, true},
                  Coop{{4096, 6144, 4096}, 1},          // 6 waves
-                 Coop{{2048, 2048, 2048}, 1},          // 128 tiles: one wave
+                 Coop{{2048, 2048, 2048}, 1, false, 2},  // 128 tiles: one wave, 64 pairs
+                 Coop{{1792, 2304, 2048}, 1, false, 2},  // 126 tiles, 63 pairs
+                 Coop{{2560, 1536, 4096}, 1, false, 2},  // 120 tiles (128x192: 160, two waves)
+                 Coop{{1664, 2560, 4096}, 1},          // 130 tiles, 70 pairs (13 tile rows): two waves of pairs
                  Coop{{3072, 4096, 4096}, 1, true},    // 384 tiles: 3 waves of 128
                  Coop{{16384, 16384, 16384}, 16},   // 8192 tiles = 62 waves + 8
                  Coop{{4096, 28672, 4096}, 6},      // 3584 = 27 waves + 20
@@ -836,8 +842,27 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.splits, c.tail_splits);
     EXPECT_EQ(v.split_tail, c.tail_splits > 1);
     EXPECT_EQ(v.balance_waves, c.balanced);
+    EXPECT_EQ(v.cluster, c.cluster);
     EXPECT_FALSE(v.transpose);
   }
+  // One wave of 128x256 tiles that 128x192 tiles spread over at least a
+  // quarter more SMs in one wave, more efficiently than 128x128 tiles,
+  // 16-bit inputs, K >= 2048: cooperative 128x192, direct epilogue
+  // (session 32; 2048x1024x4096 below keeps its 128 tiles of 128x128).
+  for (Shape s : {Shape{1536, 2048, 4096}, Shape{2048, 1536, 4096}, Shape{1536, 1536, 4096},
+                  Shape{1536, 2048, 2048}}) {
+    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
+    EXPECT_FALSE(v.pingpong);
+    EXPECT_EQ(v.tile_n, 192);
+    EXPECT_FALSE(v.tma_store);
+    EXPECT_EQ(v.cluster, 1);
+    EXPECT_EQ(v.splits, 1);
+    EXPECT_FALSE(v.transpose);
+    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 4).tile_n, 256);  // tf32: not measured
+  }
+  EXPECT_NE(pick(1536, 2048, 1024).tile_n, 192);  // K < 2048
+  EXPECT_NE(pick(2048, 2048, 4096).tile_n, 192);  // 176 tiles of 128x192: two waves
   // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles:
   // ping-pong 128x128, or 64x128 where 128x128 tiles would leave one
   // consumer of most CTAs idle (K < 2048, fewer than 1.5 tiles per SM) or
@@ -1153,12 +1178,12 @@ TEST(HopperGemm, TmaStoreEpilogue) {
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
 }
 
-// Narrow cooperative tiles 128 x N (N = 16..128), both orientations (the
+// Narrow cooperative tiles 128 x N (N = 16..128, 192), both orientations (the
 // transposed one writes a column-major D'), with and without split-K:
 // partial tiles in both dimensions, alpha/beta with C, batches.
 TEST(HopperGemm, NarrowVariants) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  for (int tn : {16, 32, 64, 128}) {
+  for (int tn : {16, 32, 64, 128, 192}) {
     for (bool tr : {false, true}) {
       for (int sp : {1, 3}) {
         detail::Sm90WsVariant v;
@@ -1173,11 +1198,38 @@ TEST(HopperGemm, NarrowVariants) {
   }
 }
 
+// Cooperative 128x192 tiles (WsGemmNarrowConfig<192>, wgmma m64n192), the
+// default where they fill one wave far better than 128x256 (session 32):
+// every input type (tf32 and f16 accumulation included), M/N-major
+// operands in each order, residues in every dimension (N not a multiple of
+// 192 or of 64), alpha/beta with C, a column-major D, batches, the shapes
+// the rule picks them for.
+TEST(HopperGemm, Cooperative128x192) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant v;
+  v.tile_n = 192;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 2048, 4096}, R, 1.0f, 0.0f, 1, v);
+  run_gemm<__nv_bfloat16, float>({1000, 777, 3000}, R, 1.5f, -0.5f, 1, v);
+  run_gemm<__half, __half>({700, 1000, 1000}, C, 1.0f, 0.5f, 2, v);
+  run_gemm<__half, __half, true>({1536, 1536, 2048}, R, 1.0f, 0.0f, 1, v);
+  run_gemm<float, float>({1000, 1000, 996}, R, 1.0f, 0.5f, 1, v);
+  run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v, C, C);  // tf32, A' M-major (registers)
+  for (int order = 0; order < 4; ++order) {
+    MatrixOrder const ao = order & 1 ? C : R, bo = order & 2 ? R : C;
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({777, 1031, 520}, R, 1.0f, 0.0f, 1, v, ao, bo);
+  }
+  // The default launch where the rule picks 128x192 (select_sm90_ws_variant).
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 1536, 4096}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__half, float>({1536, 1536, 4096}, C, 1.0f, 0.0f, 1, def);
+}
+
 // Small narrow and split-K cases for memcheck (hopper.sh): one tile, one
 // K-block, a tile past M, the counters reused by a second launch.
 TEST(HopperGemm, NarrowSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  for (int tn : {16, 128}) {
+  for (int tn : {16, 128, 192}) {
     detail::Sm90WsVariant v;
     v.tile_n = tn;
     v.transpose = true;

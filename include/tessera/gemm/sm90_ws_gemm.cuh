@@ -47,7 +47,8 @@
 // f32) and issues one TMA store per sub-tile; the TMA unit clips rows and
 // columns past the matrix, so edge tiles need no predication.
 //
-// Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128):
+// Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128;
+// also N = 192, see select_sm90_ws_variant):
 // for a GEMM with one small dimension the launcher puts that dimension on the
 // tile's N side (computing D^T = B^T A^T when it is M, so D' may be column-
 // major: the direct epilogue stores through (d_row, d_col) strides). The
@@ -261,9 +262,11 @@ using WsGemmPingPong64x128Config = WsGemmConfigT<true, 64, 128, 9>;
 // buffers): for small problems whose 128x128 tiles leave half the SMs idle.
 using WsGemmPingPong64x128TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 1, true>;
 
-// Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128): as many stages as
-// fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB; 64: 9 x 24 KiB;
-// 128: 7 x 32 KiB). Direct epilogue (D' may be column-major here).
+// Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128, and 192 for
+// mid-size problems whose 128x192 tiles fill one wave better than 128x256):
+// as many stages as fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB;
+// 64: 9 x 24 KiB; 128: 7 x 32 KiB; 192: 5 x 40 KiB). Direct epilogue (D' may
+// be column-major here).
 template <int kN>
 constexpr int ws_narrow_stages() {
   constexpr int stage = (128 + kN) * 128;
@@ -1092,7 +1095,7 @@ struct Sm90WsVariant {
   int tile_n = 256;       // ping-pong: 256 (64x256 tiles, WsGemmPingPongConfig) or 128 (tile_m x 128:
                           // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
                           // cooperative: 256 (128x256, WsGemmConfig) or
-                          // 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
+                          // 192, 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
   int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
                           // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128 / 128x128
                           // (WsGemmPingPong{64x128,128}Cluster2[TmaStore]Config); operands in any order, either

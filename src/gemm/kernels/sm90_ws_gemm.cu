@@ -166,11 +166,12 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     switch (v.tile_n) {
       case 256:
         return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
+      case 192: return f.template operator()<WsGemmNarrowConfig<192>>();
       case 128: return f.template operator()<WsGemmNarrowConfig<128>>();
       case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
       case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
       case 16: return f.template operator()<WsGemmNarrowConfig<16>>();
-      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 128, 64, 32 or 16");
+      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 192, 128, 64, 32 or 16");
     }
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
@@ -709,6 +710,29 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.group_m = 8;
     return v;
   }
+  // One wave of 128x256 tiles that 128x192 tiles would spread over at least
+  // a quarter more SMs, still in one wave (1536x2048: 96 -> 132 tiles), and
+  // more efficiently than 128x128 tiles (2048x1024 stays on 128 of those):
+  // cooperative 128x192 (WsGemmNarrowConfig<192>, direct epilogue), 16-bit
+  // inputs, K >= 2048.
+  // NOTE: session 32 (run 277, H200, layouts.sh, gated, L2 flushed, median
+  // of 10; default -> 128x192): 1536x2048x4096 0.790 -> 0.890, 2048x1536x4096
+  // 0.794 -> 0.897, 1536x2048x2048 0.808 -> 0.820, 1536^2x2048 0.666 ->
+  // 0.687. Everywhere else in the 1536-6144 sweep (100 shapes) it lost, by
+  // up to 37% (2048^2x4096 0.984 -> 0.632: 176 tiles, two waves), where
+  // 128x256 or 128x128 tiles already fill their waves about as well. Run
+  // 278 (median of 30, the unclustered 128x256 default before -> 128x192):
+  // 1536x2048x4096 tn 0.794 -> 0.898, nn 0.791 -> 0.895, tt 0.791 -> 0.899;
+  // 2048x1536x4096 0.787 -> 0.892; 1536^2x4096 0.647 -> 0.742; 1536^2x2048
+  // 0.685 -> 0.721.
+  std::int64_t const tiles_192 = ((m + 127) / 128) * ((n + 191) / 192);
+  if (elem_bytes == 2 && k >= 2048 && coop_tiles <= sms && tiles_192 <= sms && 4 * tiles_192 >= 5 * coop_tiles &&
+      efficiency(128, 192, 1) > efficiency(128, 128, 1)) {
+    v.tile_n = 192;
+    v.tma_store = false;
+    v.group_m = 8;
+    return v;
+  }
   int const tail = choose_tail_splits(coop_tiles, k_blocks, sms);
   double const coop = efficiency(128, 256, tail);
   double const pp = efficiency(128, 128, 1);
@@ -725,9 +749,34 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     }
   } else {
     v.group_m = 16;
+    // Cooperative pairs (B' multicast) for a single wave of 128x256 tiles.
+    std::int64_t const pair_units = ((m + 255) / 256) * ((n + 255) / 256);
     if (tail > 1) {
       v.splits = tail;
       v.split_tail = true;
+    } else if (coop_tiles <= sms && 2 * coop_tiles > sms && 2 * pair_units + 4 <= sms) {
+      // One wave of 128x256 tiles filling more than half the SMs: clusters of
+      // 2 whose pair shares B' multicast, which halves B's L2 -> SM traffic
+      // of a launch whose CTAs all start (and stream) at once. The pairs
+      // must fit in one wave of clusters: GPCs of odd size host fewer pairs
+      // than sms / 2 (hence the slack of 4 SMs; 2048^3's 64 pairs run in one
+      // wave on 132 SMs).
+      // NOTE: session 32 (runs 272-273, H200, layouts.sh, gated, L2 flushed,
+      // median of 40, two runs each; unclustered -> pairs): 2048^3 tn 0.952
+      // -> 0.967, 0.953 -> 0.967 (session 31: 0.954 -> 0.968), nn 0.956 ->
+      // 0.969, 0.953 -> 0.967, nt 0.957 -> 0.970, 0.952 -> 0.966, tt 0.960 ->
+      // 0.967, 0.955 -> 0.969; 2048^2x4096 0.975 -> 0.985, 0.973 -> 0.978;
+      // 2048^2x8192 0.979 -> 0.987, 0.960 -> 0.982; 1024x4096x4096 0.968 ->
+      // 0.997, 0.974 -> 0.980; 4096x1024x4096 0.975 -> 0.982, 0.972 ->
+      // 0.981; 1792x2304x2048 0.960 -> 0.983, 0.948 -> 0.972; 2048x1536x3072
+      // 0.786 -> 0.793, 0.786 -> 0.792; run 275: 1536x2048x4096 0.794 ->
+      // 0.807, 2048x1536x4096 0.788 -> 0.799 (both 128x192 tiles since, see
+      // below); run 278 (median of 30): 2048^3 tn 0.951 -> 0.964, nn 0.963
+      // -> 0.966, 2560x1536x4096 0.972 -> 0.982, 2048^2x4096 0.973 -> 0.980.
+      // Several waves lose in pairs (run 272): 4096^3 1.002 -> 0.990,
+      // 5120^2x4096 (tail split unavailable in clusters) 0.998 -> 0.897;
+      // 2560^2x2048 (two waves) 0.863 -> 0.848 (run 275).
+      v.cluster = 2;
     } else {
       // Two to four waves, the last one partly filled: as many waves, each
       // of them full (`balance_waves`: 512 tiles run as 4 waves of 128 CTAs
@@ -785,7 +834,8 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
-            "128x128, or cooperative 128xN (N = 16..128, small dimension on N) with in-kernel split-K; "
+            "128x128, cooperative 128x192 (mid-size problems), or cooperative 128xN (N = 16..128, small dimension on N) "
+            "with in-kernel split-K; "
             "bf16/f16 -> f32 acc, f16 -> f16 with f16 acc on request, any order (MN-major tiles read transposed); "
             "tf32 -> f32, at most one M/N-major operand (read through registers); "
             "16-byte aligned A/B, ld and batch strides; one launch per batch"};
