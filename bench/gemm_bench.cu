@@ -183,11 +183,15 @@ std::vector<Shape> suite_shapes(std::string_view suite, bool quick) {
   // Not in the issue's default suite: the mid-size problems of session 11's
   // sweep (docs/performance.md, "Session 11"), where the Hopper kernel reads
   // 0.80-0.98x cuBLAS -- one 128x128 tile per CTA or a badly quantised last
-  // wave, and rows of 32- or 16-byte alignment (1000x1000x2000, 1200^2 x 1040).
+  // wave, and rows of 32- or 16-byte alignment (1000x1000x2000, 1200^2 x 1040);
+  // then session 32's (run 274): 1536-3072 wide with K = 4096, one to three
+  // partly filled waves of 128x256 tiles (0.74-0.92x after its 128x192 tiles).
   std::vector<Shape> midsize = {{768, 768, 768, "midsize"},       {1536, 1536, 1024, "midsize"},
                                 {1536, 1536, 1536, "midsize"},    {2048, 1024, 512, "midsize"},
                                 {2304, 2304, 1024, "midsize"},    {3072, 3072, 512, "midsize"},
-                                {1000, 1000, 2000, "midsize"},    {1200, 1200, 1040, "midsize"}};
+                                {1000, 1000, 2000, "midsize"},    {1200, 1200, 1040, "midsize"},
+                                {1536, 2048, 4096, "midsize"},    {2048, 2560, 4096, "midsize"},
+                                {2560, 2560, 4096, "midsize"},    {3072, 3072, 4096, "midsize"}};
   if (quick) {
     square = {{1024, 1024, 1024, "square"}, {4096, 4096, 4096, "square"}};
     llm = {{4096, 6144, 4096, "llm"}};
