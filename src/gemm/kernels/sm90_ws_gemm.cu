@@ -567,8 +567,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
   // Useful m x n over the tile area the SMs sweep, counting a split tail
   // wave as the fraction of a wave its slices take.
+  // bm x bn tiles covering m x n.
+  auto tile_count = [&](std::int64_t bm, std::int64_t bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn); };
   auto efficiency = [&](std::int64_t bm, std::int64_t bn, int tail_splits) {
-    std::int64_t const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    std::int64_t const tiles = tile_count(bm, bn);
     double waves = double((tiles + sms - 1) / sms);
     if (tail_splits > 1) waves = double(tiles / sms) + split_unit_cost(k_blocks, tail_splits) / split_unit_cost(k_blocks, 1);
     return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
@@ -649,8 +651,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.group_m = 8;
     return v;
   }
-  std::int64_t const coop_tiles = ((m + 127) / 128) * ((n + 255) / 256);
-  std::int64_t const tiles_128 = ((m + 127) / 128) * ((n + 127) / 128);
+  std::int64_t const coop_tiles = tile_count(128, 256);
+  std::int64_t const tiles_128 = tile_count(128, 128);
   if (row_align < 32) {
     // Rows only 16-byte aligned (ld * element bytes an odd multiple of 16,
     // e.g. K = 1000 for K-major 16-bit operands, 996 for tf32): each
@@ -725,7 +727,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 1536x2048x4096 tn 0.794 -> 0.898, nn 0.791 -> 0.895, tt 0.791 -> 0.899;
   // 2048x1536x4096 0.787 -> 0.892; 1536^2x4096 0.647 -> 0.742; 1536^2x2048
   // 0.685 -> 0.721.
-  std::int64_t const tiles_192 = ((m + 127) / 128) * ((n + 191) / 192);
+  std::int64_t const tiles_192 = tile_count(128, 192);
   if (elem_bytes == 2 && k >= 2048 && coop_tiles <= sms && tiles_192 <= sms && 4 * tiles_192 >= 5 * coop_tiles &&
       efficiency(128, 192, 1) > efficiency(128, 128, 1)) {
     v.tile_n = 192;
@@ -749,8 +751,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     }
   } else {
     v.group_m = 16;
-    // Cooperative pairs (B' multicast) for a single wave of 128x256 tiles.
-    std::int64_t const pair_units = ((m + 255) / 256) * ((n + 255) / 256);
+    // Cluster pairs of 128x256 tiles (two tile rows per pair).
+    std::int64_t const pair_units = tile_count(256, 256);
     if (tail > 1) {
       v.splits = tail;
       v.split_tail = true;
