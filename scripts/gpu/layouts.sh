@@ -10,12 +10,13 @@
 # interleaved (~1 s warm-up per problem, L2 flushed before every run, median
 # of ROUNDS, default 100). Variant labels:
 #   default            the per-shape selection (select_sm90_ws_variant)
-#   nN[_tr]            cooperative 128xN narrow tiles (N = 16..128)
+#   nN[_tr]            cooperative 128xN narrow tiles (N = 16..128, 160..224)
 #   coop[_tma]         cooperative 128x256;  pp128[_tma]: ping-pong 128x128;
 #   pp64[_tma]         ping-pong 64x128;  pp: ping-pong 64x256
 #   suffixes: _tr transposed (D^T = B^T A^T), _sS S-way split-K, _gG group_m G,
 #             _c2 clusters of 2 (B multicast; cooperative 128x256 and ping-pong 64x128; narrow 128x64
-#             with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves
+#             with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves,
+#             _tailS the last partial wave split S ways along K (split_tail)
 # TYPE=tf32: f32 storage, tf32 inputs, f32 out (cuBLAS with
 # CUBLAS_COMPUTE_32F_FAST_TF32); default bf16 -> bf16.
 # LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
@@ -67,6 +68,7 @@ Entry parse(const std::string& s) {
   if (auto p = s.find("_g"); p != std::string::npos) v.group_m = std::atoi(s.c_str() + p + 2);
   if (s.find("_c2") != std::string::npos) v.cluster = 2;
   if (s.find("_bw") != std::string::npos) v.balance_waves = true;
+  if (auto p = s.find("_tail"); p != std::string::npos) { v.splits = std::atoi(s.c_str() + p + 5); v.split_tail = true; }
   return e;
 }
 

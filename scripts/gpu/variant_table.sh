@@ -8,8 +8,8 @@
 # "default,coop_tma,n192"; the stream-K labels coop_tma_sk and coop_sk need
 # scripts/gpu/streamk_experiment.patch applied first) beside cuBLAS
 # (layouts.sh, gated, L2 flushed unless FLUSH_MB=0, $ROUNDS rounds) on
-# $SHAPES (MxNxK, tn, or MxNxK:LAYOUTS) and prints one table of ratios to cuBLAS, a row per
-# shape. STEPS="test layouts" by default.
+# $SHAPES (MxNxK, tn; MxNxK:LAYOUTS; or MxNxK:LAYOUTS:VARIANTS, that shape's
+# own list) and prints one table of ratios to cuBLAS, a row per shape. STEPS="test layouts" by default.
 set -u
 cd "$(dirname "$0")/../.."
 OUT0=${OUT:-/tmp/tessera-variants}
@@ -25,9 +25,10 @@ if step layouts; then
   export OUT=$OUT0/a; mkdir -p "$OUT"
   V=${VARIANTS:-default,coop_tma,n192}
   L=""
-  # A shape may name its layouts (1536x2048x4096:tn,nn); tn otherwise.
+  # A shape may name its layouts (1536x2048x4096:tn,nn); tn otherwise; and
+  # its own variants after them (2560x2560x4096:tn:default,coop_tma_bw).
   for s in ${SHAPES:-1536x1536x4096 2560x2560x4096}; do
-    case $s in *:*) L="$L $s:$V" ;; *) L="$L $s:tn:$V" ;; esac
+    case $s in *:*:*) L="$L $s" ;; *:*) L="$L $s:$V" ;; *) L="$L $s:tn:$V" ;; esac
   done
   FLUSH_MB=${FLUSH_MB:-256} STEPS=layouts ROUNDS=${ROUNDS:-15} LAYOUTS="$L" LAYOUT_LINES=400 \
     timeout "${LAYOUT_TIMEOUT:-300}" bash scripts/gpu/session28.sh > "$OUT/var.txt" 2>&1
@@ -41,8 +42,11 @@ for l in open(sys.argv[1]):
     m = re.match(r'\s+(\S+)\s+([\d.]+)\s+([\d.]+)x', l)
     if m and p: t[p][m.group(1)] = float(m.group(3))
 vs = sys.argv[2].split(",")
-print(f"{'shape':>19} " + " ".join(f"{v[:11]:>11}" for v in vs))
-for p in order: print(f"{p:>19} " + " ".join(f"{t[p].get(v, 0):11.3f}" for v in vs))
+if all(set(t[p]) <= set(vs) for p in order):
+    print(f"{'shape':>19} " + " ".join(f"{v[:11]:>11}" for v in vs))
+    for p in order: print(f"{p:>19} " + " ".join(f"{t[p].get(v, 0):11.3f}" for v in vs))
+else:  # shapes with their own variants: label=ratio
+    for p in order: print(f"{p:>19} " + " ".join(f"{v}={r:.3f}" for v, r in t[p].items()))
 PY
   grep -iE 'error|fail|differ|mismatch' "$OUT/var.txt" | head
 fi

@@ -845,24 +845,61 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.cluster, c.cluster);
     EXPECT_FALSE(v.transpose);
   }
-  // One wave of 128x256 tiles that 128x192 tiles spread over at least a
-  // quarter more SMs in one wave, more efficiently than 128x128 tiles,
-  // 16-bit inputs, K >= 2048: cooperative 128x192, direct epilogue
-  // (session 32; 2048x1024x4096 below keeps its 128 tiles of 128x128).
-  for (Shape s : {Shape{1536, 2048, 4096}, Shape{2048, 1536, 4096}, Shape{1536, 1536, 4096},
-                  Shape{1536, 2048, 2048}}) {
-    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
-    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
-    EXPECT_FALSE(v.pingpong);
-    EXPECT_EQ(v.tile_n, 192);
-    EXPECT_FALSE(v.tma_store);
-    EXPECT_EQ(v.cluster, 1);
-    EXPECT_EQ(v.splits, 1);
-    EXPECT_FALSE(v.transpose);
-    EXPECT_EQ(detail::select_sm90_ws_variant(s.m, s.n, s.k, 132, 4).tile_n, 256);  // tf32: not measured
+  // Cooperative 128 x w tiles (w 160-224, direct epilogue) where the time
+  // model of select_sm90_ws_variant predicts them 3% faster than 128x256
+  // (session 33): 16-bit inputs, K >= 2048, and K >= 4096 when 128x256
+  // tiles make more than one wave. The M/N-major operand on A' (an N-major
+  // B' only with both M/N-major: 128x192 untransposed); K-major operands in
+  // either orientation, D^T = B^T A^T (transposed) preferred by 2%. Per
+  // operand order: A' and B' K-major, A' M-major, B' N-major, both.
+  struct Pick {
+    int w;  // 0: cooperative 128x256 (the rule does not apply)
+    bool transposed;
+  };
+  struct Wide {
+    Shape s;
+    Pick p[4];
+  };
+  // 1536x2048: 96 tiles of 128x256 -> 128 of 128x192 (132 untransposed).
+  for (Wide c : {Wide{{1536, 2048, 4096}, {{192, true}, {192, false}, {192, true}, {192, false}}},
+                 Wide{{2048, 1536, 4096}, {{192, true}, {192, false}, {192, true}, {192, false}}},
+                 // one wave: K = 2048 is enough
+                 Wide{{1536, 2048, 2048}, {{192, true}, {192, false}, {192, true}, {192, false}}},
+                 Wide{{1536, 1536, 4096}, {{160, true}, {160, false}, {160, true}, {192, false}}},  // 72 -> 120 tiles
+                 Wide{{1536, 1536, 2048}, {{160, true}, {160, false}, {160, true}, {192, false}}},
+                 // 160 tiles -> 256 in two full waves
+                 Wide{{2048, 2560, 4096}, {{160, true}, {160, false}, {160, true}, {0, false}}},
+                 Wide{{2560, 2048, 4096}, {{160, true}, {160, false}, {160, true}, {0, false}}},
+                 Wide{{2560, 2560, 4096}, {{208, true}, {208, false}, {208, true}, {0, false}}},  // 200 -> 260 tiles
+                 // the orientation decides the count
+                 Wide{{2560, 1024, 4096}, {{160, true}, {176, false}, {160, true}, {192, false}}},
+                 Wide{{1024, 2560, 4096}, {{160, false}, {160, false}, {176, true}, {192, false}}},
+                 // 128 tiles of 128x192 in D's orientation, 144 transposed
+                 Wide{{1024, 3072, 4096}, {{192, false}, {192, false}, {208, true}, {192, false}}},
+                 // model +1.5%, measured -3%
+                 Wide{{1536, 3072, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
+                 Wide{{2560, 2560, 2048}, {{0, false}, {0, false}, {0, false}, {0, false}}},  // two waves at K = 2048
+                 // 128 tiles already fill the wave
+                 Wide{{2048, 2048, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
+                 Wide{{3072, 3072, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
+                 Wide{{2560, 1536, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}}}) {
+    for (int order = 0; order < 4; ++order) {
+      bool const a_km = order != 1 && order != 3, b_km = order < 2;
+      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km);
+      SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", A' " << (a_km ? "K" : "M")
+                                      << "-major, B' " << (b_km ? "K" : "N") << "-major");
+      Pick const want = c.p[order];
+      EXPECT_FALSE(v.pingpong);
+      EXPECT_EQ(v.tile_n, want.w == 0 ? 256 : want.w);
+      EXPECT_EQ(v.tma_store, want.w == 0);
+      EXPECT_EQ(v.group_m, want.w == 0 ? 16 : 8);
+      EXPECT_EQ(v.transpose, want.transposed);
+      if (want.w != 0) EXPECT_EQ(v.splits, 1);
+      if (want.w != 0) EXPECT_EQ(v.cluster, 1);
+    }
+    EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4).tile_n, 256);  // tf32: not measured
   }
-  EXPECT_NE(pick(1536, 2048, 1024).tile_n, 192);  // K < 2048
-  EXPECT_NE(pick(2048, 2048, 4096).tile_n, 192);  // 176 tiles of 128x192: two waves
+  EXPECT_EQ(pick(1536, 2048, 1024).tile_n, 128);  // K < 2048: ping-pong 128x128
   // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles:
   // ping-pong 128x128, or 64x128 where 128x128 tiles would leave one
   // consumer of most CTAs idle (K < 2048, fewer than 1.5 tiles per SM) or
@@ -1198,38 +1235,55 @@ TEST(HopperGemm, NarrowVariants) {
   }
 }
 
-// Cooperative 128x192 tiles (WsGemmNarrowConfig<192>, wgmma m64n192), the
-// default where they fill one wave far better than 128x256 (session 32):
+// Cooperative 128 x w tiles, w = 160, 176, 192, 208, 224
+// (WsGemmNarrowConfig<w>, wgmma m64nw; an N-major B' in boxes of 64 bytes
+// for 160 and 224, 32 bytes for 176 and 208), the default for mid-size
+// problems whose 128x256 tiles fill their waves badly (sessions 32-33):
 // every input type (tf32 and f16 accumulation included), M/N-major
-// operands in each order, residues in every dimension (N not a multiple of
-// 192 or of 64), alpha/beta with C, a column-major D, batches, the shapes
-// the rule picks them for.
-TEST(HopperGemm, Cooperative128x192) {
+// operands in each order and both orientations, residues in every
+// dimension (N not a multiple of w or of 64), alpha/beta with C, a
+// column-major D, batches; then the default launch on shapes the rule
+// gives each width.
+TEST(HopperGemm, CooperativeWide) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  detail::Sm90WsVariant v;
-  v.tile_n = 192;
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 2048, 4096}, R, 1.0f, 0.0f, 1, v);
-  run_gemm<__nv_bfloat16, float>({1000, 777, 3000}, R, 1.5f, -0.5f, 1, v);
-  run_gemm<__half, __half>({700, 1000, 1000}, C, 1.0f, 0.5f, 2, v);
-  run_gemm<__half, __half, true>({1536, 1536, 2048}, R, 1.0f, 0.0f, 1, v);
-  run_gemm<float, float>({1000, 1000, 996}, R, 1.0f, 0.5f, 1, v);
-  run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v, C, C);  // tf32, A' M-major (registers)
-  for (int order = 0; order < 4; ++order) {
-    MatrixOrder const ao = order & 1 ? C : R, bo = order & 2 ? R : C;
-    run_gemm<__nv_bfloat16, __nv_bfloat16>({777, 1031, 520}, R, 1.0f, 0.0f, 1, v, ao, bo);
+  for (int w : {160, 176, 192, 208, 224}) {
+    detail::Sm90WsVariant v;
+    v.tile_n = w;
+    v.transpose = w % 32 == 0;  // 160, 192, 224 transposed; 176, 208 in D's orientation
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 1536, 4096}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__nv_bfloat16, float>({1000, 777, 3000}, R, 1.5f, -0.5f, 1, v);
+    run_gemm<__half, __half>({700, 1000, 1000}, C, 1.0f, 0.5f, 2, v);
+    run_gemm<__half, __half, true>({1000, 1200, 2048}, R, 1.0f, 0.0f, 1, v);
+    v.transpose = false;  // tf32 reads an M/N-major operand as A' only
+    run_gemm<float, float>({1000, 1000, 996}, R, 1.0f, 0.5f, 1, v);
+    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.0f, 1, v, C, C);  // A' M-major (registers)
+    for (int tr = 0; tr < 2; ++tr) {
+      v.transpose = tr == 1;
+      for (int order = 0; order < 4; ++order) {
+        MatrixOrder const ao = order & 1 ? C : R, bo = order & 2 ? R : C;
+        run_gemm<__nv_bfloat16, __nv_bfloat16>({777, 1031, 520}, R, 1.0f, 0.0f, 1, v, ao, bo);
+      }
+    }
   }
-  // The default launch where the rule picks 128x192 (select_sm90_ws_variant).
+  // The default launch where the rule picks 128 x w (select_sm90_ws_variant):
+  // 192 (1536x2048, 2048x1536), 160 (1536^2, 2048x2560), 208 (2560^2), 176
+  // (2560x1024 with an M-major A), 192 with both operands M/N-major.
   detail::Sm90WsVariant const def{false, kDefaultLaunch};
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 1536, 4096}, R, 1.0f, 0.0f, 1, def);
   run_gemm<__half, float>({1536, 1536, 4096}, C, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 1536, 4096}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 2560, 4096}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 2560, 4096}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 1024, 4096}, R, 1.0f, 0.0f, 1, def, C, C);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 1024, 4096}, R, 1.0f, 0.0f, 1, def, C, R);
 }
 
 // Small narrow and split-K cases for memcheck (hopper.sh): one tile, one
 // K-block, a tile past M, the counters reused by a second launch.
 TEST(HopperGemm, NarrowSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
-  for (int tn : {16, 128, 192}) {
+  for (int tn : {16, 128, 160, 176, 192, 208, 224}) {
     detail::Sm90WsVariant v;
     v.tile_n = tn;
     v.transpose = true;

@@ -48,7 +48,8 @@
 // columns past the matrix, so edge tiles need no predication.
 //
 // Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128;
-// also N = 192, see select_sm90_ws_variant):
+// also N = 160, 176, 192, 208 and 224 for mid-size problems, see
+// select_sm90_ws_variant):
 // for a GEMM with one small dimension the launcher puts that dimension on the
 // tile's N side (computing D^T = B^T A^T when it is M, so D' may be column-
 // major: the direct epilogue stores through (d_row, d_col) strides). The
@@ -209,11 +210,12 @@ struct WsGemmConfigT {
                 "WsGemmConfig: the tf32 TMA tile layout is not the wgmma 128B K-major canonical layout");
 
   // MN-major operands (16-bit): a stage holds TMA boxes of (W bytes of M/N,
-  // 64 K rows), W = 128 (64 elements; A, and B when kBlockN >= 64) or
-  // 2 * kBlockN (narrow B: 32 or 64 bytes), boxes 64 * W bytes apart; the
+  // 64 K rows), W = 128 (64 elements; A, and B when 64 divides kBlockN) or
+  // for B the widest of 64 and 32 bytes whose elements divide kBlockN (32,
+  // 160, 224: 64 bytes; 16, 176, 208: 32 bytes), boxes 64 * W bytes apart; the
   // wgmma descriptor's LBO is that box stride, its SBO 8 * W, and a k16 step
   // advances 16 * W bytes.
-  static constexpr int kMnBytesB = kBlockN >= 64 ? 128 : 2 * kBlockN;
+  static constexpr int kMnBytesB = kBlockN % 64 == 0 ? 128 : kBlockN % 32 == 0 ? 64 : 32;
   static constexpr arch::GmmaSwizzle kMnSwizzleB = kMnBytesB == 128  ? arch::GmmaSwizzle::b128
                                                    : kMnBytesB == 64 ? arch::GmmaSwizzle::b64
                                                                      : arch::GmmaSwizzle::b32;
@@ -262,10 +264,12 @@ using WsGemmPingPong64x128Config = WsGemmConfigT<true, 64, 128, 9>;
 // buffers): for small problems whose 128x128 tiles leave half the SMs idle.
 using WsGemmPingPong64x128TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 1, true>;
 
-// Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128, and 192 for
-// mid-size problems whose 128x192 tiles fill one wave better than 128x256):
+// Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128, and 160, 176,
+// 192, 208, 224 for mid-size problems whose 128 x N tiles fill their waves
+// better than 128x256):
 // as many stages as fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB;
-// 64: 9 x 24 KiB; 128: 7 x 32 KiB; 192: 5 x 40 KiB). Direct epilogue (D' may
+// 64: 9 x 24 KiB; 128: 7 x 32 KiB; 160: 6 x 36 KiB; 176: 5 x 38 KiB; 192:
+// 5 x 40 KiB; 208: 5 x 42 KiB; 224: 5 x 44 KiB). Direct epilogue (D' may
 // be column-major here).
 template <int kN>
 constexpr int ws_narrow_stages() {
@@ -1095,7 +1099,8 @@ struct Sm90WsVariant {
   int tile_n = 256;       // ping-pong: 256 (64x256 tiles, WsGemmPingPongConfig) or 128 (tile_m x 128:
                           // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
                           // cooperative: 256 (128x256, WsGemmConfig) or
-                          // 192, 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>, direct epilogue)
+                          // 224, 208, 192, 176, 160, 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>,
+                          // direct epilogue)
   int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
                           // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128 / 128x128
                           // (WsGemmPingPong{64x128,128}Cluster2[TmaStore]Config); operands in any order, either

@@ -166,12 +166,16 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     switch (v.tile_n) {
       case 256:
         return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
+      case 224: return f.template operator()<WsGemmNarrowConfig<224>>();
+      case 208: return f.template operator()<WsGemmNarrowConfig<208>>();
       case 192: return f.template operator()<WsGemmNarrowConfig<192>>();
+      case 176: return f.template operator()<WsGemmNarrowConfig<176>>();
+      case 160: return f.template operator()<WsGemmNarrowConfig<160>>();
       case 128: return f.template operator()<WsGemmNarrowConfig<128>>();
       case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
       case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
       case 16: return f.template operator()<WsGemmNarrowConfig<16>>();
-      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 192, 128, 64, 32 or 16");
+      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 224, 208, 192, 176, 160, 128, 64, 32 or 16");
     }
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
@@ -560,6 +564,13 @@ bool sm90_ws_transposes_for_tf32(const GemmArgs& args) {
 // against 0.99 direct).
 constexpr bool kDefaultTmaStore = true;
 
+// The time model of the 128 x w rule in select_sm90_ws_variant (session 33,
+// fitted to run 279): a wave whose b of sms SMs are busy runs each of them
+// 1 + kPartWaveSpeedup (1 - b / sms) times faster than a full wave; 128 x w
+// tiles run at kNarrowRate of 128x256's rate per busy SM; they must be
+// predicted kNarrowMargin times faster to be taken.
+constexpr double kPartWaveSpeedup = 0.3, kNarrowRate = 0.9, kNarrowMargin = 1.03, kNarrowOwnOrientation = 1.02;
+
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
                                      int row_align, bool a_k_major, bool b_k_major) {
   if (sms <= 0) sms = 1;
@@ -712,32 +723,104 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.group_m = 8;
     return v;
   }
-  // One wave of 128x256 tiles that 128x192 tiles would spread over at least
-  // a quarter more SMs, still in one wave (1536x2048: 96 -> 132 tiles), and
-  // more efficiently than 128x128 tiles (2048x1024 stays on 128 of those):
-  // cooperative 128x192 (WsGemmNarrowConfig<192>, direct epilogue), 16-bit
-  // inputs, K >= 2048.
-  // NOTE: session 32 (run 277, H200, layouts.sh, gated, L2 flushed, median
-  // of 10; default -> 128x192): 1536x2048x4096 0.790 -> 0.890, 2048x1536x4096
-  // 0.794 -> 0.897, 1536x2048x2048 0.808 -> 0.820, 1536^2x2048 0.666 ->
-  // 0.687. Everywhere else in the 1536-6144 sweep (100 shapes) it lost, by
-  // up to 37% (2048^2x4096 0.984 -> 0.632: 176 tiles, two waves), where
-  // 128x256 or 128x128 tiles already fill their waves about as well. Run
-  // 278 (median of 30, the unclustered 128x256 default before -> 128x192):
-  // 1536x2048x4096 tn 0.794 -> 0.898, nn 0.791 -> 0.895, tt 0.791 -> 0.899;
-  // 2048x1536x4096 0.787 -> 0.892; 1536^2x4096 0.647 -> 0.742; 1536^2x2048
-  // 0.685 -> 0.721.
-  std::int64_t const tiles_192 = tile_count(128, 192);
-  if (elem_bytes == 2 && k >= 2048 && coop_tiles <= sms && tiles_192 <= sms && 4 * tiles_192 >= 5 * coop_tiles &&
-      efficiency(128, 192, 1) > efficiency(128, 128, 1)) {
-    v.tile_n = 192;
-    v.tma_store = false;
-    v.group_m = 8;
-    return v;
-  }
   int const tail = choose_tail_splits(coop_tiles, k_blocks, sms);
   double const coop = efficiency(128, 256, tail);
   double const pp = efficiency(128, 128, 1);
+  // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
+  // (WsGemmNarrowConfig<w>, direct epilogue), for 16-bit inputs, K >= 2048,
+  // where their tile count fills the waves so much better than 128x256 that
+  // a time model predicts them kNarrowMargin (3%) faster. The model, in
+  // K-block units: a 128x256 tile costs split_unit_cost(K-blocks, 1) (the
+  // K-blocks + 3 for fill and epilogue), a 128 x w tile w / 256 of that over
+  // kNarrowRate (0.9: their rate per busy SM on full waves, run 279), and a
+  // wave whose b of sms SMs are busy takes that cost over 1 +
+  // kPartWaveSpeedup (1 - b / sms) (a part-filled wave runs each busy SM
+  // faster: 1536^2 x 4096's 72 tiles of 128x256 ran at 1.19x the full-wave
+  // rate per SM, run 278); the 128x256 launch it replaces keeps its tail
+  // split (split_unit_cost) or balanced waves. Several waves of 128x256
+  // tiles need K >= 4096: at K = 2048 the narrow tiles lost where the model
+  // gave them 2-19% (run 279).
+  // Orientation: an M/N-major operand goes on A' (an M/N-major B' is read
+  // in boxes of 32 or 64 bytes: 176 and 208 lost half their rate there, 160
+  // a sixth); with both operands M/N-major, 128x192 only, untransposed (its
+  // 128-byte boxes). K-major operands take either orientation, whichever
+  // the model prices lower, D's own charged kNarrowOwnOrientation (2%): D^T
+  // = B^T A^T (transposed, the w side on D's rows) measured 0-4% faster on
+  // tn shapes of the same tile count (run 279), but 1024x3072x4096 makes 128
+  // tiles of 128x192 in D's orientation and 144 transposed (run 281).
+  // NOTE: session 33 (run 279, H200, layouts.sh, gated, L2 flushed, median
+  // of 15, tn, default -> best 128 x w transposed): 1536^2 x 4096 (128x192
+  // default) 0.740 -> 0.861 (w 160), tt 0.808 -> 0.939; 1536^2 x 2048 0.707
+  // -> 0.805; 2048x2560x4096 0.833 -> 0.899 (160); 2560x2048x4096 0.835 ->
+  // 0.911; 2560^2 x 4096 0.858 -> 0.917 (208), tt 0.996 -> 1.059;
+  // 1536x3584x4096 0.847 -> 0.862 (176). Losses the rule avoids:
+  // 1536x3072x4096 0.821 -> 0.798 (model +1.5%), 2560^2 x 2048 0.841 ->
+  // 0.816 and 1536x3072x2048 0.793 -> 0.790 (K = 2048), 2560x3072x4096
+  // 0.991 -> 0.950, 4096^3 0.998 -> 0.895. Runs 280-281 (median of 30,
+  // the former default -> this rule): 1536^2 x 4096 tn 0.730 -> 0.853, tt
+  // 0.794 -> 0.930; 1536^2 x 2048 0.704 -> 0.821; 1536x2048x4096 0.904 ->
+  // 0.935, nn 0.897 -> 0.895; 2048x2560x4096 0.851 -> 0.913, nn 0.855 ->
+  // 0.903; 2560x2048x4096 0.838 -> 0.913; 2560^2 x 4096 0.863 -> 0.925, tt
+  // 1.006 -> 1.081; 2560x1024x4096 0.793 -> 0.930, nn 0.790 -> 0.847;
+  // 1024x2560x4096 0.835 -> 0.886; 1280x2048x4096 0.784 -> 0.932;
+  // 1536x1792x4096 0.822 -> 0.889; 2304x1024x4096 0.737 -> 0.869;
+  // 1792^2 x 4096 0.885 -> 0.940, tt 0.993 -> 1.059; 5120x1024x4096 0.842
+  // -> 0.914; 5120x1280x4096 0.860 -> 0.935; 4096x1280x4096 0.854 -> 0.922.
+  // NOTE: session 32 took 128x192 (untransposed) where one wave of 128x256
+  // tiles became a fuller one of 128x192 (run 278, the unclustered 128x256
+  // default -> 128x192, median of 30): 1536x2048x4096 tn 0.794 -> 0.898, nn
+  // 0.791 -> 0.895, tt 0.791 -> 0.899; 2048x1536x4096 0.787 -> 0.892;
+  // 1536^2 x 4096 0.647 -> 0.742; 1536^2 x 2048 0.685 -> 0.721. 128x192 lost
+  // by up to 37% where it adds a wave (2048^2 x 4096 0.984 -> 0.632: 176
+  // tiles, run 277), which the model's wave count prices in.
+  struct Wide {
+    int w = 0;  // 0: none
+    bool transposed = false;
+  };
+  auto wide_tiles = [&]() -> Wide {
+    if (elem_bytes != 2 || k < 2048) return {};
+    if (k < 4096 && coop_tiles > sms) return {};
+    auto launch_time = [&](std::int64_t tiles, double tile_cost) {
+      double t = 0;
+      for (std::int64_t left = tiles; left > 0; left -= sms) {
+        std::int64_t const busy = left < sms ? left : sms;
+        t += tile_cost / (1.0 + kPartWaveSpeedup * (1.0 - double(busy) / sms));
+      }
+      return t;
+    };
+    double const whole = split_unit_cost(k_blocks, 1);
+    double coop_time = 0;
+    if (tail > 1) {
+      std::int64_t const part = (coop_tiles % sms) * tail;
+      coop_time = double(coop_tiles / sms) * whole +
+                  split_unit_cost(k_blocks, tail) /
+                      (1.0 + kPartWaveSpeedup * (1.0 - double(part < sms ? part : sms) / sms));
+    } else if (short_partial_waves(coop_tiles)) {
+      std::int64_t const waves = (coop_tiles + sms - 1) / sms;
+      coop_time = double(waves) * launch_time((coop_tiles + waves - 1) / waves, whole);
+    } else {
+      coop_time = launch_time(coop_tiles, whole);
+    }
+    Wide best;
+    double best_time = coop_time / kNarrowMargin;
+    for (int tr = 0; tr < 2; ++tr) {
+      // The M/N-major operand on A'; both K-major: either orientation, D's
+      // own kNarrowOwnOrientation slower; both M/N-major: D's own.
+      bool const allowed = tr ? a_k_major : b_k_major || !a_k_major;
+      if (!allowed) continue;
+      for (int w : {160, 176, 192, 208, 224}) {
+        if (!a_k_major && !b_k_major && w != 192) continue;
+        std::int64_t const tiles = tr ? ((n + 127) / 128) * ((m + w - 1) / w) : ((m + 127) / 128) * ((n + w - 1) / w);
+        double t = launch_time(tiles, whole * w / 256.0 / kNarrowRate);
+        if (!tr && a_k_major && b_k_major) t *= kNarrowOwnOrientation;
+        if (t < best_time) {
+          best = {w, tr == 1};
+          best_time = t;
+        }
+      }
+    }
+    return best;
+  };
   if (k < 2048 || pp > coop + 0.05) {
     v.pingpong = true;
     v.tile_n = 128;
@@ -749,6 +832,11 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       double const gain = efficiency(64, 128, 1) - pp;
       if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
     }
+  } else if (Wide const wide = wide_tiles(); wide.w != 0) {
+    v.tile_n = wide.w;
+    v.transpose = wide.transposed;
+    v.tma_store = false;
+    v.group_m = 8;
   } else {
     v.group_m = 16;
     // Cluster pairs of 128x256 tiles (two tile rows per pair).
