@@ -9,7 +9,10 @@
 # scripts/gpu/streamk_experiment.patch applied first) beside cuBLAS
 # (layouts.sh, gated, L2 flushed unless FLUSH_MB=0, $ROUNDS rounds) on
 # $SHAPES (MxNxK, tn; MxNxK:LAYOUTS; or MxNxK:LAYOUTS:VARIANTS, that shape's
-# own list) and prints one table of ratios to cuBLAS, a row per shape. STEPS="test layouts" by default.
+# own list) and prints one table of ratios to cuBLAS, a row per shape.
+# scripts/gpu/session33_sweep_shapes.txt holds run 284's list (SHAPES="$(cat
+# ...)"): 100 mid-size shapes, the former default's label beside `default`
+# where session 33's rule changed the choice. STEPS="test layouts" by default.
 set -u
 cd "$(dirname "$0")/../.."
 OUT0=${OUT:-/tmp/tessera-variants}
@@ -33,7 +36,7 @@ if step layouts; then
   FLUSH_MB=${FLUSH_MB:-256} STEPS=layouts ROUNDS=${ROUNDS:-15} LAYOUTS="$L" LAYOUT_LINES=400 \
     timeout "${LAYOUT_TIMEOUT:-300}" bash scripts/gpu/session28.sh > "$OUT/var.txt" 2>&1
   echo "layouts rc=$?"
-  python3 - "$OUT/var.txt" "$V" <<'PY'
+  python3 - "$OUT/var.txt" "$V" "${SHAPES:-}" <<'PY'
 import re, sys
 p = None; t = {}; order = []
 for l in open(sys.argv[1]):
@@ -42,11 +45,11 @@ for l in open(sys.argv[1]):
     m = re.match(r'\s+(\S+)\s+([\d.]+)\s+([\d.]+)x', l)
     if m and p: t[p][m.group(1)] = float(m.group(3))
 vs = sys.argv[2].split(",")
-if all(set(t[p]) <= set(vs) for p in order):
+if all(s.count(":") < 2 for s in sys.argv[3].split()):  # one variant list for every shape
     print(f"{'shape':>19} " + " ".join(f"{v[:11]:>11}" for v in vs))
     for p in order: print(f"{p:>19} " + " ".join(f"{t[p].get(v, 0):11.3f}" for v in vs))
 else:  # shapes with their own variants: label=ratio
     for p in order: print(f"{p:>19} " + " ".join(f"{v}={r:.3f}" for v, r in t[p].items()))
 PY
-  grep -iE 'error|fail|differ|mismatch' "$OUT/var.txt" | head
+  grep -iE 'error|fail|differ|mismatch|refused|wrong' "$OUT/var.txt" | head
 fi
