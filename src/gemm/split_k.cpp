@@ -57,6 +57,14 @@ int choose_tail_splits(std::int64_t tiles, std::int64_t k_blocks, int slots) {
   return split_unit_cost(k_blocks, s) < split_unit_cost(k_blocks, 1) ? int(s) : 1;
 }
 
+double wave_launch_cost(std::int64_t tiles, double tile_cost, std::int64_t slots, double speedup) {
+  if (tiles <= 0 || slots <= 0) return 0.0;
+  std::int64_t const rest = tiles % slots;
+  double cost = double(tiles / slots) * tile_cost;
+  if (rest > 0) cost += tile_cost / (1.0 + speedup * (1.0 - double(rest) / double(slots)));
+  return cost;
+}
+
 // NOTE: seed problem, runs 54 (H100) and 58 (H200): 8 slices (one per SM)
 // 420.5-421.0 TFLOP/s against 16 slices (two per SM) 418.1-419.1.
 int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms) {

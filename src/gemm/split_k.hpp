@@ -44,6 +44,16 @@ inline constexpr std::int64_t kCounterSlots = 1 << 16;
 // otherwise min(s, sms / tail) when sms / tail >= 2, else s; never above s.
 [[nodiscard]] int one_slice_per_sm(int s, std::int64_t tiles, std::int64_t slots, int sms);
 
+// Cost of `tiles` equal tiles of `tile_cost` each on `slots` resident CTAs,
+// in tile_cost's unit: the full waves at the full-wave rate, then the
+// part-filled last wave, whose b busy CTAs each run 1 + speedup (1 - b /
+// slots) times faster (fewer of them share the L2 and the power budget;
+// fitted to the Hopper kernel in session 33, see select_sm90_ws_variant).
+// Laws: 0 for tiles <= 0; q * tile_cost for q full waves; non-decreasing in
+// tiles; a part-filled last wave adds between tile_cost / (1 + speedup) and
+// tile_cost; `slots` more tiles add exactly tile_cost.
+[[nodiscard]] double wave_launch_cost(std::int64_t tiles, double tile_cost, std::int64_t slots, double speedup);
+
 // The workspace of one stream: f32 accumulation buffers (at least the bytes
 // asked for) and kCounterSlots tile counters, all zero between launches
 // (every launch zeroes what it used). Null pointers when allocation failed;

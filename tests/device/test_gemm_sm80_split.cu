@@ -5,7 +5,8 @@
 // runs in CI): the laws of the CTA -> (tile, K-slice) map (sm80_unit,
 // sm80_split.hpp) and of the rule that picks the split count
 // (choose_tail_splits, src/gemm/split_k.hpp), over generated corpora, plus
-// the seed problem's fixed answer. The kernels' results with a split tail
+// the seed problem's fixed answer; the laws of wave_launch_cost, the same
+// file's wave-fill price. The kernels' results with a split tail
 // are checked against an fp64 reference in test_gemm_sm80 (split_* cases).
 #include <gtest/gtest.h>
 
@@ -114,6 +115,40 @@ TEST(Sm80TailSplit, OneSlicePerSmLaws) {
           ASSERT_EQ(r, cap >= 2 && s > cap ? cap : s) << tiles << " tiles, s " << s;
           if (r < s) ASSERT_LE(tail * r, sms) << "more slice CTAs than SMs after the cap";
         }
+}
+
+// wave_launch_cost (the wave-fill price of select_sm90_ws_variant's 128 x w
+// rule): 0 without tiles; q full waves cost q tiles; non-decreasing in the
+// tile count; a part-filled last wave adds between tile_cost / (1 +
+// speedup) and tile_cost; a wave more adds exactly tile_cost.
+TEST(SplitKCostModel, WaveLaunchCostLaws) {
+  using tessera::detail::wave_launch_cost;
+  for (std::int64_t slots : {1, 2, 64, 108, 132})
+    for (double cost : {1.0, 19.0, 67.0, 1e6})
+      for (double speedup : {0.0, 0.3, 1.0}) {
+        SCOPED_TRACE(testing::Message() << "slots " << slots << " cost " << cost << " speedup " << speedup);
+        EXPECT_EQ(wave_launch_cost(0, cost, slots, speedup), 0.0);
+        EXPECT_EQ(wave_launch_cost(-5, cost, slots, speedup), 0.0);
+        double prev = 0.0;
+        for (std::int64_t tiles = 1; tiles <= 4 * slots + 3; ++tiles) {
+          double const c = wave_launch_cost(tiles, cost, slots, speedup);
+          ASSERT_GE(c, prev) << tiles << " tiles";
+          prev = c;
+          std::int64_t const full = tiles / slots;
+          double const part = c - double(full) * cost;
+          if (tiles % slots == 0) {
+            ASSERT_EQ(c, double(full) * cost) << tiles << " tiles";
+          } else {
+            ASSERT_GE(part, cost / (1.0 + speedup) * (1.0 - 1e-12)) << tiles << " tiles";
+            ASSERT_LE(part, cost * (1.0 + 1e-12)) << tiles << " tiles";
+          }
+          ASSERT_NEAR(wave_launch_cost(tiles + slots, cost, slots, speedup), c + cost, 1e-9 * (c + cost));
+        }
+      }
+  // Fixed answers (132 SMs, 0.3): 72 tiles of 67 -> 67 / (1 + 0.3 * 60 / 132);
+  // 200 tiles -> 67 + 67 / (1 + 0.3 * 64 / 132).
+  EXPECT_DOUBLE_EQ(wave_launch_cost(72, 67.0, 132, 0.3), 67.0 / (1.0 + 0.3 * 60.0 / 132.0));
+  EXPECT_DOUBLE_EQ(wave_launch_cost(200, 67.0, 132, 0.3), 67.0 + 67.0 / (1.0 + 0.3 * 64.0 / 132.0));
 }
 
 // The seed problem on an H100 (132 SMs, two CTAs of the 128x128 tile each):

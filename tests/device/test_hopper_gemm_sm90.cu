@@ -900,6 +900,11 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4).tile_n, 256);  // tf32: not measured
   }
   EXPECT_EQ(pick(1536, 2048, 1024).tile_n, 128);  // K < 2048: ping-pong 128x128
+  // Huge problems: the model prices a launch in O(1) per width (2^45 tiles
+  // here; a loop over the waves would not finish).
+  detail::Sm90WsVariant const huge = pick(int64_t(1) << 30, int64_t(1) << 30, 1 << 16);
+  EXPECT_FALSE(huge.pingpong);
+  EXPECT_EQ(huge.tile_n, 256);
   // Short K, a badly quantised 128x256 tiling, or too few 128x256 tiles:
   // ping-pong 128x128, or 64x128 where 128x128 tiles would leave one
   // consumer of most CTAs idle (K < 2048, fewer than 1.5 tiles per SM) or

@@ -781,20 +781,15 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     if (elem_bytes != 2 || k < 2048) return {};
     if (k < 4096 && coop_tiles > sms) return {};
     auto launch_time = [&](std::int64_t tiles, double tile_cost) {
-      double t = 0;
-      for (std::int64_t left = tiles; left > 0; left -= sms) {
-        std::int64_t const busy = left < sms ? left : sms;
-        t += tile_cost / (1.0 + kPartWaveSpeedup * (1.0 - double(busy) / sms));
-      }
-      return t;
+      return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
     };
     double const whole = split_unit_cost(k_blocks, 1);
     double coop_time = 0;
     if (tail > 1) {
-      std::int64_t const part = (coop_tiles % sms) * tail;
+      // Whole waves, then the last wave's tiles in `tail` K-slices each
+      // (tail x slices <= sms: one part-filled wave of slices).
       coop_time = double(coop_tiles / sms) * whole +
-                  split_unit_cost(k_blocks, tail) /
-                      (1.0 + kPartWaveSpeedup * (1.0 - double(part < sms ? part : sms) / sms));
+                  launch_time((coop_tiles % sms) * tail, split_unit_cost(k_blocks, tail));
     } else if (short_partial_waves(coop_tiles)) {
       std::int64_t const waves = (coop_tiles + sms - 1) / sms;
       coop_time = double(waves) * launch_time((coop_tiles + waves - 1) / waves, whole);
