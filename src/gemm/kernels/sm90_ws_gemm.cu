@@ -175,7 +175,9 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
       case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
       case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
       case 16: return f.template operator()<WsGemmNarrowConfig<16>>();
-      default: return ws_fail(StatusCode::cannot_implement, "cooperative tile_n must be 256, 224, 208, 192, 176, 160, 128, 64, 32 or 16");
+      default:
+        return ws_fail(StatusCode::cannot_implement,
+                       "cooperative tile_n must be 256, 224, 208, 192, 176, 160, 128, 64, 32 or 16");
     }
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
@@ -568,7 +570,9 @@ constexpr bool kDefaultTmaStore = true;
 // fitted to run 279): a wave whose b of sms SMs are busy runs each of them
 // 1 + kPartWaveSpeedup (1 - b / sms) times faster than a full wave; 128 x w
 // tiles run at kNarrowRate of 128x256's rate per busy SM; they must be
-// predicted kNarrowMargin times faster to be taken.
+// predicted kNarrowMargin times faster to be taken; with K-major operands,
+// D's own orientation is priced kNarrowOwnOrientation times the transposed
+// one's.
 constexpr double kPartWaveSpeedup = 0.3, kNarrowRate = 0.9, kNarrowMargin = 1.03, kNarrowOwnOrientation = 1.02;
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
@@ -805,7 +809,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       if (!allowed) continue;
       for (int w : {160, 176, 192, 208, 224}) {
         if (!a_k_major && !b_k_major && w != 192) continue;
-        std::int64_t const tiles = tr ? ((n + 127) / 128) * ((m + w - 1) / w) : ((m + 127) / 128) * ((n + w - 1) / w);
+        std::int64_t const tiles = tr ? tile_count(w, 128) : tile_count(128, w);  // transposed: w rows of D
         double t = launch_time(tiles, whole * w / 256.0 / kNarrowRate);
         if (!tr && a_k_major && b_k_major) t *= kNarrowOwnOrientation;
         if (t < best_time) {
