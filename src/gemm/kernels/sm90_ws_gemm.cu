@@ -923,7 +923,8 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
-            "128x128, cooperative 128x192 (mid-size problems), or cooperative 128xN (N = 16..128, small dimension on N) "
+            "128x128, cooperative 128 x 160..224 (mid-size problems, by a wave-fill model), or cooperative 128xN "
+            "(N = 16..128, small dimension on N) "
             "with in-kernel split-K; "
             "bf16/f16 -> f32 acc, f16 -> f16 with f16 acc on request, any order (MN-major tiles read transposed); "
             "tf32 -> f32, at most one M/N-major operand (read through registers); "
