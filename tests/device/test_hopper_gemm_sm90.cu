@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -729,7 +730,8 @@ TEST(HopperGemm, Cluster2MnMajor) {
   // The transposed orientation (D' = D^T of a row-major D, the direct
   // epilogue), every operand order; tf32 with the M/N-major operand on A'.
   for (bool const pingpong : {false, true}) {
-    // tma_store is ignored when transposed: the direct epilogue.
+    // tma_store: the column-major TMA store for 16-bit outputs, the direct
+    // epilogue for f32 ones.
     detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
     SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
     for (MatrixOrder ao : {R, C})
@@ -777,31 +779,75 @@ TEST(HopperGemm, SixteenByteRowsDefault) {
 // The stmatrix addressing of the 16-bit TMA-store epilogue (host only, no
 // GPU). stmatrix.x4 semantics (PTX): lanes 8i .. 8i + 7 give the row
 // addresses of matrix i; register i of lane l holds row l / 4, elements
-// 2 (l % 4) and + 1 of matrix i. The epilogue's register i of lane l is the
-// accumulator pair of block (h = i % 2, jb + i / 2), which the wgmma
-// fragment map puts at row 16w + l / 4 + 8h, columns 8 (jb + i / 2) + 2 (l %
-// 4) + e of the sub-tile. Every such element must land at its place in the
-// TMA 128B-swizzled image (chunk c of row r at chunk c ^ (r % 8)), and the
-// four warps' eight stmatrix together must write each of the 64 x 64 2-byte
-// elements exactly once.
+// 2 (l % 4) and + 1 of matrix i; with .trans the matrix is stored
+// transposed (that pair lands in stored rows 2 (l % 4) and + 1, element
+// l / 4). The epilogue's register i of lane l is the accumulator pair of
+// block (h = i % 2, jb + i / 2), which the wgmma fragment map puts at row
+// 16w + l / 4 + 8h, columns 8 (jb + i / 2) + 2 (l % 4) + e of the group.
+// Every such element must land where the TMA store reads it:
+//   - row-major D', boxes of S = 128, 64 or 32 bytes of columns by 64 rows
+//     side by side: element (r, c) in box 2c / S at row r * S, its 16-byte
+//     chunk moved by the TMA swizzle of S bytes (chunk ^ (r % 8), ^ (r / 2
+//     % 4), ^ (r / 4 % 2));
+//   - column-major D' (.trans): group column c is the 128-byte row c, the
+//     64 rows of the block in it, chunk r / 8 ^ (c % 8);
+// the four warps' eight stmatrix together must write each of the 64 x 64
+// elements exactly once, and the 8 rows of each matrix must hit 8
+// different 16-byte bank groups (no bank conflict).
 TEST(HopperGemm, StmatrixEpilogueAddressing) {
-  std::vector<int> hits(64 * 64, 0);
-  for (int w = 0; w < 4; ++w)
-    for (int jb = 0; jb < 8; jb += 2)
-      for (int l = 0; l < 32; ++l)
-        for (int i = 0; i < 4; ++i)
-          for (int e = 0; e < 2; ++e) {
-            // Where stmatrix puts register i of lane l, element e.
-            int const row_lane = 8 * i + l / 4;
-            int const stored = kernels::sm90::ws_stmatrix_row_offset(w, row_lane, jb) + (2 * (l % 4) + e) * 2;
-            // Where the fragment map says that value belongs.
-            int const h = i % 2, block = jb + i / 2;
-            int const r = 16 * w + l / 4 + 8 * h, col = 8 * block + 2 * (l % 4) + e;
-            int const expected = r * 128 + ((block ^ (r % 8)) * 16) + (col % 8) * 2;
-            ASSERT_EQ(stored, expected) << "w " << w << " jb " << jb << " lane " << l << " matrix " << i << " e " << e;
-            ++hits[size_t(stored / 2)];
+  for (int const span : {128, 64, 32})
+    for (bool const trans : {false, true}) {
+      if (trans && span != 128) continue;  // column-major: 128-byte rows, boxes of J of them
+      SCOPED_TRACE(testing::Message() << (trans ? "column-major D'" : "row-major D'") << ", boxes of " << span
+                                      << " bytes");
+      std::vector<int> hits(64 * 64, 0);
+      for (int w = 0; w < 4; ++w)
+        for (int jb = 0; jb < 8; jb += 2) {
+          for (int i = 0; i < 4; ++i) {  // matrix i: its 8 row addresses' bank groups
+            std::vector<int> banks;
+            for (int r8 = 0; r8 < 8; ++r8)
+              banks.push_back(kernels::sm90::ws_stmatrix_row_offset(w, 8 * i + r8, jb, span, trans) / 16 % 8);
+            std::sort(banks.begin(), banks.end());
+            ASSERT_TRUE(std::adjacent_find(banks.begin(), banks.end()) == banks.end())
+                << "bank conflict: w " << w << " jb " << jb << " matrix " << i;
           }
-  for (int x = 0; x < 64 * 64; ++x) ASSERT_EQ(hits[size_t(x)], 1) << "element " << x << " of the sub-tile";
+          for (int l = 0; l < 32; ++l)
+            for (int i = 0; i < 4; ++i)
+              for (int e = 0; e < 2; ++e) {
+                // Where stmatrix puts register i of lane l, element e.
+                int const row_lane = trans ? 8 * i + 2 * (l % 4) + e : 8 * i + l / 4;
+                int const within = trans ? (l / 4) * 2 : (2 * (l % 4) + e) * 2;
+                int const stored = kernels::sm90::ws_stmatrix_row_offset(w, row_lane, jb, span, trans) + within;
+                // Where the fragment map says that value belongs, and where
+                // the TMA box image has it.
+                int const h = i % 2, block = jb + i / 2;
+                int const r = 16 * w + l / 4 + 8 * h, col = 8 * block + 2 * (l % 4) + e;
+                int expected = 0;
+                if (trans) {
+                  expected = col * 128 + (((r / 8) ^ (col % 8)) * 16) + (r % 8) * 2;
+                } else {
+                  int const x = col * 2 % span, box = col * 2 / span;
+                  int const sw = span == 128 ? r % 8 : span == 64 ? r / 2 % 4 : r / 4 % 2;
+                  expected = box * 64 * span + r * span + (((x / 16) ^ sw) * 16) + x % 16;
+                }
+                ASSERT_EQ(stored, expected) << "w " << w << " jb " << jb << " lane " << l << " matrix " << i << " e " << e;
+                ASSERT_EQ(stored, kernels::sm90::ws_epi_offset(r, col, 2, span, trans));
+                ++hits[size_t(stored / 2)];
+              }
+        }
+      for (int x = 0; x < 64 * 64; ++x) ASSERT_EQ(hits[size_t(x)], 1) << "element " << x << " of the group";
+    }
+  // The box widths and column-major box heights the wide tiles take.
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(256 * 2), 128);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(192 * 2), 128);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(160 * 2), 64);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(224 * 2), 64);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(176 * 2), 32);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(208 * 2), 32);
+  EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(176 * 4), 64);
+  EXPECT_EQ(kernels::sm90::ws_epi_trans_rows(160), 32);
+  EXPECT_EQ(kernels::sm90::ws_epi_trans_rows(176), 16);
+  EXPECT_EQ(kernels::sm90::ws_epi_trans_rows(192), 64);
 }
 
 // Per-shape selection of the default launch (host only, no GPU): the
@@ -845,43 +891,50 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.cluster, c.cluster);
     EXPECT_FALSE(v.transpose);
   }
-  // Cooperative 128 x w tiles (w 160-224, direct epilogue) where the time
-  // model of select_sm90_ws_variant predicts them 3% faster than 128x256
-  // (session 33): 16-bit inputs, K >= 2048, and K >= 4096 when 128x256
-  // tiles make more than one wave. The M/N-major operand on A' (an N-major
-  // B' only with both M/N-major: 128x192 untransposed); K-major operands in
-  // either orientation, D^T = B^T A^T (transposed) preferred by 2%. Per
-  // operand order: A' and B' K-major, A' M-major, B' N-major, both.
+  // Cooperative 128 x w tiles (w 160-224, TMA-store epilogue since session
+  // 34) where the time model of select_sm90_ws_variant predicts them 3%
+  // faster than 128x256 (session 33; per-width rates 0.89-0.97, session 34):
+  // 16-bit inputs, K >= 2048; they also replace ping-pong 128x128 where
+  // that would win on efficiency and fills the SMs worse. The M/N-major
+  // operand on A' (an N-major B' only with both M/N-major: 128x192
+  // untransposed); K-major operands in either orientation, D's own on a tie.
+  // Per operand order: A' and B' K-major, A' M-major, B' N-major, both.
   struct Pick {
-    int w;  // 0: cooperative 128x256 (the rule does not apply)
+    int w;  // 0: cooperative 128x256 (the rule does not apply); 128: ping-pong 128x128
     bool transposed;
   };
   struct Wide {
     Shape s;
     Pick p[4];
   };
-  // 1536x2048: 96 tiles of 128x256 -> 128 of 128x192 (132 untransposed).
+  // 1536x2048: 96 tiles of 128x256 -> 128 of 128x192 (132 transposed).
   for (Wide c : {Wide{{1536, 2048, 4096}, {{192, true}, {192, false}, {192, true}, {192, false}}},
-                 Wide{{2048, 1536, 4096}, {{192, true}, {192, false}, {192, true}, {192, false}}},
+                 Wide{{2048, 1536, 4096}, {{192, false}, {192, false}, {192, true}, {192, false}}},
                  // one wave: K = 2048 is enough
                  Wide{{1536, 2048, 2048}, {{192, true}, {192, false}, {192, true}, {192, false}}},
-                 Wide{{1536, 1536, 4096}, {{160, true}, {160, false}, {160, true}, {192, false}}},  // 72 -> 120 tiles
-                 Wide{{1536, 1536, 2048}, {{160, true}, {160, false}, {160, true}, {192, false}}},
+                 Wide{{1536, 1536, 4096}, {{160, false}, {160, false}, {160, true}, {192, false}}},  // 72 -> 120 tiles
+                 Wide{{1536, 1536, 2048}, {{160, false}, {160, false}, {160, true}, {192, false}}},
                  // 160 tiles -> 256 in two full waves
-                 Wide{{2048, 2560, 4096}, {{160, true}, {160, false}, {160, true}, {0, false}}},
+                 Wide{{2048, 2560, 4096}, {{160, false}, {160, false}, {160, true}, {0, false}}},
                  Wide{{2560, 2048, 4096}, {{160, true}, {160, false}, {160, true}, {0, false}}},
-                 Wide{{2560, 2560, 4096}, {{208, true}, {208, false}, {208, true}, {0, false}}},  // 200 -> 260 tiles
+                 Wide{{2560, 2560, 4096}, {{208, false}, {208, false}, {208, true}, {0, false}}},  // 200 -> 260 tiles
                  // the orientation decides the count
                  Wide{{2560, 1024, 4096}, {{160, true}, {176, false}, {160, true}, {192, false}}},
                  Wide{{1024, 2560, 4096}, {{160, false}, {160, false}, {176, true}, {192, false}}},
                  // 128 tiles of 128x192 in D's orientation, 144 transposed
                  Wide{{1024, 3072, 4096}, {{192, false}, {192, false}, {208, true}, {192, false}}},
-                 // model +1.5%, measured -3%
+                 // 288 tiles of 128x256 (2.2 waves, tail split) -> 384 of 128x192 (2.9)
+                 Wide{{3072, 3072, 4096}, {{192, false}, {192, false}, {192, true}, {192, false}}},
+                 // several waves at K = 2048 (session 34: no longer K >= 4096)
+                 Wide{{2560, 2560, 2048}, {{208, false}, {208, false}, {208, true}, {0, false}}},
+                 Wide{{5120, 5120, 2048}, {{224, false}, {224, false}, {224, true}, {0, false}}},
+                 // over ping-pong 128x128 (288 tiles, efficiency 0.73 -> 0.87)
+                 Wide{{1536, 3072, 2048}, {{160, false}, {160, false}, {160, true}, {128, false}}},
+                 // model +2.6% over the tail split, under the 3% margin (measured +2.6%, run 286)
                  Wide{{1536, 3072, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
-                 Wide{{2560, 2560, 2048}, {{0, false}, {0, false}, {0, false}, {0, false}}},  // two waves at K = 2048
                  // 128 tiles already fill the wave
                  Wide{{2048, 2048, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
-                 Wide{{3072, 3072, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
+                 Wide{{4096, 4096, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}},
                  Wide{{2560, 1536, 4096}, {{0, false}, {0, false}, {0, false}, {0, false}}}}) {
     for (int order = 0; order < 4; ++order) {
       bool const a_km = order != 1 && order != 3, b_km = order < 2;
@@ -889,9 +942,9 @@ TEST(HopperGemm, DefaultVariantSelection) {
       SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", A' " << (a_km ? "K" : "M")
                                       << "-major, B' " << (b_km ? "K" : "N") << "-major");
       Pick const want = c.p[order];
-      EXPECT_FALSE(v.pingpong);
+      EXPECT_EQ(v.pingpong, want.w == 128);
       EXPECT_EQ(v.tile_n, want.w == 0 ? 256 : want.w);
-      EXPECT_EQ(v.tma_store, want.w == 0);
+      EXPECT_TRUE(v.tma_store);
       EXPECT_EQ(v.group_m, want.w == 0 ? 16 : 8);
       EXPECT_EQ(v.transpose, want.transposed);
       if (want.w != 0) EXPECT_EQ(v.splits, 1);
@@ -1188,6 +1241,17 @@ TEST(HopperGemm, TmaStoreSmall) {
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 264, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__half, __half>({264, 136, 72}, MatrixOrder::col_major, 1.0f, 0.5f, 2, v);
   }
+  // The column-major D' (transposed orientation, stmatrix .trans) and the
+  // wide cooperative tiles' boxes of 64 and 32 bytes or 32 and 16 columns.
+  for (int tn : {256, 128, 160, 176, 192, 208, 224})
+    for (bool tr : {false, true}) {
+      detail::Sm90WsVariant v = tma_store_variant(tn == 128);
+      v.tile_n = tn;
+      v.transpose = tr;
+      if (tn == 256 || tr) run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 264, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+      run_gemm<__half, __half>({264, 136, 72}, MatrixOrder::col_major, 1.0f, 0.5f, 2, v);
+      if (tn != 128 && tn != 256) run_gemm<__nv_bfloat16, float>({40, 300, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
+    }
 }
 
 TEST(HopperGemm, TmaStoreEpilogue) {
@@ -1282,6 +1346,76 @@ TEST(HopperGemm, CooperativeWide) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 2560, 4096}, R, 1.0f, 0.0f, 1, def, R, R);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 1024, 4096}, R, 1.0f, 0.0f, 1, def, C, C);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2560, 1024, 4096}, R, 1.0f, 0.0f, 1, def, C, R);
+}
+
+// The wide cooperative tiles with the TMA-store epilogue
+// (WsGemmNarrowTmaConfig<w>): groups of 64 x 128 bytes in TMA boxes of 128
+// bytes (192), 64 (160, 224) or 32 (176, 208; f32 outputs: 64), a column-
+// major D' (transposed orientation) in boxes of 64, 32 or 16 columns; odd
+// group counts (buffer reuse across tiles), residues in every dimension
+// and N not a multiple of the box, alpha/beta with C, batches, split-K
+// finishers, M/N-major operands, f16 accumulation; a D that TMA cannot
+// store (odd row length) falls back to the direct epilogue, as does an f32
+// output with a column-major D'. Then 128x256 and ping-pong 128x128 /
+// 64x128 with a column-major D' (explicitly transposed).
+TEST(HopperGemm, CooperativeWideTmaStore) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (int w : {160, 176, 192, 208, 224})
+    for (bool tr : {false, true}) {
+      detail::Sm90WsVariant v;
+      v.tile_n = w;
+      v.transpose = tr;
+      v.tma_store = true;
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 1536, 4096}, R, 1.0f, 0.0f, 1, v);
+      run_gemm<__nv_bfloat16, float>({1000, 776, 3000}, R, 1.5f, -0.5f, 1, v);
+      run_gemm<__half, __half>({696, 1000, 1000}, C, 1.0f, 0.5f, 2, v);
+      run_gemm<__half, __half, true>({1000, 1200, 2048}, R, 1.0f, 0.0f, 1, v);
+      run_gemm<__half, float>({2000, 2000, 512}, C, 1.0f, 0.0f, 1, v);  // several tiles per CTA
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({777, 1031, 520}, R, 1.0f, 0.0f, 1, v);  // odd rows: direct
+      for (int order = 0; order < 4; ++order) {
+        MatrixOrder const ao = order & 1 ? C : R, bo = order & 2 ? R : C;
+        run_gemm<__nv_bfloat16, __nv_bfloat16>({776, 1032, 520}, R, 1.0f, 0.0f, 1, v, ao, bo);
+      }
+      detail::Sm90WsVariant split = v;
+      split.splits = 3;
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.5f, 1, split);
+      run_gemm<float, float>({1000, 1000, 996}, R, 1.0f, 0.5f, 1, v);  // tf32: the direct-epilogue form
+    }
+  for (int kind = 0; kind < 3; ++kind) {
+    detail::Sm90WsVariant v = tma_store_variant(kind != 0);
+    if (kind == 2) v.tile_m = 64;
+    v.transpose = true;
+    SCOPED_TRACE(kind == 0 ? "cooperative 128x256" : kind == 1 ? "ping-pong 128x128" : "ping-pong 64x128");
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v);
+    run_gemm<__half, __half>({4095, 4104, 1000}, C, 1.0f, 0.5f, 1, v);
+    run_gemm<__half, __half, true>({520, 1031, 200}, R, -2.0f, 0.25f, 2, v);
+    run_gemm<__nv_bfloat16, float>({1000, 776, 300}, R, 1.5f, -0.5f, 1, v);  // f32: direct
+    detail::Sm90WsVariant split = v;
+    split.splits = 4;
+    split.split_tail = true;
+    if (kind == 0) run_gemm<__half, __half>({5120, 5120, 512}, R, 1.0f, -0.5f, 1, split);
+  }
+  // The default launch where the rule takes them with the TMA store (session
+  // 34): 128x192 over a tail split (3072^2 x 4096, D's orientation and, tt,
+  // transposed), 128x208 at K = 2048 over balanced 128x256 waves, 128x160 over
+  // ping-pong 128x128; rows of D that TMA cannot store (3070 bf16 = 6140
+  // bytes) take the direct epilogue of the same tile.
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({3072, 3072, 4096}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({3072, 3072, 4096}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<__half, __half>({2560, 2560, 2048}, C, 1.0f, 0.5f, 1, def);
+  run_gemm<__nv_bfloat16, float>({1536, 3072, 2048}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({3072, 3070, 4096}, R, 1.0f, 0.0f, 1, def);
+  // What has no TMA-store form is refused by name.
+  detail::Sm90WsVariant bad;
+  bad.tile_n = 128;
+  bad.tma_store = true;
+  GemmArgs args;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
+  bad.tile_n = 192;
+  bad.cluster = 2;
+  EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
 }
 
 // Small narrow and split-K cases for memcheck (hopper.sh): one tile, one

@@ -42,14 +42,16 @@
 // Epilogue variant (`kTmaStore`): instead of storing the accumulator
 // fragments straight to global memory (each warp writes 8 rows x 8 bytes per
 // instruction: poorly coalesced), each consumer warpgroup stages its 64-row
-// block in sub-tiles of 64 rows x 128 bytes through a double-buffered,
-// 128B-swizzled shared tile (stmatrix for 16-bit outputs, st.shared for
-// f32) and issues one TMA store per sub-tile; the TMA unit clips rows and
-// columns past the matrix, so edge tiles need no predication.
+// block in groups of 64 rows x 128 bytes through double-buffered, swizzled
+// shared tiles (stmatrix for 16-bit outputs, .trans for a column-major D';
+// st.shared for f32) and issues TMA stores per group (ws_epi_offset); the
+// TMA unit clips rows and columns past the matrix, so edge tiles need no
+// predication.
 //
 // Narrow variant (WsGemmNarrowConfig<N>, cooperative 128 x N, N = 16..128;
 // also N = 160, 176, 192, 208 and 224 for mid-size problems, see
-// select_sm90_ws_variant):
+// select_sm90_ws_variant, which take the TMA-store epilogue there,
+// WsGemmNarrowTmaConfig<N>):
 // for a GEMM with one small dimension the launcher puts that dimension on the
 // tile's N side (computing D^T = B^T A^T when it is M, so D' may be column-
 // major: the direct epilogue stores through (d_row, d_col) strides). The
@@ -99,6 +101,9 @@ struct WsGemmParams {
   void* d = nullptr;
   std::int64_t d_row = 0, d_col = 1;  // D'(i, j) is element i * d_row + j * d_col of d
   bool d_pair_ok = false;  // d_col == 1 and D'(i, j..j+1) can be stored as one 2-element vector
+  // TMA-store epilogue only: D' is column-major (the transposed orientation,
+  // D' = D^T of a row-major D; 16-bit outputs), its tensor map (m, n).
+  bool d_trans = false;
   const void* c = nullptr;  // read only when beta != 0
   std::int64_t c_row = 0, c_col = 0;
   float alpha = 1.0f, beta = 0.0f;
@@ -279,6 +284,17 @@ constexpr int ws_narrow_stages() {
 }
 template <int kN>
 using WsGemmNarrowConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN>()>;
+// The wide ones (N = 160..224) with the TMA-store epilogue: 32 KiB of
+// epilogue buffers after the ring, one or two stages fewer (160, 176: 5
+// stages; 192, 208, 224: 4). Groups of 64 rows x 128 bytes in TMA boxes
+// of 128, 64 or 32 bytes (ws_epi_box_bytes), D' row- or column-major.
+template <int kN>
+constexpr int ws_narrow_tma_stages() {
+  constexpr int stage = (128 + kN) * 128;
+  return (227 * 1024 - 1024 - 256 - 32 * 1024) / stage;
+}
+template <int kN>
+using WsGemmNarrowTmaConfig = WsGemmConfigT<false, 128, kN, ws_narrow_tma_stages<kN>(), 1, true>;
 // Ping-pong 64x128 in clusters of 2 (the two 64-row tiles of one 128-column
 // block share its B' multicast), direct or TMA-store epilogue.
 using WsGemmPingPong64x128Cluster2Config = WsGemmConfigT<true, 64, 128, 9, 2>;
@@ -398,33 +414,72 @@ __device__ __forceinline__ void ws_epilogue(const Acc& acc, const WsGemmParams& 
   }
 }
 
-// stmatrix.x4 of the 16-bit TMA-store epilogue: the byte offset, in a
-// 64-row x 128-byte sub-tile with the TMA 128B swizzle (chunk c of row r at
-// chunk c ^ (r % 8)), of the matrix row that lane `lane` of warp `w`
-// addresses when the warp stores column blocks jb and jb + 1 (jb even) of
-// its 16-row strip: lanes 8i .. 8i + 7 address the rows of matrix i = (h =
-// i % 2, block jb + i / 2), rows 16w + 8h .. 16w + 8h + 7. Each row is one
-// whole 16-byte chunk, so the swizzle applies per row address.
-// (Host-tested against the wgmma fragment map: test_hopper_gemm_sm90.)
-__host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb) {
-  int const r8 = lane % 8, h = (lane / 8) % 2, dj = lane / 16;
-  return (16 * w + 8 * h + r8) * 128 + (((jb + dj) ^ r8) * 16);
+// The TMA-store epilogue's shared image. A consumer warpgroup writes its
+// 64 x kN block of D' in groups of 64 rows x 128 bytes of columns (kW =
+// 128 / sizeof(TOut) columns; the last group of a block whose rows are not
+// a multiple of 128 bytes is narrower), each group into one 8 KiB buffer
+// that one bulk group of TMA stores drains. Inside a group:
+//   - D' row-major (`trans` false): TMA boxes of (box_bytes of columns, 64
+//     rows) side by side, box_bytes = ws_epi_box_bytes(kN * sizeof(TOut)):
+//     the widest of 128, 64 and 32 bytes that divides the block's rows, so
+//     that no box crosses into the next tile (128 x 160: 64-byte boxes;
+//     176, 208: 32). Box b of a group starts 64 * box_bytes * b bytes in, its
+//     row r at r * box_bytes, with the TMA swizzle of that span.
+//   - D' column-major (`trans`, 16-bit outputs; the transposed orientation,
+//     D' = D^T of a row-major D): group column c (a row of D) is 128 bytes
+//     at c * 128 holding the block's 64 rows, 128B swizzle; TMA boxes of
+//     (64 rows, ws_epi_trans_rows(kN) columns) stacked (J = 64, 32 or 16:
+//     the largest dividing kN), each J * 128 bytes.
+// The TMA swizzle of a span of S bytes (128, 64, 32) moves the 16-byte
+// chunk at bits 4.. of a 1024-byte aligned offset by the XOR of bits 7..
+// (S / 16 - 1 of them): Swizzle<3,4,3>, <2,4,3>, <1,4,3> on byte offsets.
+__host__ __device__ constexpr int ws_epi_box_bytes(int row_bytes) {
+  return row_bytes % 128 == 0 ? 128 : row_bytes % 64 == 0 ? 64 : 32;
+}
+__host__ __device__ constexpr int ws_epi_trans_rows(int n) { return n % 64 == 0 ? 64 : n % 32 == 0 ? 32 : 16; }
+__host__ __device__ constexpr int ws_tma_swizzle(int offset, int span) {
+  return offset ^ (((offset >> 7) & (span / 16 - 1)) << 4);
+}
+// Byte offset of element (r, c) of a group (r: row of the 64-row block, c:
+// column of the group) in its buffer. Eight consecutive elements of a row
+// (row-major) or of a column (column-major) starting at a multiple of 8
+// fill one 16-byte chunk: a stmatrix row address or a vector store.
+__host__ __device__ constexpr int ws_epi_offset(int r, int c, int out_bytes, int box_bytes, bool trans) {
+  if (trans) return ws_tma_swizzle(c * 128 + r * out_bytes, 128);
+  int const x = c * out_bytes;
+  return ws_tma_swizzle((x / box_bytes) * 64 * box_bytes + r * box_bytes + x % box_bytes, box_bytes);
 }
 
-// Writes sub-tile `sub` (64 rows x kW columns, kW x sizeof(TOut) = 128
+// stmatrix.x4 of the 16-bit TMA-store epilogue: the address, in a group
+// buffer, that lane `lane` of warp `w` gives when the warp stores 8-column
+// blocks jb and jb + 1 (jb even) of its 16-row strip: lanes 8i .. 8i + 7
+// address the rows of matrix i = (h = i % 2, block jb + i / 2), the strip's
+// rows 8h .. 8h + 7. Row-major: matrix row r8 is D' row 16w + 8h + r8,
+// columns 8 (jb + i / 2) ..; column-major (stmatrix .trans, which stores
+// the transpose of each 8x8 matrix): the stored row r8 is group column
+// 8 (jb + i / 2) + r8, holding D' rows 16w + 8h .. + 7.
+// (Host-tested against the wgmma fragment map: test_hopper_gemm_sm90.)
+__host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb, int box_bytes, bool trans) {
+  int const r8 = lane % 8, h = (lane / 8) % 2, dj = lane / 16;
+  return trans ? ws_epi_offset(16 * w + 8 * h, 8 * (jb + dj) + r8, 2, box_bytes, true)
+               : ws_epi_offset(16 * w + 8 * h + r8, 8 * (jb + dj), 2, box_bytes, false);
+}
+
+// Writes group `sub` (64 rows x up to kW columns, kW x sizeof(TOut) = 128
 // bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
-// beta * C, into `tile` (8 KiB, 1024-byte aligned) as the TMA store of D'
-// (n, m) with box (kW, 64) and 128B swizzle expects it: the shared image of
-// row r keeps its 16-byte chunk c at chunk c ^ (r % 8).
+// beta * C, into `tile` (8 KiB, 1024-byte aligned) as ws_epi_offset lays it
+// out for the TMA stores (p.d_trans: D' column-major, 16-bit outputs).
 // 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
 // accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
 // and + 1 of the warp's 16-row strip) is exactly the register an
-// m8n8.b16 stmatrix takes from lane 4g + q, so one stmatrix.x4 stores the
-// 16x16 block of column blocks j and j + 1, each matrix row one whole
-// 16-byte chunk (lanes 8i .. 8i + 7 address matrix i's rows). f32 outputs
-// (8-byte pairs) use st.shared. Either way the 8 rows of one instruction
-// land on 8 different chunks: no bank conflicts.
-// The C term is a separate pass over the sub-tile's values, skipped as a
+// m8n8.b16 stmatrix takes from lane 4g + q, so one stmatrix.x4 (.trans for
+// a column-major D') stores the 16x16 block of column blocks j and j + 1,
+// each matrix row one whole 16-byte chunk. f32 outputs (row-major D' only)
+// use 8-byte st.shared. Either way the 8 rows of one matrix land on 8
+// different chunks of the 128-byte bank window: no bank conflicts.
+// `sub` is a compile-time constant after the callers' unrolling, so the
+// blocks past kN in a narrower last group fold away.
+// The C term is a separate pass over the group's values, skipped as a
 // whole when beta == 0, so that the common case runs (and fetches) only
 // the scaling, the packing and the stores.
 template <class TOut, int kN, class Acc>
@@ -432,13 +487,15 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
                                                           int sub, int row0, int col0) {
   constexpr int kOutBytes = int(sizeof(TOut));
   constexpr int kW = 128 / kOutBytes;
-  constexpr int kBlocks = kW / 8;  // 8-column blocks of the sub-tile
+  constexpr int kBlocks = kW / 8;  // 8-column blocks of a full group
+  constexpr int kBox = ws_epi_box_bytes(kN * kOutBytes);
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-  // v[4 jb + 2 h + e]: row 16w + g + 8h, column 8 jb + 2q + e of the sub-tile.
+  int const blocks = (kN - sub * kW) / 8 < kBlocks ? (kN - sub * kW) / 8 : kBlocks;  // in this group
+  // v[4 jb + 2 h + e]: row 16w + g + 8h, column 8 jb + 2q + e of the group.
   float v[4 * kBlocks];
 #pragma unroll
-  for (int i = 0; i < 4 * kBlocks; ++i) v[i] = p.alpha * acc[4 * sub * kBlocks + i];
+  for (int i = 0; i < 4 * kBlocks; ++i) v[i] = i < 4 * blocks ? p.alpha * acc[4 * sub * kBlocks + i] : 0.0f;
   if (p.beta != 0.0f) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -446,12 +503,14 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
       if (grow >= p.m) continue;
 #pragma unroll
       for (int jb = 0; jb < kBlocks; ++jb)
-        ws_add_c_pair<TOut>(p, grow, col0 + sub * kW + 8 * jb + 2 * q, v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
+        if (jb < blocks)
+          ws_add_c_pair<TOut>(p, grow, col0 + sub * kW + 8 * jb + 2 * q, v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
     }
   }
   if constexpr (kOutBytes == 2) {
 #pragma unroll
     for (int jb = 0; jb < kBlocks; jb += 2) {
+      if (jb >= blocks) continue;
       uint32_t s[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
@@ -464,52 +523,71 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
           s[i] = *reinterpret_cast<const uint32_t*>(&x);
         }
       }
-      arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb), s);
+      if (p.d_trans)
+        arch::stmatrix<4, true>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, true), s);
+      else
+        arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, false), s);
     }
   } else {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       int const r = 16 * w + g + 8 * h;  // row in the 64-row block
 #pragma unroll
-      for (int jb = 0; jb < kBlocks; ++jb) {
-        int const byte = (8 * jb + 2 * q) * kOutBytes;
-        int const chunk = (byte / 16) ^ (r % 8);
-        *reinterpret_cast<float2*>(tile + r * 128 + chunk * 16 + byte % 16) =
-            make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
-      }
+      for (int jb = 0; jb < kBlocks; ++jb)
+        if (jb < blocks)
+          *reinterpret_cast<float2*>(tile + ws_epi_offset(r, 8 * jb + 2 * q, kOutBytes, kBox, false)) =
+              make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
     }
   }
 }
 
-// Thread 0's TMA store of sub-tile `sub` from `tile`; a sub-tile wholly
-// outside D is not stored.
-template <class TOut>
+// Thread 0's TMA stores of group `sub` from `tile`: one per box of the
+// group (ws_epi_offset), none for a box past the block's kN columns or
+// wholly outside D.
+template <class TOut, int kN>
 __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const void* tmap_d, uint8_t* tile, int sub,
                                                  int row0, int col0) {
   constexpr int kW = 128 / int(sizeof(TOut));
-  if (row0 < p.m && col0 + sub * kW < p.n) arch::tma_store_2d(tmap_d, tile, col0 + sub * kW, row0);
+  constexpr int kBoxCols = ws_epi_box_bytes(kN * int(sizeof(TOut))) / int(sizeof(TOut));
+  constexpr int kTransRows = ws_epi_trans_rows(kN);
+  if (row0 >= p.m) return;
+  bool const trans = sizeof(TOut) == 2 && p.d_trans;  // the launcher refuses f32 with a column-major D'
+  int const cols = trans ? kTransRows : kBoxCols;      // D' columns per box
+#pragma unroll
+  for (int bx = 0; bx < 4; ++bx) {  // at most 4 boxes per group (32-byte or 16-row boxes)
+    int const c = sub * kW + bx * cols;  // first column of box bx in the block
+    if (bx * cols >= kW || c >= kN || col0 + c >= p.n) continue;
+    uint8_t* const src = tile + bx * cols * (trans ? 128 : 64 * int(sizeof(TOut)));
+    if (trans) arch::tma_store_2d(tmap_d, src, row0, col0 + c);
+    else arch::tma_store_2d(tmap_d, src, col0 + c, row0);
+  }
 }
 
 // One m64nN f32 accumulator of a consumer warpgroup -> shared memory ->
-// TMA store, in sub-tiles of 64 rows x kW columns (ws_epilogue_write_subtile).
+// TMA store, in groups of 64 rows x kW columns (ws_epilogue_write_subtile).
 // `buf` holds two kEpiTileBytes buffers. Buffer reuse: thread 0 of the
 // warpgroup issues every store of this warpgroup; before a buffer is
 // rewritten it waits until at most one bulk group (the other buffer's) is
-// still reading, then the warpgroup meets at named barrier `bar_id`. Each
-// call stores an even number of sub-tiles, so the buffer parity carries
-// over between calls.
+// still reading, then the warpgroup meets at named barrier `bar_id`. A block
+// of an odd number of groups waits for all of its stores before its first
+// group instead: the previous call's last group used buffer 0 too (that
+// wait comes a whole K loop after those stores were issued).
 template <class TOut, int kN, class Acc>
 __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0) {
-  constexpr int kW = 128 / int(sizeof(TOut));  // columns per sub-tile
-  constexpr int kSub = kN / kW;
-  static_assert(kN % kW == 0 && kSub % 2 == 0,
-                "ws_epilogue_tma: a 64xN block must split into an even number of 128-byte-wide sub-tiles");
+  constexpr int kW = 128 / int(sizeof(TOut));  // columns per group
+  constexpr int kSub = (kN + kW - 1) / kW;
+  static_assert((kN * int(sizeof(TOut))) % 32 == 0 && (sizeof(TOut) == 4 || kN % 16 == 0),
+                "ws_epilogue_tma: a 64xN block must split into TMA boxes of at least 32 bytes and whole 16x16 "
+                "stmatrix blocks");
   int const t = threadIdx.x % 128;
 #pragma unroll
   for (int sub = 0; sub < kSub; ++sub) {
     uint8_t* const tile = buf + (sub % 2) * 8192;
-    if (t == 0) arch::tma_store_wait_read<1>();
+    if (t == 0) {
+      if (sub == 0 && kSub % 2 == 1) arch::tma_store_wait_read<0>();
+      else arch::tma_store_wait_read<1>();
+    }
     arch::named_barrier_sync(bar_id, 128);
     ws_epilogue_write_subtile<TOut, kN>(acc, p, tile, sub, row0, col0);
     // Generic-proxy writes -> visible to the async proxy (the TMA store),
@@ -517,18 +595,18 @@ __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmPara
     arch::fence_proxy_async_shared_cta();
     arch::named_barrier_sync(bar_id, 128);
     if (t == 0) {
-      // An empty bulk group (sub-tile outside D) keeps the
+      // An empty bulk group (group outside D) keeps the
       // one-group-per-buffer count of the wait above.
-      ws_store_subtile<TOut>(p, tmap_d, tile, sub, row0, col0);
+      ws_store_subtile<TOut, kN>(p, tmap_d, tile, sub, row0, col0);
       arch::tma_store_commit_group();
     }
   }
 }
 
 // The epilogue that does not wait for its stores (WsGemmConfigT::kHoldStage,
-// 16-bit outputs: four sub-tiles per 64x256 block). Sub-tiles 0 and 1 go to
+// 16-bit outputs: four groups per 64x256 block). Groups 0 and 1 go to
 // `held` (16 KiB of the ring stage of the tile's last K-block, which the
-// caller keeps from the producer) as one bulk group, sub-tiles 2 and 3 to
+// caller keeps from the producer) as one bulk group, groups 2 and 3 to
 // `buf` (the consumer's two 8 KiB buffers) as a second group. Thread 0 only
 // waits, before the writes, for the previous call's groups to finish
 // reading; the caller gives `held` back once the first group has read it
@@ -537,8 +615,8 @@ template <class TOut, int kN, class Acc>
 __device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                      uint8_t* buf, uint8_t* held, uint32_t bar_id, int row0,
                                                      int col0) {
-  static_assert(kN / (128 / int(sizeof(TOut))) == 4,
-                "ws_epilogue_tma_held: the block must be four 128-byte-wide sub-tiles (64x256 of 16-bit outputs)");
+  static_assert(kN / (128 / int(sizeof(TOut))) == 4 && kN % (128 / int(sizeof(TOut))) == 0,
+                "ws_epilogue_tma_held: the block must be four 128-byte-wide groups (64x256 of 16-bit outputs)");
   int const t = threadIdx.x % 128;
   if (t == 0) arch::tma_store_wait_read<0>();
   arch::named_barrier_sync(bar_id, 128);
@@ -548,11 +626,11 @@ __device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGem
   arch::fence_proxy_async_shared_cta();
   arch::named_barrier_sync(bar_id, 128);
   if (t == 0) {
-    ws_store_subtile<TOut>(p, tmap_d, held, 0, row0, col0);
-    ws_store_subtile<TOut>(p, tmap_d, held + 8192, 1, row0, col0);
+    ws_store_subtile<TOut, kN>(p, tmap_d, held, 0, row0, col0);
+    ws_store_subtile<TOut, kN>(p, tmap_d, held + 8192, 1, row0, col0);
     arch::tma_store_commit_group();
-    ws_store_subtile<TOut>(p, tmap_d, buf, 2, row0, col0);
-    ws_store_subtile<TOut>(p, tmap_d, buf + 8192, 3, row0, col0);
+    ws_store_subtile<TOut, kN>(p, tmap_d, buf, 2, row0, col0);
+    ws_store_subtile<TOut, kN>(p, tmap_d, buf + 8192, 3, row0, col0);
     arch::tma_store_commit_group();
   }
 }
@@ -1100,19 +1178,22 @@ struct Sm90WsVariant {
                           // WsGemmPingPong128Config or, with tile_m 64, WsGemmPingPong64x128Config);
                           // cooperative: 256 (128x256, WsGemmConfig) or
                           // 224, 208, 192, 176, 160, 128, 64, 32, 16 (128xN, WsGemmNarrowConfig<N>,
-                          // direct epilogue)
+                          // direct epilogue; 160..224 also WsGemmNarrowTmaConfig<N> with tma_store)
   int cluster = 1;        // 2 = CTA pairs with B multicast: cooperative 128x256 (WsGemmCluster2Config,
                           // WsGemmCluster2TmaStoreConfig with tma_store) or ping-pong 64x128 / 128x128
                           // (WsGemmPingPong{64x128,128}Cluster2[TmaStore]Config); operands in any order, either
                           // orientation, no split-K
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
-                          // and ping-pong 128x128 / 64x128 only); falls back to the direct epilogue when D's
-                          // base, ld or batch stride is not 16-byte aligned, or with `transpose`
+                          // cooperative 128 x 160..224, and ping-pong 128x128 / 64x128 only); falls back to the
+                          // direct epilogue when D's base, ld, batch stride or row length is not a multiple of
+                          // 16 bytes, with `transpose` and an f32 output (a column-major D' is stored for
+                          // 16-bit outputs only), or for tf32 inputs on the 128 x 160..224 tiles
   int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
                           // kernel by the last unit of each tile; partial sums in an f32 workspace
                           // taken with cudaMallocAsync on the stream (no split when that fails)
   bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
-                          // column-major): the other orientation, D' column-major, direct epilogue
+                          // column-major): the other orientation, D' column-major (the direct epilogue, or
+                          // the TMA store of 16-bit outputs with tma_store)
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial

@@ -36,6 +36,7 @@ using kernels::sm90::WsGemmCluster2Config;
 using kernels::sm90::WsGemmCluster2TmaStoreConfig;
 using kernels::sm90::WsGemmConfig;
 using kernels::sm90::WsGemmNarrowConfig;
+using kernels::sm90::WsGemmNarrowTmaConfig;
 using kernels::sm90::WsGemmParams;
 using kernels::sm90::WsGemmPingPong128Config;
 using kernels::sm90::WsGemmPingPong128Cluster2Config;
@@ -136,16 +137,28 @@ const void* kernel_fn() {
   return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut, Cfg, kF16Acc>);
 }
 
+// The wide cooperative tiles (128 x 160..224) with the TMA-store epilogue:
+// 16-bit inputs only (the default takes those tiles for 16-bit inputs; tf32
+// keeps their direct-epilogue form, uses_tma_store), so that their 25
+// kernels are not 30.
+template <class Cfg>
+constexpr bool kWideTma = Cfg::kTmaStore && !Cfg::kPingPong && Cfg::kBlockN != 256;
+
 template <class Cfg = WsGemmConfig>
 const void* function_for(const GemmArgs& args) {
   DataType const out = resolved_output(args);
+  if constexpr (kWideTma<Cfg>) {
+    if (args.input == DataType::tf32) return nullptr;
+  }
   if (args.accumulate == DataType::f16)
     return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
   if (args.input == DataType::bf16)
     return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
   if (args.input == DataType::f16)
     return out == DataType::f32 ? kernel_fn<__half, float, Cfg>() : kernel_fn<__half, __half, Cfg>();
-  if (args.input == DataType::tf32 && out == DataType::f32) return kernel_fn<float, float, Cfg>();
+  if constexpr (!kWideTma<Cfg>) {
+    if (args.input == DataType::tf32 && out == DataType::f32) return kernel_fn<float, float, Cfg>();
+  }
   return nullptr;
 }
 
@@ -166,11 +179,21 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     switch (v.tile_n) {
       case 256:
         return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
-      case 224: return f.template operator()<WsGemmNarrowConfig<224>>();
-      case 208: return f.template operator()<WsGemmNarrowConfig<208>>();
-      case 192: return f.template operator()<WsGemmNarrowConfig<192>>();
-      case 176: return f.template operator()<WsGemmNarrowConfig<176>>();
-      case 160: return f.template operator()<WsGemmNarrowConfig<160>>();
+      case 224:
+        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<224>>()
+                         : f.template operator()<WsGemmNarrowConfig<224>>();
+      case 208:
+        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<208>>()
+                         : f.template operator()<WsGemmNarrowConfig<208>>();
+      case 192:
+        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<192>>()
+                         : f.template operator()<WsGemmNarrowConfig<192>>();
+      case 176:
+        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<176>>()
+                         : f.template operator()<WsGemmNarrowConfig<176>>();
+      case 160:
+        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<160>>()
+                         : f.template operator()<WsGemmNarrowConfig<160>>();
       case 128: return f.template operator()<WsGemmNarrowConfig<128>>();
       case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
       case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
@@ -247,11 +270,14 @@ bool d_tma_storable(const GemmArgs& args) {
          (inner * ob) % 16 == 0 && (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
-// Whether variant `v` runs the TMA-store epilogue for `args`: asked for, the
-// default (row-major D') orientation, and D storable by TMA; otherwise the
-// direct epilogue.
+// Whether variant `v` runs the TMA-store epilogue for `args`: asked for, D
+// storable by TMA, a 16-bit output when D' is column-major (the transposed
+// orientation: stmatrix .trans), and 16-bit inputs for the wide cooperative
+// tiles (kWideTma); otherwise the direct epilogue.
 bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args) {
-  return v.tma_store && !v.transpose && d_tma_storable(args);
+  bool const wide = !v.pingpong && v.tile_n != 256;
+  return v.tma_store && d_tma_storable(args) && (!v.transpose || size_of(resolved_output(args)) == 2) &&
+         (!wide || args.input != DataType::tf32);
 }
 
 GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
@@ -288,8 +314,10 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
   if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
   // Clusters with split-K are refused by launch_sm90_ws_gemm, this function's caller.
-  if (transpose && Cfg::kTmaStore)
-    return ws_fail(StatusCode::cannot_implement, "the TMA-store epilogue needs the default (row-major D') orientation");
+  if (transpose && Cfg::kTmaStore && size_of(resolved_output(args)) != 2)
+    return ws_fail(StatusCode::cannot_implement,
+                   "the TMA-store epilogue writes a column-major D' (the transposed orientation) for 16-bit outputs "
+                   "only");
 
   bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K)
@@ -355,6 +383,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   p.beta = args.beta;
   p.a_mn = !a_km;
   p.b_mn = !b_km;
+  p.d_trans = transpose;
   if (args.beta != 0.0f) kernel_strides(args.c, swap, &p.c_row, &p.c_col);
   std::int64_t const tiles = p.splits == 1 ? all_tiles : split_from + (all_tiles - split_from) * p.splits;  // work units
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
@@ -428,20 +457,32 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   operand_map(ta, a_km, m, ka.ld, Cfg::kBlockM, 128);
   // A cluster CTA loads (and multicasts) one part of B.
   operand_map(tb, b_km, n, kb.ld, Cfg::kBlockN / Cfg::kCluster, Cfg::kMnBytesB);
-  // D' (n, m) row-major, sub-tile boxes of 128 bytes x 64 rows (TMA-store
-  // epilogue only, so d_col == 1; the launch checked the alignment).
+  // D' for the TMA-store epilogue (the launch checked the alignment), in
+  // the boxes of ws_epi_offset: row-major (n, m) in boxes of (box bytes of
+  // columns, 64 rows) with the swizzle of that span; column-major (m, n),
+  // 16-bit, in boxes of (64 rows = 128 bytes, J columns), 128B swizzle.
   tma::TiledDesc td;
   td.type = out == DataType::f32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
             : out == DataType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                    : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   td.elem_bytes = int(out_bytes);
   td.rank = 2;
-  td.swizzle = tma::Swizzle::b128;
-  td.dims[0] = std::uint64_t(n);
-  td.dims[1] = std::uint64_t(m);
-  td.strides[0] = std::uint64_t(p.d_row * out_bytes);
-  td.box[0] = std::uint32_t(128 / out_bytes);
-  td.box[1] = 64;
+  if (transpose) {
+    td.swizzle = tma::Swizzle::b128;
+    td.dims[0] = std::uint64_t(m);
+    td.dims[1] = std::uint64_t(n);
+    td.strides[0] = std::uint64_t(p.d_col * out_bytes);
+    td.box[0] = 64;
+    td.box[1] = std::uint32_t(kernels::sm90::ws_epi_trans_rows(Cfg::kBlockN));
+  } else {
+    int const box_bytes = kernels::sm90::ws_epi_box_bytes(Cfg::kBlockN * int(out_bytes));
+    td.swizzle = box_bytes == 128 ? tma::Swizzle::b128 : box_bytes == 64 ? tma::Swizzle::b64 : tma::Swizzle::b32;
+    td.dims[0] = std::uint64_t(n);
+    td.dims[1] = std::uint64_t(m);
+    td.strides[0] = std::uint64_t(p.d_row * out_bytes);
+    td.box[0] = std::uint32_t(box_bytes / out_bytes);
+    td.box[1] = 64;
+  }
 
   // NOTE: a batch is one persistent launch per matrix, in stream order (two
   // tensor maps per batch); a 3-D tensor map with the batch as the outer
@@ -569,11 +610,17 @@ constexpr bool kDefaultTmaStore = true;
 // The time model of the 128 x w rule in select_sm90_ws_variant (session 33,
 // fitted to run 279): a wave whose b of sms SMs are busy runs each of them
 // 1 + kPartWaveSpeedup (1 - b / sms) times faster than a full wave; 128 x w
-// tiles run at kNarrowRate of 128x256's rate per busy SM; they must be
-// predicted kNarrowMargin times faster to be taken; with K-major operands,
-// D's own orientation is priced kNarrowOwnOrientation times the transposed
-// one's.
-constexpr double kPartWaveSpeedup = 0.3, kNarrowRate = 0.9, kNarrowMargin = 1.03, kNarrowOwnOrientation = 1.02;
+// tiles run at narrow_rate(w) of 128x256's rate per busy SM; they must be
+// predicted kNarrowMargin times faster to be taken.
+constexpr double kPartWaveSpeedup = 0.3, kNarrowMargin = 1.03;
+// The 128 x w tiles' rate per busy SM on full waves, relative to 128x256,
+// both with the TMA-store epilogue (session 34, run 286: the width that
+// makes the measured ratio to the 128x256 default on 3072^2 x 4096,
+// 4096^3, 1536x3072x4096, 2560^2 x 2048 and 3072x3584x4096; 2-3% apart
+// between shapes). With the direct epilogue (session 33) they ran at ~0.9.
+constexpr double narrow_rate(int w) {
+  return w == 160 ? 0.91 : w == 176 ? 0.89 : w == 192 ? 0.97 : w == 208 ? 0.95 : 0.97;
+}
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
                                      int row_align, bool a_k_major, bool b_k_major) {
@@ -731,27 +778,31 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   double const coop = efficiency(128, 256, tail);
   double const pp = efficiency(128, 128, 1);
   // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
-  // (WsGemmNarrowConfig<w>, direct epilogue), for 16-bit inputs, K >= 2048,
-  // where their tile count fills the waves so much better than 128x256 that
-  // a time model predicts them kNarrowMargin (3%) faster. The model, in
-  // K-block units: a 128x256 tile costs split_unit_cost(K-blocks, 1) (the
-  // K-blocks + 3 for fill and epilogue), a 128 x w tile w / 256 of that over
-  // kNarrowRate (0.9: their rate per busy SM on full waves, run 279), and a
-  // wave whose b of sms SMs are busy takes that cost over 1 +
-  // kPartWaveSpeedup (1 - b / sms) (a part-filled wave runs each busy SM
-  // faster: 1536^2 x 4096's 72 tiles of 128x256 ran at 1.19x the full-wave
-  // rate per SM, run 278); the 128x256 launch it replaces keeps its tail
-  // split (split_unit_cost) or balanced waves. Several waves of 128x256
-  // tiles need K >= 4096: at K = 2048 the narrow tiles lost where the model
-  // gave them 2-19% (run 279).
+  // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
+  // either orientation), for 16-bit inputs, K >= 2048, where their tile
+  // count fills the waves so much better than 128x256 that a time model
+  // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
+  // 128x256 tile costs split_unit_cost(K-blocks, 1) (the K-blocks + 3 for
+  // fill and epilogue), a 128 x w tile w / 256 of that over narrow_rate(w)
+  // (0.89-0.97: their rate per busy SM on full waves, run 286), and a wave
+  // whose b of sms SMs are busy takes that cost over 1 + kPartWaveSpeedup
+  // (1 - b / sms) (a part-filled wave runs each busy SM faster: 1536^2 x
+  // 4096's 72 tiles of 128x256 ran at 1.19x the full-wave rate per SM, run
+  // 278); the 128x256 launch it replaces keeps its tail split
+  // (split_unit_cost) or balanced waves. Session 33, with the direct
+  // epilogue, needed K >= 4096 where 128x256 tiles make several waves (at K
+  // = 2048 the narrow tiles lost where the model gave them 2-19%, run 279);
+  // with the TMA store they won there (run 286: 2560^2 x 2048 0.834 ->
+  // 0.941 with 128x208, 1536x3072x2048 0.771 -> 0.836 with 128x160).
   // Orientation: an M/N-major operand goes on A' (an M/N-major B' is read
   // in boxes of 32 or 64 bytes: 176 and 208 lost half their rate there, 160
   // a sixth); with both operands M/N-major, 128x192 only, untransposed (its
   // 128-byte boxes). K-major operands take either orientation, whichever
-  // the model prices lower, D's own charged kNarrowOwnOrientation (2%): D^T
-  // = B^T A^T (transposed, the w side on D's rows) measured 0-4% faster on
-  // tn shapes of the same tile count (run 279), but 1024x3072x4096 makes 128
-  // tiles of 128x192 in D's orientation and 144 transposed (run 281).
+  // the model prices lower, D's own on a tie: with the TMA store the two ran
+  // within 1% of each other at equal tile counts (run 286; with the direct
+  // epilogue the transposed one, whose stores are column-major, ran 0-4%
+  // ahead, run 279), and 1024x3072x4096 makes 128 tiles of 128x192 in D's
+  // orientation and 144 transposed (run 281).
   // NOTE: session 33 (run 279, H200, layouts.sh, gated, L2 flushed, median
   // of 15, tn, default -> best 128 x w transposed): 1536^2 x 4096 (128x192
   // default) 0.740 -> 0.861 (w 160), tt 0.808 -> 0.939; 1536^2 x 2048 0.707
@@ -783,7 +834,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   };
   auto wide_tiles = [&]() -> Wide {
     if (elem_bytes != 2 || k < 2048) return {};
-    if (k < 4096 && coop_tiles > sms) return {};
     auto launch_time = [&](std::int64_t tiles, double tile_cost) {
       return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
     };
@@ -804,14 +854,13 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     double best_time = coop_time / kNarrowMargin;
     for (int tr = 0; tr < 2; ++tr) {
       // The M/N-major operand on A'; both K-major: either orientation, D's
-      // own kNarrowOwnOrientation slower; both M/N-major: D's own.
+      // own on a tie (tried first); both M/N-major: D's own.
       bool const allowed = tr ? a_k_major : b_k_major || !a_k_major;
       if (!allowed) continue;
       for (int w : {160, 176, 192, 208, 224}) {
         if (!a_k_major && !b_k_major && w != 192) continue;
         std::int64_t const tiles = tr ? tile_count(w, 128) : tile_count(128, w);  // transposed: w rows of D
-        double t = launch_time(tiles, whole * w / 256.0 / kNarrowRate);
-        if (!tr && a_k_major && b_k_major) t *= kNarrowOwnOrientation;
+        double const t = launch_time(tiles, whole * w / 256.0 / narrow_rate(w));
         if (t < best_time) {
           best = {w, tr == 1};
           best_time = t;
@@ -820,7 +869,18 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     }
     return best;
   };
-  if (k < 2048 || pp > coop + 0.05) {
+  // Where ping-pong 128x128 would win on efficiency (K >= 2048), the 128 x
+  // w tiles the model takes over 128x256 also replace it if they fill the
+  // SMs better: 1536x3072x2048 (288 tiles of 128x128, efficiency 0.73)
+  // ran 0.771 in ping-pong and 0.836 in 128x160 tiles (0.87; run 286).
+  Wide const wide = wide_tiles();
+  bool const wide_wins =
+      wide.w != 0 && (pp <= coop + 0.05 || (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) > pp);
+  if (wide_wins) {
+    v.tile_n = wide.w;
+    v.transpose = wide.transposed;
+    v.group_m = 8;
+  } else if (k < 2048 || pp > coop + 0.05) {
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
@@ -831,11 +891,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       double const gain = efficiency(64, 128, 1) - pp;
       if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
     }
-  } else if (Wide const wide = wide_tiles(); wide.w != 0) {
-    v.tile_n = wide.w;
-    v.transpose = wide.transposed;
-    v.tma_store = false;
-    v.group_m = 8;
   } else {
     v.group_m = 16;
     // Cluster pairs of 128x256 tiles (two tile rows per pair).
@@ -897,16 +952,19 @@ Sm90WsVariant default_sm90_ws_variant(const GemmArgs& args) { return default_var
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant) {
   if (const char* why = missing_device_code(); why != nullptr) return ws_fail(StatusCode::unsupported_architecture, why);
   // Cooperative 128x256 and ping-pong tile_m x 128: the tiles that have the
-  // cluster-pair and TMA-store forms.
+  // cluster-pair and TMA-store forms; the wide cooperative 128 x 160..224
+  // tiles have the TMA-store form too.
   bool const full_tile = variant.pingpong ? variant.tile_n == 128 : variant.tile_n == 256;
+  bool const wide_tile = !variant.pingpong && variant.tile_n >= 160 && variant.tile_n <= 224;
   if (variant.cluster != 1 && (variant.cluster != 2 || !full_tile))
     return ws_fail(StatusCode::cannot_implement,
                    "clusters: only pairs (2) of cooperative 128x256 or ping-pong 64x128 / 128x128 tiles");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
-  if (variant.tma_store && !full_tile)
+  if (variant.tma_store && !full_tile && !(wide_tile && variant.cluster == 1))
     return ws_fail(StatusCode::cannot_implement,
-                   "the TMA-store epilogue exists for cooperative 128x256 and ping-pong 128x128 / 64x128 only");
+                   "the TMA-store epilogue exists for cooperative 128x256 and 128 x 160..224 and ping-pong 128x128 / "
+                   "64x128 only");
   if (variant.splits > 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
   return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
