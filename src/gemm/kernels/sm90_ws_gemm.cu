@@ -870,12 +870,17 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     return best;
   };
   // Where ping-pong 128x128 would win on efficiency (K >= 2048), the 128 x
-  // w tiles the model takes over 128x256 also replace it if they fill the
-  // SMs better: 1536x3072x2048 (288 tiles of 128x128, efficiency 0.73)
-  // ran 0.771 in ping-pong and 0.836 in 128x160 tiles (0.87; run 286).
+  // w tiles the model takes over 128x256 also replace it if their
+  // efficiency times narrow_rate(w) is higher: 1536x3072x2048 (288 tiles of
+  // 128x128, efficiency 0.73; 128x160: 0.87 x 0.91) ran 0.771 in ping-pong
+  // and 0.836 in 128x160 tiles (run 286). 3584x5120x2048 (ping-pong 0.94;
+  // 128x224: 0.97 x 0.97) ran 0.994 in ping-pong and 0.977 in 128x224
+  // tiles (run 287), so it stays.
   Wide const wide = wide_tiles();
-  bool const wide_wins =
-      wide.w != 0 && (pp <= coop + 0.05 || (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) > pp);
+  auto wide_efficiency = [&]() {
+    return (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) * narrow_rate(wide.w);
+  };
+  bool const wide_wins = wide.w != 0 && (pp <= coop + 0.05 || wide_efficiency() > pp);
   if (wide_wins) {
     v.tile_n = wide.w;
     v.transpose = wide.transposed;
