@@ -803,6 +803,17 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // epilogue the transposed one, whose stores are column-major, ran 0-4%
   // ahead, run 279), and 1024x3072x4096 makes 128 tiles of 128x192 in D's
   // orientation and 144 transposed (run 281).
+  // NOTE: session 34 (run 287, H200, layouts.sh, gated, L2 flushed, median
+  // of 20, the former default -> this rule with the TMA store, same run): on
+  // the 29 of run 274's 100 tn shapes whose choice changed, geometric mean
+  // 1.062: 3072^2 x 4096 0.903 -> 0.964 (tt 0.917 -> 0.975, nn 0.909 ->
+  // 0.970), 3072x3584x4096 0.872 -> 0.958, 3584x3072x4096 0.894 -> 0.986,
+  // 2048x3584x4096 0.993 -> 1.086, 1536x2048x4096 0.920 -> 0.972,
+  // 2048x1536x4096 0.911 -> 0.980, 2560^2 x 4096 0.926 -> 0.971 (tt 1.094
+  // -> 1.153), 2560^2 x 2048 0.821 -> 0.906, 1536x2048x2048 0.877 -> 0.983,
+  // 1536x3072x2048 (ping-pong) 0.767 -> 0.838; 2560x2048x4096 0.912 ->
+  // 0.906 (noise). 3584x5120x2048 lost in 128x224 (0.994 -> 0.977) and
+  // stays ping-pong (run 288: 0.990).
   // NOTE: session 33 (run 279, H200, layouts.sh, gated, L2 flushed, median
   // of 15, tn, default -> best 128 x w transposed): 1536^2 x 4096 (128x192
   // default) 0.740 -> 0.861 (w 160), tt 0.808 -> 0.939; 1536^2 x 2048 0.707
@@ -986,7 +997,8 @@ GemmKernel gemm_kernel_sm90_ws_gemm() {
   GemmKernel k;
   k.info = {"sm90_ws_gemm", 90, 90,
             "TMA + wgmma, warp-specialised persistent; per shape: cooperative 128x256 (TMA-store epilogue), ping-pong "
-            "128x128, cooperative 128 x 160..224 (mid-size problems, by a wave-fill model), or cooperative 128xN "
+            "128x128, cooperative 128 x 160..224 (mid-size problems, by a wave-fill model; TMA-store epilogue), or "
+            "cooperative 128xN "
             "(N = 16..128, small dimension on N) "
             "with in-kernel split-K; "
             "bf16/f16 -> f32 acc, f16 -> f16 with f16 acc on request, any order (MN-major tiles read transposed); "
