@@ -730,8 +730,8 @@ TEST(HopperGemm, Cluster2MnMajor) {
   // The transposed orientation (D' = D^T of a row-major D, the direct
   // epilogue), every operand order; tf32 with the M/N-major operand on A'.
   for (bool const pingpong : {false, true}) {
-    // tma_store: the column-major TMA store for 16-bit outputs, the direct
-    // epilogue for f32 ones.
+    // tma_store is ignored when transposed: the direct epilogue (the
+    // column-major TMA store exists for the wide unclustered tiles only).
     detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
     SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
     for (MatrixOrder ao : {R, C})
@@ -837,6 +837,19 @@ TEST(HopperGemm, StmatrixEpilogueAddressing) {
         }
       for (int x = 0; x < 64 * 64; ++x) ASSERT_EQ(hits[size_t(x)], 1) << "element " << x << " of the group";
     }
+  // Which TMA-store kernels compile the column-major store: the wide tiles
+  // only (the launcher refuses the others' transposed TMA-store launches,
+  // uses_tma_store gives them the direct epilogue).
+  static_assert(kernels::sm90::WsGemmNarrowTmaConfig<160>::kColMajorStore &&
+                kernels::sm90::WsGemmNarrowTmaConfig<176>::kColMajorStore &&
+                kernels::sm90::WsGemmNarrowTmaConfig<192>::kColMajorStore &&
+                kernels::sm90::WsGemmNarrowTmaConfig<208>::kColMajorStore &&
+                kernels::sm90::WsGemmNarrowTmaConfig<224>::kColMajorStore);
+  static_assert(!kernels::sm90::WsGemmTmaStoreConfig::kColMajorStore &&
+                !kernels::sm90::WsGemmCluster2TmaStoreConfig::kColMajorStore &&
+                !kernels::sm90::WsGemmPingPong128TmaStoreConfig::kColMajorStore &&
+                !kernels::sm90::WsGemmPingPong64x128TmaStoreConfig::kColMajorStore &&
+                !kernels::sm90::WsGemmNarrowConfig<192>::kColMajorStore);
   // The box widths and column-major box heights the wide tiles take.
   EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(256 * 2), 128);
   EXPECT_EQ(kernels::sm90::ws_epi_box_bytes(192 * 2), 128);
@@ -1244,7 +1257,9 @@ TEST(HopperGemm, TmaStoreSmall) {
     run_gemm<__half, __half>({264, 136, 72}, MatrixOrder::col_major, 1.0f, 0.5f, 2, v);
   }
   // The column-major D' (transposed orientation, stmatrix .trans) and the
-  // wide cooperative tiles' boxes of 64 and 32 bytes or 32 and 16 columns.
+  // wide cooperative tiles' boxes of 64 and 32 bytes or 32 and 16 columns;
+  // 128x256 and ping-pong 128x128 transposed fall back to the direct
+  // epilogue.
   for (int tn : {256, 128, 160, 176, 192, 208, 224})
     for (bool tr : {false, true}) {
       detail::Sm90WsVariant v = tma_store_variant(tn == 128);
@@ -1359,7 +1374,8 @@ TEST(HopperGemm, CooperativeWide) {
 // finishers, M/N-major operands, f16 accumulation; a D that TMA cannot
 // store (odd row length) falls back to the direct epilogue, as does an f32
 // output with a column-major D'. Then 128x256 and ping-pong 128x128 /
-// 64x128 with a column-major D' (explicitly transposed).
+// 64x128 explicitly transposed with tma_store: the direct epilogue (their
+// TMA store writes a row-major D' only, WsGemmConfigT::kColMajorStore).
 TEST(HopperGemm, CooperativeWideTmaStore) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;

@@ -43,8 +43,8 @@
 // fragments straight to global memory (each warp writes 8 rows x 8 bytes per
 // instruction: poorly coalesced), each consumer warpgroup stages its 64-row
 // block in groups of 64 rows x 128 bytes through double-buffered, swizzled
-// shared tiles (stmatrix for 16-bit outputs, .trans for a column-major D';
-// st.shared for f32) and issues TMA stores per group (ws_epi_offset); the
+// shared tiles (stmatrix for 16-bit outputs, .trans for a column-major D'
+// in the 128 x 160..224 tiles; st.shared for f32) and issues TMA stores per group (ws_epi_offset); the
 // TMA unit clips rows and columns past the matrix, so edge tiles need no
 // predication.
 //
@@ -177,6 +177,11 @@ struct WsGemmConfigT {
   // row), two buffers per consumer so one TMA store drains while the next
   // sub-tile is written.
   static constexpr int kEpiTileBytes = 64 * 128;
+  // The TMA-store epilogue can also write a column-major D' (the transposed
+  // orientation; stmatrix .trans) in the wide cooperative tiles (128 x
+  // 160..224) only: the other TMA-store kernels keep their code as measured
+  // (no run-time orientation branch in their epilogue).
+  static constexpr bool kColMajorStore = kTmaStore && !kPingPong && kCluster == 1 && kBlockN != 256;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
   // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2],
   // and one split-K "last unit" flag per consumer.
@@ -425,7 +430,8 @@ __device__ __forceinline__ void ws_epilogue(const Acc& acc, const WsGemmParams& 
 //     that no box crosses into the next tile (128 x 160: 64-byte boxes;
 //     176, 208: 32). Box b of a group starts 64 * box_bytes * b bytes in, its
 //     row r at r * box_bytes, with the TMA swizzle of that span.
-//   - D' column-major (`trans`, 16-bit outputs; the transposed orientation,
+//   - D' column-major (`trans`, 16-bit outputs, the wide cooperative tiles
+//     only: WsGemmConfigT::kColMajorStore; the transposed orientation,
 //     D' = D^T of a row-major D): group column c (a row of D) is 128 bytes
 //     at c * 128 holding the block's 64 rows, 128B swizzle; TMA boxes of
 //     (64 rows, ws_epi_trans_rows(kN) columns) stacked (J = 64, 32 or 16:
@@ -468,7 +474,8 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
 // Writes group `sub` (64 rows x up to kW columns, kW x sizeof(TOut) = 128
 // bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
 // beta * C, into `tile` (8 KiB, 1024-byte aligned) as ws_epi_offset lays it
-// out for the TMA stores (p.d_trans: D' column-major, 16-bit outputs).
+// out for the TMA stores (kColMajor and p.d_trans: D' column-major, 16-bit
+// outputs; kColMajor is WsGemmConfigT::kColMajorStore).
 // 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
 // accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
 // and + 1 of the warp's 16-row strip) is exactly the register an
@@ -482,7 +489,7 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
 // The C term is a separate pass over the group's values, skipped as a
 // whole when beta == 0, so that the common case runs (and fetches) only
 // the scaling, the packing and the stores.
-template <class TOut, int kN, class Acc>
+template <class TOut, int kN, bool kColMajor, class Acc>
 __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const WsGemmParams& p, uint8_t* tile,
                                                           int sub, int row0, int col0) {
   constexpr int kOutBytes = int(sizeof(TOut));
@@ -523,7 +530,7 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
           s[i] = *reinterpret_cast<const uint32_t*>(&x);
         }
       }
-      if (p.d_trans)
+      if (kColMajor && p.d_trans)
         arch::stmatrix<4, true>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, true), s);
       else
         arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, false), s);
@@ -544,14 +551,15 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
 // Thread 0's TMA stores of group `sub` from `tile`: one per box of the
 // group (ws_epi_offset), none for a box past the block's kN columns or
 // wholly outside D.
-template <class TOut, int kN>
+template <class TOut, int kN, bool kColMajor>
 __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const void* tmap_d, uint8_t* tile, int sub,
                                                  int row0, int col0) {
   constexpr int kW = 128 / int(sizeof(TOut));
   constexpr int kBoxCols = ws_epi_box_bytes(kN * int(sizeof(TOut))) / int(sizeof(TOut));
   constexpr int kTransRows = ws_epi_trans_rows(kN);
   if (row0 >= p.m) return;
-  bool const trans = sizeof(TOut) == 2 && p.d_trans;  // the launcher refuses f32 with a column-major D'
+  // The launcher refuses f32 with a column-major D'.
+  bool const trans = kColMajor && sizeof(TOut) == 2 && p.d_trans;
   int const cols = trans ? kTransRows : kBoxCols;      // D' columns per box
 #pragma unroll
   for (int bx = 0; bx < 4; ++bx) {  // at most 4 boxes per group (32-byte or 16-row boxes)
@@ -572,7 +580,7 @@ __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const vo
 // of an odd number of groups waits for all of its stores before its first
 // group instead: the previous call's last group used buffer 0 too (that
 // wait comes a whole K loop after those stores were issued).
-template <class TOut, int kN, class Acc>
+template <class TOut, int kN, bool kColMajor, class Acc>
 __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0) {
   constexpr int kW = 128 / int(sizeof(TOut));  // columns per group
@@ -589,7 +597,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmPara
       else arch::tma_store_wait_read<1>();
     }
     arch::named_barrier_sync(bar_id, 128);
-    ws_epilogue_write_subtile<TOut, kN>(acc, p, tile, sub, row0, col0);
+    ws_epilogue_write_subtile<TOut, kN, kColMajor>(acc, p, tile, sub, row0, col0);
     // Generic-proxy writes -> visible to the async proxy (the TMA store),
     // then every thread's part is in before thread 0 issues the store.
     arch::fence_proxy_async_shared_cta();
@@ -597,7 +605,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmPara
     if (t == 0) {
       // An empty bulk group (group outside D) keeps the
       // one-group-per-buffer count of the wait above.
-      ws_store_subtile<TOut, kN>(p, tmap_d, tile, sub, row0, col0);
+      ws_store_subtile<TOut, kN, kColMajor>(p, tmap_d, tile, sub, row0, col0);
       arch::tma_store_commit_group();
     }
   }
@@ -622,15 +630,16 @@ __device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGem
   arch::named_barrier_sync(bar_id, 128);
 #pragma unroll
   for (int sub = 0; sub < 4; ++sub)
-    ws_epilogue_write_subtile<TOut, kN>(acc, p, sub < 2 ? held + sub * 8192 : buf + (sub - 2) * 8192, sub, row0, col0);
+    ws_epilogue_write_subtile<TOut, kN, false>(acc, p, sub < 2 ? held + sub * 8192 : buf + (sub - 2) * 8192, sub, row0,
+                                               col0);
   arch::fence_proxy_async_shared_cta();
   arch::named_barrier_sync(bar_id, 128);
   if (t == 0) {
-    ws_store_subtile<TOut, kN>(p, tmap_d, held, 0, row0, col0);
-    ws_store_subtile<TOut, kN>(p, tmap_d, held + 8192, 1, row0, col0);
+    ws_store_subtile<TOut, kN, false>(p, tmap_d, held, 0, row0, col0);
+    ws_store_subtile<TOut, kN, false>(p, tmap_d, held + 8192, 1, row0, col0);
     arch::tma_store_commit_group();
-    ws_store_subtile<TOut, kN>(p, tmap_d, buf, 2, row0, col0);
-    ws_store_subtile<TOut, kN>(p, tmap_d, buf + 8192, 3, row0, col0);
+    ws_store_subtile<TOut, kN, false>(p, tmap_d, buf, 2, row0, col0);
+    ws_store_subtile<TOut, kN, false>(p, tmap_d, buf + 8192, 3, row0, col0);
     arch::tma_store_commit_group();
   }
 }
@@ -1127,7 +1136,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
-          ws_epilogue_tma<TOut, Cfg::kBlockN>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+          ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kColMajorStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
           ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);
@@ -1186,14 +1195,14 @@ struct Sm90WsVariant {
   bool tma_store = false; // epilogue through shared memory + TMA store (cooperative 128x256, also in clusters,
                           // cooperative 128 x 160..224, and ping-pong 128x128 / 64x128 only); falls back to the
                           // direct epilogue when D's base, ld, batch stride or row length is not a multiple of
-                          // 16 bytes, with `transpose` and an f32 output (a column-major D' is stored for
-                          // 16-bit outputs only), or for tf32 inputs on the 128 x 160..224 tiles
+                          // 16 bytes, with `transpose` (a column-major D' is TMA-stored by the 128 x 160..224
+                          // tiles, for 16-bit outputs, only), or for tf32 inputs on the 128 x 160..224 tiles
   int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
                           // kernel by the last unit of each tile; partial sums in an f32 workspace
                           // taken with cudaMallocAsync on the stream (no split when that fails)
   bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
                           // column-major): the other orientation, D' column-major (the direct epilogue, or
-                          // the TMA store of 16-bit outputs with tma_store)
+                          // with tma_store the TMA store of the 128 x 160..224 tiles' 16-bit outputs)
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial

@@ -271,12 +271,13 @@ bool d_tma_storable(const GemmArgs& args) {
 }
 
 // Whether variant `v` runs the TMA-store epilogue for `args`: asked for, D
-// storable by TMA, a 16-bit output when D' is column-major (the transposed
-// orientation: stmatrix .trans), and 16-bit inputs for the wide cooperative
-// tiles (kWideTma); otherwise the direct epilogue.
+// storable by TMA, when D' is column-major (the transposed orientation) the
+// wide cooperative tiles and a 16-bit output (stmatrix .trans,
+// WsGemmConfigT::kColMajorStore), and 16-bit inputs for the wide tiles
+// (kWideTma); otherwise the direct epilogue.
 bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args) {
-  bool const wide = !v.pingpong && v.tile_n != 256;
-  return v.tma_store && d_tma_storable(args) && (!v.transpose || size_of(resolved_output(args)) == 2) &&
+  bool const wide = !v.pingpong && v.cluster == 1 && v.tile_n != 256;
+  return v.tma_store && d_tma_storable(args) && (!v.transpose || (wide && size_of(resolved_output(args)) == 2)) &&
          (!wide || args.input != DataType::tf32);
 }
 
@@ -314,10 +315,10 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
   if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
   // Clusters with split-K are refused by launch_sm90_ws_gemm, this function's caller.
-  if (transpose && Cfg::kTmaStore && size_of(resolved_output(args)) != 2)
+  if (transpose && Cfg::kTmaStore && !(Cfg::kColMajorStore && size_of(resolved_output(args)) == 2))
     return ws_fail(StatusCode::cannot_implement,
-                   "the TMA-store epilogue writes a column-major D' (the transposed orientation) for 16-bit outputs "
-                   "only");
+                   "the TMA-store epilogue writes a column-major D' (the transposed orientation) in the 128 x 160..224 "
+                   "tiles with 16-bit outputs only");
 
   bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K)
