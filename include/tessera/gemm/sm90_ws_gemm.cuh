@@ -177,11 +177,12 @@ struct WsGemmConfigT {
   // row), two buffers per consumer so one TMA store drains while the next
   // sub-tile is written.
   static constexpr int kEpiTileBytes = 64 * 128;
-  // The TMA-store epilogue can also write a column-major D' (the transposed
-  // orientation; stmatrix .trans) in the wide cooperative tiles (128 x
-  // 160..224) only: the other TMA-store kernels keep their code as measured
-  // (no run-time orientation branch in their epilogue).
-  static constexpr bool kColMajorStore = kTmaStore && !kPingPong && kCluster == 1 && kBlockN != 256;
+  // The wide cooperative tiles (128 x 160..224) with the TMA store: only
+  // their epilogue can also write a column-major D' (the transposed
+  // orientation; stmatrix .trans), so the other TMA-store kernels keep their
+  // code as measured (no run-time orientation branch); and they exist for
+  // 16-bit inputs only (function_for in the launcher).
+  static constexpr bool kWideTmaStore = kTmaStore && !kPingPong && kCluster == 1 && kBlockN != 256;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
   // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2],
   // and one split-K "last unit" flag per consumer.
@@ -277,14 +278,14 @@ using WsGemmPingPong64x128TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 1, tr
 // Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128, and 160, 176,
 // 192, 208, 224 for mid-size problems whose 128 x N tiles fill their waves
 // better than 128x256):
-// as many stages as fit, at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB;
+// as many stages as fit (after kEpiBytes of epilogue buffers), at most 12 (N = 16: 12 x 18 KiB; 32: 11 x 20 KiB;
 // 64: 9 x 24 KiB; 128: 7 x 32 KiB; 160: 6 x 36 KiB; 176: 5 x 38 KiB; 192:
 // 5 x 40 KiB; 208: 5 x 42 KiB; 224: 5 x 44 KiB). Direct epilogue (D' may
 // be column-major here).
-template <int kN>
+template <int kN, int kEpiBytes = 0>
 constexpr int ws_narrow_stages() {
   constexpr int stage = (128 + kN) * 128;
-  constexpr int fit = (227 * 1024 - 1024 - 256) / stage;
+  constexpr int fit = (227 * 1024 - 1024 - 256 - kEpiBytes) / stage;
   return fit < 12 ? fit : 12;
 }
 template <int kN>
@@ -294,12 +295,7 @@ using WsGemmNarrowConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN>()>
 // stages; 192, 208, 224: 4). Groups of 64 rows x 128 bytes in TMA boxes
 // of 128, 64 or 32 bytes (ws_epi_box_bytes), D' row- or column-major.
 template <int kN>
-constexpr int ws_narrow_tma_stages() {
-  constexpr int stage = (128 + kN) * 128;
-  return (227 * 1024 - 1024 - 256 - 32 * 1024) / stage;
-}
-template <int kN>
-using WsGemmNarrowTmaConfig = WsGemmConfigT<false, 128, kN, ws_narrow_tma_stages<kN>(), 1, true>;
+using WsGemmNarrowTmaConfig = WsGemmConfigT<false, 128, kN, ws_narrow_stages<kN, 32 * 1024>(), 1, true>;
 // Ping-pong 64x128 in clusters of 2 (the two 64-row tiles of one 128-column
 // block share its B' multicast), direct or TMA-store epilogue.
 using WsGemmPingPong64x128Cluster2Config = WsGemmConfigT<true, 64, 128, 9, 2>;
@@ -431,7 +427,7 @@ __device__ __forceinline__ void ws_epilogue(const Acc& acc, const WsGemmParams& 
 //     176, 208: 32). Box b of a group starts 64 * box_bytes * b bytes in, its
 //     row r at r * box_bytes, with the TMA swizzle of that span.
 //   - D' column-major (`trans`, 16-bit outputs, the wide cooperative tiles
-//     only: WsGemmConfigT::kColMajorStore; the transposed orientation,
+//     only: WsGemmConfigT::kWideTmaStore; the transposed orientation,
 //     D' = D^T of a row-major D): group column c (a row of D) is 128 bytes
 //     at c * 128 holding the block's 64 rows, 128B swizzle; TMA boxes of
 //     (64 rows, ws_epi_trans_rows(kN) columns) stacked (J = 64, 32 or 16:
@@ -475,7 +471,7 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
 // bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
 // beta * C, into `tile` (8 KiB, 1024-byte aligned) as ws_epi_offset lays it
 // out for the TMA stores (kColMajor and p.d_trans: D' column-major, 16-bit
-// outputs; kColMajor is WsGemmConfigT::kColMajorStore).
+// outputs; kColMajor is WsGemmConfigT::kWideTmaStore).
 // 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
 // accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
 // and + 1 of the warp's 16-row strip) is exactly the register an
@@ -1136,7 +1132,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         if constexpr (Cfg::kTmaStore) {
           // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
           // (also used by the split-K epilogue).
-          ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kColMajorStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+          ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN);
         } else {
           ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);

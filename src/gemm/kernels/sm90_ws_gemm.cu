@@ -137,17 +137,13 @@ const void* kernel_fn() {
   return reinterpret_cast<const void*>(&kernels::sm90::ws_gemm_kernel<TIn, TOut, Cfg, kF16Acc>);
 }
 
-// The wide cooperative tiles (128 x 160..224) with the TMA-store epilogue:
-// 16-bit inputs only (the default takes those tiles for 16-bit inputs; tf32
-// keeps their direct-epilogue form, uses_tma_store), so that their 25
-// kernels are not 30.
-template <class Cfg>
-constexpr bool kWideTma = Cfg::kTmaStore && !Cfg::kPingPong && Cfg::kBlockN != 256;
-
 template <class Cfg = WsGemmConfig>
 const void* function_for(const GemmArgs& args) {
   DataType const out = resolved_output(args);
-  if constexpr (kWideTma<Cfg>) {
+  // The wide tiles with the TMA store exist for 16-bit inputs only (the
+  // default takes them for those; tf32 keeps their direct-epilogue form,
+  // uses_tma_store), so that their 25 kernels are not 30.
+  if constexpr (Cfg::kWideTmaStore) {
     if (args.input == DataType::tf32) return nullptr;
   }
   if (args.accumulate == DataType::f16)
@@ -156,7 +152,7 @@ const void* function_for(const GemmArgs& args) {
     return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
   if (args.input == DataType::f16)
     return out == DataType::f32 ? kernel_fn<__half, float, Cfg>() : kernel_fn<__half, __half, Cfg>();
-  if constexpr (!kWideTma<Cfg>) {
+  if constexpr (!Cfg::kWideTmaStore) {
     if (args.input == DataType::tf32 && out == DataType::f32) return kernel_fn<float, float, Cfg>();
   }
   return nullptr;
@@ -176,24 +172,19 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     return tma_store ? f.template operator()<WsGemmCluster2TmaStoreConfig>() : f.template operator()<WsGemmCluster2Config>();
   }
   if (!v.pingpong) {
+    // 128 x 160..224: the TMA-store or the direct-epilogue configuration.
+    auto wide = [&]<int kN>() {
+      return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<kN>>()
+                       : f.template operator()<WsGemmNarrowConfig<kN>>();
+    };
     switch (v.tile_n) {
       case 256:
         return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
-      case 224:
-        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<224>>()
-                         : f.template operator()<WsGemmNarrowConfig<224>>();
-      case 208:
-        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<208>>()
-                         : f.template operator()<WsGemmNarrowConfig<208>>();
-      case 192:
-        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<192>>()
-                         : f.template operator()<WsGemmNarrowConfig<192>>();
-      case 176:
-        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<176>>()
-                         : f.template operator()<WsGemmNarrowConfig<176>>();
-      case 160:
-        return tma_store ? f.template operator()<WsGemmNarrowTmaConfig<160>>()
-                         : f.template operator()<WsGemmNarrowConfig<160>>();
+      case 224: return wide.template operator()<224>();
+      case 208: return wide.template operator()<208>();
+      case 192: return wide.template operator()<192>();
+      case 176: return wide.template operator()<176>();
+      case 160: return wide.template operator()<160>();
       case 128: return f.template operator()<WsGemmNarrowConfig<128>>();
       case 64: return f.template operator()<WsGemmNarrowConfig<64>>();
       case 32: return f.template operator()<WsGemmNarrowConfig<32>>();
@@ -270,13 +261,19 @@ bool d_tma_storable(const GemmArgs& args) {
          (inner * ob) % 16 == 0 && (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
+// Whether variant `v` is a wide cooperative tile, 128 x 160..224, unclustered:
+// the tiles whose TMA-store form is WsGemmNarrowTmaConfig (kWideTmaStore).
+bool wide_tma_tile(const detail::Sm90WsVariant& v) {
+  return !v.pingpong && v.cluster == 1 && v.tile_n >= 160 && v.tile_n <= 224;
+}
+
 // Whether variant `v` runs the TMA-store epilogue for `args`: asked for, D
 // storable by TMA, when D' is column-major (the transposed orientation) the
 // wide cooperative tiles and a 16-bit output (stmatrix .trans,
-// WsGemmConfigT::kColMajorStore), and 16-bit inputs for the wide tiles
-// (kWideTma); otherwise the direct epilogue.
+// WsGemmConfigT::kWideTmaStore), and 16-bit inputs for the wide tiles;
+// otherwise the direct epilogue.
 bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args) {
-  bool const wide = !v.pingpong && v.cluster == 1 && v.tile_n != 256;
+  bool const wide = wide_tma_tile(v);
   return v.tma_store && d_tma_storable(args) && (!v.transpose || (wide && size_of(resolved_output(args)) == 2)) &&
          (!wide || args.input != DataType::tf32);
 }
@@ -315,7 +312,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
   if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
   // Clusters with split-K are refused by launch_sm90_ws_gemm, this function's caller.
-  if (transpose && Cfg::kTmaStore && !(Cfg::kColMajorStore && size_of(resolved_output(args)) == 2))
+  if (transpose && Cfg::kTmaStore && !(Cfg::kWideTmaStore && size_of(resolved_output(args)) == 2))
     return ws_fail(StatusCode::cannot_implement,
                    "the TMA-store epilogue writes a column-major D' (the transposed orientation) in the 128 x 160..224 "
                    "tiles with 16-bit outputs only");
@@ -972,13 +969,12 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
   // cluster-pair and TMA-store forms; the wide cooperative 128 x 160..224
   // tiles have the TMA-store form too.
   bool const full_tile = variant.pingpong ? variant.tile_n == 128 : variant.tile_n == 256;
-  bool const wide_tile = !variant.pingpong && variant.tile_n >= 160 && variant.tile_n <= 224;
   if (variant.cluster != 1 && (variant.cluster != 2 || !full_tile))
     return ws_fail(StatusCode::cannot_implement,
                    "clusters: only pairs (2) of cooperative 128x256 or ping-pong 64x128 / 128x128 tiles");
   if (variant.tile_m != 128 && !(variant.tile_m == 64 && variant.pingpong && variant.tile_n == 128))
     return ws_fail(StatusCode::cannot_implement, "tile_m 64 exists for ping-pong 64x128 only (tile_n 128)");
-  if (variant.tma_store && !full_tile && !(wide_tile && variant.cluster == 1))
+  if (variant.tma_store && !full_tile && !wide_tma_tile(variant))
     return ws_fail(StatusCode::cannot_implement,
                    "the TMA-store epilogue exists for cooperative 128x256 and 128 x 160..224 and ping-pong 128x128 / "
                    "64x128 only");
