@@ -130,8 +130,8 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " in " << to_string(kIn) << " out "
                                   << to_string(kOut) << (kF16Acc ? " f16 accumulation" : "") << " D " << (d_order == MatrixOrder::row_major ? "row" : "col")
                                   << "-major alpha " << alpha << " beta " << beta << " batch " << batch
-                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile_n "
-                                  << variant.tile_n << " group_m " << variant.group_m
+                                  << (variant.pingpong ? " ping-pong" : " cooperative") << " cluster " << variant.cluster << " tile "
+                                  << variant.tile_m << "x" << variant.tile_n << " group_m " << variant.group_m
                                   << (variant.tma_store ? " tma-store epilogue" : "") << " splits " << variant.splits
                                   << (variant.transpose ? " transposed" : "") << " A "
                                   << (a_order == MatrixOrder::row_major ? "row" : "col") << "-major B "
@@ -244,8 +244,9 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                        : kOut == DataType::f32 ? 1e-5
                        : kOut == DataType::f16 ? 2e-3
                                                : 1e-2;
-  std::printf("  [sm90_ws_gemm%s tile_n %d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s%s A %s B %s D %s: rel err %.3e (bound %.1e), non-finite %lld, off %lld\n",
-              variant.pingpong ? " ping-pong" : " cooperative", variant.tile_n, variant.transpose ? " transposed" : "",
+  std::printf("  [sm90_ws_gemm%s tile %dx%d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s%s A %s B %s D %s: rel err %.3e (bound %.1e), non-finite %lld, off %lld\n",
+              variant.pingpong ? " ping-pong" : " cooperative", variant.tile_m, variant.tile_n,
+              variant.transpose ? " transposed" : "",
               variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
               variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+//
+// sm90_ws_gemm's per-shape rule (select_sm90_ws_variant, declared in
+// tessera/gemm/sm90_ws_variant.hpp): which tile, schedule, cluster, epilogue,
+// split and orientation the default launch takes, with the measurements
+// behind each clause. Host code; the launcher (kernels/sm90_ws_gemm.cu) maps
+// the variant onto a kernel configuration.
+#include <tessera/gemm/sm90_ws_variant.hpp>
+
+#include <cstdint>
+
+#include "gemm/split_k.hpp"
+
+namespace tessera::detail {
+namespace {
+
+// NOTE: per-shape selection (default launch). Measured on an H200 (run 9,
+// 2026-11-22, bf16 TN, D col-major, ratio to cuBLAS in the same run, median
+// of 30). The TMA-store epilogue (registers -> swizzled smem -> TMA store)
+// beat the direct register stores everywhere: cooperative 128x256 g16
+// 4096^3 1.00 (direct 0.90), 8192^3 1.05 = 818.6 TFLOP/s (0.99),
+// 16384^3 1.00 (0.97), 4096x6144x4096 0.99 (0.92), 4096x28672x4096 1.01
+// (0.94), 4096x4096x14336 1.00 (1.00), 16384x8192x1024 0.97 (0.78);
+// ping-pong 128x128 g8 with it: 0.95, 0.98, 0.91, 0.94, 0.95, 0.90, 0.97.
+// Ping-pong 128x128 + TMA store won where the 128x256 tiling leaves SMs idle
+// or quantises badly: 4095x4097x4093 6.29x (coop 5.79x), 5120x5120x4096 0.88
+// (0.87), 1024^3 0.67 (0.50), 1000^3 0.74 (0.59), 128x8192x8192 0.84 (0.52),
+// 64x28672x4096 0.82 (0.50), 16x4096x14336 0.51 (0.29) -- and it also beat
+// split-K on every one of those (split-K default of run 9: 0.38, 0.48, 0.51,
+// 0.81, 0.50), so split-K stays an explicit variant, not a default.
+// Rule: efficiency(tiling) = useful m*n / (waves * sms * tile area).
+// Ping-pong 128x128 when K < 2048 (the epilogue is a large share of a short
+// tile; 16384x8192x1024 measured 0.97 for both), or when ping-pong's
+// efficiency beats the cooperative one by more than 0.05 (4095x4097x4093:
+// 0.970 vs 0.776); otherwise cooperative g16 (4096x28672x4096: 0.987 vs
+// 0.970 stays cooperative, measured 1.01 vs 0.95), with its last wave split
+// along K when that wave is at most half full (choose_tail_splits; it counts
+// in the cooperative efficiency: 5120x5120x4096, 800 tiles = 6 waves + 8
+// tiles, 0.866 -> 0.974 against ping-pong's 0.932).
+// Runs 12-14 (H100): 2048^3 (128 tiles of 128x256 < 132 SMs) measured
+// cooperative 1.00/0.96 against ping-pong 0.97/0.94, so "fewer 128x256 tiles
+// than SMs" no longer forces ping-pong (the efficiency rule decides).
+// One dimension <= 64 (and the other >= 1024): narrow cooperative 128 x
+// 16/32/64 tiles with that dimension on N and uniform split-K by
+// choose_splits (64x28672x4096: 1.01, 16x4096x14336: 0.93-0.95 against
+// ping-pong's 0.96 and 0.60). One dimension in (64, 128]: ping-pong 64x128
+// with the large dimension on M (run 21: 128x8192x8192 0.99 against
+// ping-pong 128x128 0.95, narrow 128x128 0.94, split-K 0.85; the 64x128
+// tile lost on 1000^3, 0.73 vs 0.78, so small cubes stay on 128x128).
+// Ping-pong 64x256 and clusters of 2 never won (run 5). Clusters, repaired
+// and with the TMA-store epilogue (session 10, run 93, H100): 0-2% under
+// the unclustered cooperative kernel on every suite shape (8192^3 1.017x
+// cuBLAS against 1.020x).
+// Ping-pong 64x128 instead of 128x128, with the TMA-store epilogue, when
+// every row of A and B starts 32-byte aligned (a 128-byte box row then
+// covers exactly four L2 sectors) and either
+//   - K < 2048, rows 128-byte aligned, and fewer than 1.5 128x128 tiles per
+//     SM: most CTAs would get one tile, which one consumer warpgroup runs
+//     while the other idles; 64x128 tiles give both consumers a tile; or
+//   - the 64x128 efficiency beats the 128x128 one by more than 0.12 (K <
+//     2048) or 0.2 (longer K, where the smaller tile's 1.5x operand reads per
+//     flop cost more).
+// NOTE: session 11, runs 114-116 (H200, bf16 TN, D row-major, layouts.sh
+// with every Tessera run timed after a cuBLAS run as in `tessera bench`,
+// median of 100), ratio to cuBLAS, 128x128 -> 64x128: 1536^2 x 512 / 768 /
+// 1024 / 1536 0.771 -> 0.826, 0.727 -> 0.816, 0.719 -> 0.824, 0.672 ->
+// 0.780; 2048x1024x512 0.896 -> 0.950; 2304^2 x 1024 0.880 -> 0.948;
+// 1536x3072x512 / 1024 0.863 -> 0.892, 0.812 -> 0.854; 1000x1000x2000
+// (rows of 4000 bytes, 32-byte aligned) 0.760 -> 0.895. Where the rule keeps
+// 128x128: 2048^2 x 512 0.945 vs 0.898, 3072^2 x 512 0.967 vs 0.934,
+// 4096x2048x512 1.010 vs 0.919, 2560^2 x 512 0.879 vs 0.870 (efficiency
+// +0.108), 2048x1024x4096 0.937 vs 0.873 (K >= 2048: 128 tiles, the same
+// efficiency), 1200^2 x 1040 0.878 vs 0.787 (run 116: 100 tiles, the same
+// efficiency, rows of 2080 bytes: 32- but not 128-byte aligned, so the
+// tile-count clause needs 128-byte rows). Rows only 16-byte aligned: 1000^3
+// (2000-byte rows) 0.784 vs 0.745, 2000x1000x1000 0.735 vs 0.563,
+// 1000x1000x3000 0.719 vs 0.644: the smaller tile reads five sectors per
+// 128-byte box row there. Unclustered, such rows stay on 128x128 (768^2 x
+// 1000, 36 tiles, was the one exception measured: 0.787 vs 0.660 for
+// 64x128); since session 29 most of them take clusters of 2 first (the
+// 16-byte-row rule in select_sm90_ws_variant). Before session 11 the rule
+// was "128-byte aligned rows and an efficiency gain above 0.2", from
+// comparisons (run 28) that
+// timed each variant after whichever kernel ran before it; a kernel runs up
+// to 2.5 us longer after another large kernel than after itself
+// (scripts/gpu/driver_gate.cuh), which had penalised the 64x128 rows there.
+// For a dimension in (64, 128], the untransposed 64x128 kernel also takes
+// the TMA-store epilogue (run 28, 8192x128x8192 in kernel orientation: 1.01
+// against 0.99 direct).
+constexpr bool kDefaultTmaStore = true;
+
+// The time model of the 128 x w rule in select_sm90_ws_variant (session 33,
+// fitted to run 279): a wave whose b of sms SMs are busy runs each of them
+// 1 + kPartWaveSpeedup (1 - b / sms) times faster than a full wave; 128 x w
+// tiles run at narrow_rate(w) of 128x256's rate per busy SM; they must be
+// predicted kNarrowMargin times faster to be taken.
+constexpr double kPartWaveSpeedup = 0.3, kNarrowMargin = 1.03;
+// The 128 x w tiles' rate per busy SM on full waves, relative to 128x256,
+// both with the TMA-store epilogue (session 34, run 286: the width that
+// makes the measured ratio to the 128x256 default on 3072^2 x 4096,
+// 4096^3, 1536x3072x4096, 2560^2 x 2048 and 3072x3584x4096; 2-3% apart
+// between shapes). With the direct epilogue (session 33) they ran at ~0.9.
+constexpr double narrow_rate(int w) {
+  return w == 160 ? 0.91 : w == 176 ? 0.89 : w == 192 ? 0.97 : w == 208 ? 0.95 : 0.97;
+}
+
+}  // namespace
+
+Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
+                                     int row_align, bool a_k_major, bool b_k_major) {
+  if (sms <= 0) sms = 1;
+  if (elem_bytes <= 0) elem_bytes = 2;
+  std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
+  // Useful m x n over the tile area the SMs sweep, counting a split tail
+  // wave as the fraction of a wave its slices take.
+  // bm x bn tiles covering m x n.
+  auto tile_count = [&](std::int64_t bm, std::int64_t bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn); };
+  auto efficiency = [&](std::int64_t bm, std::int64_t bn, int tail_splits) {
+    std::int64_t const tiles = tile_count(bm, bn);
+    double waves = double((tiles + sms - 1) / sms);
+    if (tail_splits > 1) waves = double(tiles / sms) + split_unit_cost(k_blocks, tail_splits) / split_unit_cost(k_blocks, 1);
+    return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
+  };
+  // Whether `tiles` run in 2-4 waves, the last one partly filled: the
+  // launches balance_waves pays off for (measured per tiling below).
+  auto short_partial_waves = [sms](std::int64_t tiles) {
+    std::int64_t const waves = (tiles + sms - 1) / sms;
+    return waves >= 2 && waves <= 4 && tiles % sms != 0;
+  };
+  Sm90WsVariant v;
+  v.tma_store = kDefaultTmaStore;
+  if (m <= 0 || n <= 0) return v;
+  std::int64_t const small = m < n ? m : n, big = m < n ? n : m;
+  if (small <= 64 && big >= 1024) {
+    // The large operand M/N-major (A' M-major when m is the large
+    // dimension, B' N-major when n is): ping-pong 64x256 with the small
+    // dimension on M, when its tiles keep at least half the SMs busy.
+    // NOTE: run 64 (H100, 2026-11-22, bf16, D row-major, interleaved, L2
+    // flushed, median of 200): 64x28672x4096 nt 0.968x / tt 0.969x cuBLAS
+    // against 0.921 / 0.930 for the narrow 128x64 tiles below (transposed)
+    // and 0.934 / 0.950 for cooperative 128x256; tn 0.999 against 0.994-1.001
+    // (K-major: every tiling reads the same). A 64x256 tile reads 512
+    // contiguous bytes of each K row of an N-major operand per K-block, where
+    // 128x64 tiles read 256 (two boxes of 64 elements); cuBLAS itself ran
+    // nt/tt 6% faster than tn on this shape.
+    // tf32 with an MN-major A' (read through registers): the orientation is
+    // fixed, the MN-major operand being the large one (tf32_mn_rule), so
+    // the narrow tiles below, untransposed.
+    bool const tf32_rs = elem_bytes == 4 && !a_k_major;
+    bool const big_mn_major = m < n ? !b_k_major : !a_k_major;
+    if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
+      v.pingpong = true;
+      v.tile_n = 256;
+      v.transpose = m > n;
+      v.tma_store = false;
+      v.group_m = 8;
+      return v;
+    }
+    // Narrow: the small dimension on the tile's N side, 128 x N tiles.
+    v.transpose = m < n && !tf32_rs;
+    v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
+    v.tma_store = false;
+    v.group_m = 8;
+    std::int64_t const tiles = (big + 127) / 128;
+    v.splits = choose_splits(tiles, k_blocks, sms);
+    // 128x64 tiles, unsplit, 2-4 waves, the last one partly filled: every
+    // wave full (balance_waves), as for the cooperative tiles below.
+    // NOTE: session 28 (H200, layouts.sh without the L2 flush, gated, median
+    // of 100-200, ratio to cuBLAS, 132 CTAs -> balanced): 64x28672x4096 tn
+    // (224 tiles, 112 CTAs of two) 0.931 -> 0.968, 0.927 -> 0.965, 0.952 ->
+    // 0.986, 0.940 -> 0.971; 28672x64x4096 0.935 -> 0.973; 64x20000x4096 (157
+    // tiles, 79 CTAs) 0.827 -> 0.908; 64x40000x4096 (313 tiles, 105 CTAs of
+    // three) 0.973 -> 1.011. The narrower tiles lost about 1%: 32x28672x4096
+    // 0.963 -> 0.952, 0.960 -> 0.951; 16x28672x4096 0.971 -> 0.962; they stay
+    // one CTA per SM. cuBLAS runs 112 CTAs at 64x28672x4096 too (256x64
+    // tiles, clusters of 4). Ping-pong 64x256 (112 tiles) measured 0.962 /
+    // 0.969; clusters of 2 sharing the small operand
+    // (scripts/gpu/skinny_cluster_experiment.patch) 0.961 / 0.960, 0.948
+    // balanced: not adopted.
+    v.balance_waves = v.tile_n == 64 && v.splits == 1 && short_partial_waves(tiles);
+    return v;
+  }
+  if (small <= 128 && big >= 1024) {
+    // Between 64 and 128: ping-pong 64x128 tiles (128x8192x8192: 128 tiles
+    // of 64x128 keep 128 SMs streaming, where 128x128 tiles keep 64), in the
+    // problem's own orientation so that the TMA-store epilogue writes D.
+    // NOTE: run 33 (H100, 2026-11-22, bf16, L2 flushed): 128x8192x8192 with
+    // a row-major D ran 273.9 TFLOP/s transposed (large dimension on M,
+    // direct epilogue; 0.98x cuBLAS) and 281.5 untransposed with the TMA
+    // store (1.01x); with a column-major D (the large dimension on M either
+    // way) 279.9, 1.00x.
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.tile_m = 64;
+    v.transpose = false;
+    v.tma_store = true;
+    v.group_m = 8;
+    return v;
+  }
+  std::int64_t const coop_tiles = tile_count(128, 256);
+  std::int64_t const tiles_128 = tile_count(128, 128);
+  if (row_align < 32) {
+    // Rows only 16-byte aligned (ld * element bytes an odd multiple of 16,
+    // e.g. K = 1000 for K-major 16-bit operands, 996 for tf32): each
+    // 128-byte box row the TMA loads straddles sectors, and the L2 serves the
+    // kernel's loads in more than twice the requests (ncu, 2000^2 x 1000:
+    // 2.73 M requests and 4.77 M sectors against 1.25 M and 2.89 M at K =
+    // 1008, whose rows are 32-byte aligned; 28.3 us against 17.6, with the
+    // L2 at 60% of its peak throughput and the SMs at 31%). The L2, not the
+    // tensor cores, then bounds the kernel, so the default takes the tiles
+    // that ask for the fewest rows per flop: clusters of 2 whose pair shares
+    // B' multicast. Ping-pong 64x128 pairs where 128x128 tiles would fill at
+    // most half the SMs; cooperative 128x256 pairs where their tiles fill at
+    // least half; ping-pong 128x128 pairs in between (64 tiles of 128x256 at
+    // 2000x1000x1000).
+    // NOTE: session 29 (H200, layouts.sh, gated, L2 flushed, median of 100,
+    // ratio to cuBLAS; former default -> clusters): 1000^3 0.787 -> 0.835
+    // (64x128 pairs); 1000x1000x3000 0.724 -> 0.841; 2000^2x1000 0.590 ->
+    // 0.884 (128x256 pairs); 3000^2x1000 0.527 -> 0.764; 1500^2x1000 1.53 ->
+    // 1.79; 4000^2x3000 1.14 (unclustered 128x256: 0.81). 128x256 pairs
+    // lost where they make 64 tiles: 2000x1000x1000 0.732 -> 0.690,
+    // 1000x2000x1000 0.731 -> 0.701 (64x128 pairs 0.707 there), hence the
+    // half-the-SMs condition (run 259: those two back at 0.727 / 0.724).
+    // With the rows padded to 128 bytes (LD_PAD=64) the unclustered default
+    // reads 0.91-0.98.
+    // NOTE: session 30 (run 260, H200, same method), operands in other
+    // orders and tf32, which the clusters first did not take (former default
+    // pp128_tma -> clusters): 1000^3 nn 0.729 -> 0.787, nt 0.749 -> 0.850, tt
+    // 0.784 -> 0.857; 1000x1000x3000 nn 0.633 -> 0.769, tt 0.684 -> 0.842;
+    // 2000^2x1000 tt 0.695 -> 0.915; 3000^2x1000 nn 0.559 -> 0.777, tt 0.564
+    // -> 0.785; 4000^2x3000 tt 0.956 (unclustered coop_tma) -> 0.947. tf32
+    // tn: 996^3 0.870 -> 0.965, 2000^2x996 0.724 -> 1.179, 1000x1000x2996
+    // 0.824 -> 0.919; run 261: tf32 tt (the M/N-major B flipped onto A',
+    // transposed) 996^3 0.737 -> 0.928, 2000^2x996 0.832 -> 1.080; nn 0.858
+    // -> 0.959, 0.717 -> 1.018; 4000^2x2996 tn 0.707 -> 0.994. Rows 32-byte
+    // aligned stay unclustered: 2000^2x1008 tn 0.918 (pairs 0.902), 2016^2 x
+    // 1000 nt 0.931 (0.904), 2048^2x1000 nt 0.983 (0.929); only 2000^2x1000
+    // nt (M/N-major rows of 4000 bytes) gained in pairs, 0.830 -> 0.902, one
+    // shape, not adopted.
+    v.cluster = 2;
+    if (2 * tiles_128 > sms && 2 * coop_tiles >= sms) {
+      v.group_m = 16;  // cooperative 128x256 pairs
+      return v;
+    }
+    // Ping-pong pairs: 64x128 where 128x128 tiles fill at most half the SMs;
+    // 128x128 between the two bands, as cuBLAS runs there
+    // (`nvjet_sm90_tst_128x128_64x6_2x1_v_bz_TNT` at 2000x1000x1000, run 262).
+    // NOTE: run 263 (H200, layouts.sh, gated, L2 flushed, median of 100;
+    // unclustered ping-pong 128x128 -> 128x128 pairs): 2000x1000x1000 tn
+    // 0.727 -> 0.793, nn 0.780 -> 0.868; 1000x2000x1000 0.730 -> 0.792;
+    // 1408x896x1000 (77 tiles) 0.802 -> 0.789, inside the run-to-run spread.
+    // Outside this band the 128x128 pairs lost: 1000^3 0.762 (64x128 pairs
+    // 0.837), 2000^2x1000 0.701 (128x256 pairs 0.902), 3000^2x1000 0.680
+    // (0.771).
+    v.pingpong = true;
+    v.tile_m = 2 * tiles_128 <= sms ? 64 : 128;
+    v.tile_n = 128;
+    v.group_m = 8;
+    return v;
+  }
+  int const tail = choose_tail_splits(coop_tiles, k_blocks, sms);
+  double const coop = efficiency(128, 256, tail);
+  double const pp = efficiency(128, 128, 1);
+  // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
+  // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
+  // either orientation), for 16-bit inputs, K >= 2048, where their tile
+  // count fills the waves so much better than 128x256 that a time model
+  // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
+  // 128x256 tile costs split_unit_cost(K-blocks, 1) (the K-blocks + 3 for
+  // fill and epilogue), a 128 x w tile w / 256 of that over narrow_rate(w)
+  // (0.89-0.97: their rate per busy SM on full waves, run 286), and a wave
+  // whose b of sms SMs are busy takes that cost over 1 + kPartWaveSpeedup
+  // (1 - b / sms) (a part-filled wave runs each busy SM faster: 1536^2 x
+  // 4096's 72 tiles of 128x256 ran at 1.19x the full-wave rate per SM, run
+  // 278); the 128x256 launch it replaces keeps its tail split
+  // (split_unit_cost) or balanced waves. Session 33, with the direct
+  // epilogue, needed K >= 4096 where 128x256 tiles make several waves (at K
+  // = 2048 the narrow tiles lost where the model gave them 2-19%, run 279);
+  // with the TMA store they won there (run 286: 2560^2 x 2048 0.834 ->
+  // 0.941 with 128x208, 1536x3072x2048 0.771 -> 0.836 with 128x160).
+  // Orientation: an M/N-major operand goes on A' (an M/N-major B' is read
+  // in boxes of 32 or 64 bytes: 176 and 208 lost half their rate there, 160
+  // a sixth); with both operands M/N-major, 128x192 only, untransposed (its
+  // 128-byte boxes). K-major operands take either orientation, whichever
+  // the model prices lower, D's own on a tie: with the TMA store the two ran
+  // within 1% of each other at equal tile counts (run 286; with the direct
+  // epilogue the transposed one, whose stores are column-major, ran 0-4%
+  // ahead, run 279), and 1024x3072x4096 makes 128 tiles of 128x192 in D's
+  // orientation and 144 transposed (run 281).
+  // NOTE: session 34 (run 287, H200, layouts.sh, gated, L2 flushed, median
+  // of 20, the former default -> this rule with the TMA store, same run): on
+  // the 29 of run 274's 100 tn shapes whose choice changed, geometric mean
+  // 1.062: 3072^2 x 4096 0.903 -> 0.964 (tt 0.917 -> 0.975, nn 0.909 ->
+  // 0.970), 3072x3584x4096 0.872 -> 0.958, 3584x3072x4096 0.894 -> 0.986,
+  // 2048x3584x4096 0.993 -> 1.086, 1536x2048x4096 0.920 -> 0.972,
+  // 2048x1536x4096 0.911 -> 0.980, 2560^2 x 4096 0.926 -> 0.971 (tt 1.094
+  // -> 1.153), 2560^2 x 2048 0.821 -> 0.906, 1536x2048x2048 0.877 -> 0.983,
+  // 1536x3072x2048 (ping-pong) 0.767 -> 0.838; 2560x2048x4096 0.912 ->
+  // 0.906 (noise). 3584x5120x2048 lost in 128x224 (0.994 -> 0.977) and
+  // stays ping-pong (run 288: 0.990).
+  // NOTE: session 33 (run 279, H200, layouts.sh, gated, L2 flushed, median
+  // of 15, tn, default -> best 128 x w transposed): 1536^2 x 4096 (128x192
+  // default) 0.740 -> 0.861 (w 160), tt 0.808 -> 0.939; 1536^2 x 2048 0.707
+  // -> 0.805; 2048x2560x4096 0.833 -> 0.899 (160); 2560x2048x4096 0.835 ->
+  // 0.911; 2560^2 x 4096 0.858 -> 0.917 (208), tt 0.996 -> 1.059;
+  // 1536x3584x4096 0.847 -> 0.862 (176). Losses the rule avoids:
+  // 1536x3072x4096 0.821 -> 0.798 (model +1.5%), 2560^2 x 2048 0.841 ->
+  // 0.816 and 1536x3072x2048 0.793 -> 0.790 (K = 2048), 2560x3072x4096
+  // 0.991 -> 0.950, 4096^3 0.998 -> 0.895. Runs 280-281 (median of 30,
+  // the former default -> this rule): 1536^2 x 4096 tn 0.730 -> 0.853, tt
+  // 0.794 -> 0.930; 1536^2 x 2048 0.704 -> 0.821; 1536x2048x4096 0.904 ->
+  // 0.935, nn 0.897 -> 0.895; 2048x2560x4096 0.851 -> 0.913, nn 0.855 ->
+  // 0.903; 2560x2048x4096 0.838 -> 0.913; 2560^2 x 4096 0.863 -> 0.925, tt
+  // 1.006 -> 1.081; 2560x1024x4096 0.793 -> 0.930, nn 0.790 -> 0.847;
+  // 1024x2560x4096 0.835 -> 0.886; 1280x2048x4096 0.784 -> 0.932;
+  // 1536x1792x4096 0.822 -> 0.889; 2304x1024x4096 0.737 -> 0.869;
+  // 1792^2 x 4096 0.885 -> 0.940, tt 0.993 -> 1.059; 5120x1024x4096 0.842
+  // -> 0.914; 5120x1280x4096 0.860 -> 0.935; 4096x1280x4096 0.854 -> 0.922.
+  // NOTE: session 32 took 128x192 (untransposed) where one wave of 128x256
+  // tiles became a fuller one of 128x192 (run 278, the unclustered 128x256
+  // default -> 128x192, median of 30): 1536x2048x4096 tn 0.794 -> 0.898, nn
+  // 0.791 -> 0.895, tt 0.791 -> 0.899; 2048x1536x4096 0.787 -> 0.892;
+  // 1536^2 x 4096 0.647 -> 0.742; 1536^2 x 2048 0.685 -> 0.721. 128x192 lost
+  // by up to 37% where it adds a wave (2048^2 x 4096 0.984 -> 0.632: 176
+  // tiles, run 277), which the model's wave count prices in.
+  struct Wide {
+    int w = 0;  // 0: none
+    bool transposed = false;
+  };
+  auto wide_tiles = [&]() -> Wide {
+    if (elem_bytes != 2 || k < 2048) return {};
+    auto launch_time = [&](std::int64_t tiles, double tile_cost) {
+      return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
+    };
+    double const whole = split_unit_cost(k_blocks, 1);
+    double coop_time = 0;
+    if (tail > 1) {
+      // Whole waves, then the last wave's tiles in `tail` K-slices each
+      // (tail x slices <= sms: one part-filled wave of slices).
+      coop_time = double(coop_tiles / sms) * whole +
+                  launch_time((coop_tiles % sms) * tail, split_unit_cost(k_blocks, tail));
+    } else if (short_partial_waves(coop_tiles)) {
+      std::int64_t const waves = (coop_tiles + sms - 1) / sms;
+      coop_time = double(waves) * launch_time((coop_tiles + waves - 1) / waves, whole);
+    } else {
+      coop_time = launch_time(coop_tiles, whole);
+    }
+    Wide best;
+    double best_time = coop_time / kNarrowMargin;
+    for (int tr = 0; tr < 2; ++tr) {
+      // The M/N-major operand on A'; both K-major: either orientation, D's
+      // own on a tie (tried first); both M/N-major: D's own.
+      bool const allowed = tr ? a_k_major : b_k_major || !a_k_major;
+      if (!allowed) continue;
+      for (int w : {160, 176, 192, 208, 224}) {
+        if (!a_k_major && !b_k_major && w != 192) continue;
+        std::int64_t const tiles = tr ? tile_count(w, 128) : tile_count(128, w);  // transposed: w rows of D
+        double const t = launch_time(tiles, whole * w / 256.0 / narrow_rate(w));
+        if (t < best_time) {
+          best = {w, tr == 1};
+          best_time = t;
+        }
+      }
+    }
+    return best;
+  };
+  // Where ping-pong 128x128 would win on efficiency (K >= 2048), the 128 x
+  // w tiles the model takes over 128x256 also replace it if their
+  // efficiency times narrow_rate(w) is higher: 1536x3072x2048 (288 tiles of
+  // 128x128, efficiency 0.73; 128x160: 0.87 x 0.91) ran 0.771 in ping-pong
+  // and 0.836 in 128x160 tiles (run 286). 3584x5120x2048 (ping-pong 0.94;
+  // 128x224: 0.97 x 0.97) ran 0.994 in ping-pong and 0.977 in 128x224
+  // tiles (run 287), so it stays.
+  Wide const wide = wide_tiles();
+  auto wide_efficiency = [&]() {
+    return (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) * narrow_rate(wide.w);
+  };
+  bool const wide_wins = wide.w != 0 && (pp <= coop + 0.05 || wide_efficiency() > pp);
+  if (wide_wins) {
+    v.tile_n = wide.w;
+    v.transpose = wide.transposed;
+    v.group_m = 8;
+  } else if (k < 2048 || pp > coop + 0.05) {
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.group_m = 8;
+    // 64x128 tiles where 128x128 ones would leave a consumer of most CTAs
+    // idle or quantise badly, if rows are sector-aligned (see the NOTE above).
+    if (row_align >= 32) {
+      bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
+      double const gain = efficiency(64, 128, 1) - pp;
+      if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
+    }
+  } else {
+    v.group_m = 16;
+    // Cluster pairs of 128x256 tiles (two tile rows per pair).
+    std::int64_t const pair_units = tile_count(256, 256);
+    if (tail > 1) {
+      v.splits = tail;
+      v.split_tail = true;
+    } else if (coop_tiles <= sms && 2 * coop_tiles > sms && 2 * pair_units + 4 <= sms) {
+      // One wave of 128x256 tiles filling more than half the SMs: clusters of
+      // 2 whose pair shares B' multicast, which halves B's L2 -> SM traffic
+      // of a launch whose CTAs all start (and stream) at once. The pairs
+      // must fit in one wave of clusters: GPCs of odd size host fewer pairs
+      // than sms / 2 (hence the slack of 4 SMs; 2048^3's 64 pairs run in one
+      // wave on 132 SMs).
+      // NOTE: session 32 (runs 272-273, H200, layouts.sh, gated, L2 flushed,
+      // median of 40, two runs each; unclustered -> pairs): 2048^3 tn 0.952
+      // -> 0.967, 0.953 -> 0.967 (session 31: 0.954 -> 0.968), nn 0.956 ->
+      // 0.969, 0.953 -> 0.967, nt 0.957 -> 0.970, 0.952 -> 0.966, tt 0.960 ->
+      // 0.967, 0.955 -> 0.969; 2048^2x4096 0.975 -> 0.985, 0.973 -> 0.978;
+      // 2048^2x8192 0.979 -> 0.987, 0.960 -> 0.982; 1024x4096x4096 0.968 ->
+      // 0.997, 0.974 -> 0.980; 4096x1024x4096 0.975 -> 0.982, 0.972 ->
+      // 0.981; 1792x2304x2048 0.960 -> 0.983, 0.948 -> 0.972; 2048x1536x3072
+      // 0.786 -> 0.793, 0.786 -> 0.792; run 275: 1536x2048x4096 0.794 ->
+      // 0.807, 2048x1536x4096 0.788 -> 0.799 (both 128x192 tiles since, see
+      // below); run 278 (median of 30): 2048^3 tn 0.951 -> 0.964, nn 0.963
+      // -> 0.966, 2560x1536x4096 0.972 -> 0.982, 2048^2x4096 0.973 -> 0.980.
+      // Several waves lose in pairs (run 272): 4096^3 1.002 -> 0.990,
+      // 5120^2x4096 (tail split unavailable in clusters) 0.998 -> 0.897;
+      // 2560^2x2048 (two waves) 0.863 -> 0.848 (run 275).
+      v.cluster = 2;
+    } else {
+      // Two to four waves, the last one partly filled: as many waves, each
+      // of them full (`balance_waves`: 512 tiles run as 4 waves of 128 CTAs
+      // instead of 3 of 132 and one of 116).
+      // NOTE: 4096^3 measured +0.9% (run 42, H100), +1.2%, +0.5%, +1.1%
+      // (runs 117-118, H200, waves.sh with the fair timing of
+      // driver_gate.cuh; `tessera bench` 0.998 in run 119, 0.992 in run 103
+      // before it on an H100); 4096x4096x14336 (also 4 waves) -0.1%, +0.1%, 0,
+      // +0.1%. Longer runs gained nothing (8192^3, 16 waves: 0, -0.3%, -0.1%,
+      // 0; 4096x6144x4096, 6 waves: -2.4% in run 42, +0.5%, +0.1%, +0.1%), so
+      // they keep one CTA per SM. Cause not established: the CTAs' work is
+      // the same four tiles either way.
+      v.balance_waves = short_partial_waves(coop_tiles);
+    }
+  }
+  return v;
+}
+
+}  // namespace tessera::detail
