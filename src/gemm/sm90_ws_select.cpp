@@ -101,6 +101,13 @@ constexpr double kPartWaveSpeedup = 0.3, kNarrowMargin = 1.03;
 // makes the measured ratio to the 128x256 default on 3072^2 x 4096,
 // 4096^3, 1536x3072x4096, 2560^2 x 2048 and 3072x3584x4096; 2-3% apart
 // between shapes). With the direct epilogue (session 33) they ran at ~0.9.
+// Ping-pong 64x128 tiles' rate per busy SM relative to 128x256, for the
+// short-K comparison with the wide tiles in select_sm90_ws_variant (session
+// 35, runs 293-294: 1792^2 x 1024/1536, 392 tiles of 64x128 at efficiency
+// 0.99, ran 0.95-0.97 x cuBLAS against 0.86-0.93 for one wave of 128 x
+// 208/224; 1536x2048x1536, efficiency 0.97, ran 0.91 against 0.97-0.98 for
+// 128x192). A value that separates those cases, not a measured rate.
+constexpr double kPingPong64Rate = 0.92;
 constexpr double narrow_rate(int w) {
   return w == 160 ? 0.91 : w == 176 ? 0.89 : w == 192 ? 0.97 : w == 208 ? 0.95 : 0.97;
 }
@@ -264,7 +271,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   double const pp = efficiency(128, 128, 1);
   // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
   // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
-  // either orientation), for 16-bit inputs, K >= 2048, where their tile
+  // either orientation), for 16-bit inputs, K >= 2048 (1024 <= K < 2048:
+  // one wave of them only, see the NOTE at wide_wins), where their tile
   // count fills the waves so much better than 128x256 that a time model
   // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
   // 128x256 tile costs split_unit_cost(K-blocks, 1) (the K-blocks + 3 for
@@ -329,7 +337,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     bool transposed = false;
   };
   auto wide_tiles = [&]() -> Wide {
-    if (elem_bytes != 2 || k < 2048) return {};
+    if (elem_bytes != 2 || k < 1024) return {};
     auto launch_time = [&](std::int64_t tiles, double tile_cost) {
       return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
     };
@@ -376,7 +384,41 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   auto wide_efficiency = [&]() {
     return (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) * narrow_rate(wide.w);
   };
-  bool const wide_wins = wide.w != 0 && (pp <= coop + 0.05 || wide_efficiency() > pp);
+  // 1024 <= K < 2048, where ping-pong is the default: only a single wave of
+  // wide tiles, and only where their efficiency times narrow_rate(w) beats
+  // ping-pong 128x128's efficiency.
+  // NOTE: session 35 (run 292, H200, layouts.sh, gated, L2 flushed, median
+  // of 20, ratio to cuBLAS, the default -> the wide tile): one wave of them
+  // won: 1536^3 (ping-pong 64x128) 0.771 -> 0.853 (128x160, 120 tiles), tt
+  // 0.794 -> 0.867; 1536^2 x 1024 0.784 -> 0.875; 1536x2048x1536 0.921 ->
+  // 0.973 (128x192, 132 tiles). Two waves lost: 2304^2 x 1024 0.965 ->
+  // 0.836 (128x176), 1536x3072x1024 0.886 -> 0.839 (128x160), 2048^2 x 1024
+  // 0.972 -> 0.762, 2560^2 x 1024 0.869 -> 0.832 (128x208), 3072x2048x1024
+  // 0.997 -> 0.934; one gained, 2560^2 x 1536 0.852 -> 0.878 (128x208, 260
+  // tiles), which the single-wave clause gives up. K < 1024 not measured.
+  // The clause, same-run A/B on the 60 shapes of M, N 768-3072 and K 1024,
+  // 1536 whose choice it changed (run 293, median of 20): geometric mean
+  // +7.2%, 57 gains (768x3072x1536 0.789 -> 0.907, 1024x2560x1536 0.842 ->
+  // 0.970); the loss, 1792^2 (0.976 -> 0.906), went back to 64x128 with
+  // kPingPong64Rate (run 294); 20 further shapes up to 6144 all gained
+  // (run 295: 5120x512x1536 0.792 -> 0.931).
+  std::int64_t const wide_count =
+      wide.w == 0 ? 0 : wide.transposed ? tile_count(wide.w, 128) : tile_count(128, wide.w);
+  // The ping-pong tile the rule takes: 64x128 where 128x128 tiles would
+  // leave a consumer of most CTAs idle or quantise badly, if rows are
+  // sector-aligned (see the NOTE above); otherwise 128x128.
+  bool const pp64 = [&]() {
+    if (row_align < 32) return false;
+    bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
+    double const gain = efficiency(64, 128, 1) - pp;
+    return k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2;
+  }();
+  // Short K: the incumbent is that ping-pong tiling, its efficiency times
+  // kPingPong64Rate for 64x128 tiles.
+  double const pp_short = pp64 ? efficiency(64, 128, 1) * kPingPong64Rate : pp;
+  bool const wide_wins =
+      wide.w != 0 && (k < 2048 ? wide_count <= sms && wide_efficiency() > pp_short
+                               : pp <= coop + 0.05 || wide_efficiency() > pp);
   if (wide_wins) {
     v.tile_n = wide.w;
     v.transpose = wide.transposed;
@@ -385,13 +427,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.pingpong = true;
     v.tile_n = 128;
     v.group_m = 8;
-    // 64x128 tiles where 128x128 ones would leave a consumer of most CTAs
-    // idle or quantise badly, if rows are sector-aligned (see the NOTE above).
-    if (row_align >= 32) {
-      bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
-      double const gain = efficiency(64, 128, 1) - pp;
-      if (k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2) v.tile_m = 64;
-    }
+    if (pp64) v.tile_m = 64;
   } else {
     v.group_m = 16;
     // Cluster pairs of 128x256 tiles (two tile rows per pair).

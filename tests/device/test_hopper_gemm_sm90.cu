@@ -973,7 +973,42 @@ TEST(HopperGemm, DefaultVariantSelection) {
     }
     EXPECT_EQ(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4).tile_n, 256);  // tf32: not measured
   }
-  EXPECT_EQ(pick(1536, 2048, 1024).tile_n, 128);  // K < 2048: ping-pong 128x128
+  // 1024 <= K < 2048 (session 35): one wave of 128 x w tiles where their
+  // efficiency times their rate beats the ping-pong tiling the rule would
+  // take (64x128 counted at kPingPong64Rate); otherwise ping-pong as before.
+  struct ShortK {
+    Shape s;
+    int w;  // 0: ping-pong
+    bool transposed;
+    int pp_tile_m;
+  };
+  for (ShortK c : {ShortK{{1536, 1536, 1536}, 160, false, 0},  // 120 tiles over 288 of 64x128
+                   ShortK{{1536, 1536, 1024}, 160, false, 0},
+                   ShortK{{1536, 2048, 1536}, 192, true, 0},  // 128 tiles
+                   ShortK{{1536, 2048, 1024}, 192, true, 0},
+                   ShortK{{2560, 1280, 1536}, 208, true, 0},  // over 200 tiles of 128x128
+                   ShortK{{1280, 2560, 1536}, 208, false, 0},
+                   ShortK{{512, 5120, 1024}, 160, false, 0},
+                   // 392 tiles of 64x128 at efficiency 0.99 (measured 0.93-0.97 against 0.86-0.93)
+                   ShortK{{1792, 1792, 1024}, 0, false, 64},
+                   // two waves of the wide tiles: ping-pong stays (run 292)
+                   ShortK{{2304, 2304, 1024}, 0, false, 64},
+                   ShortK{{1536, 3072, 1024}, 0, false, 64},
+                   ShortK{{2048, 2048, 1024}, 0, false, 128},
+                   ShortK{{3072, 2048, 1024}, 0, false, 128},
+                   ShortK{{2560, 2560, 1536}, 0, false, 128},
+                   // K < 1024: not measured, ping-pong
+                   ShortK{{1536, 1536, 512}, 0, false, 64}}) {
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
+    EXPECT_EQ(v.pingpong, c.w == 0);
+    EXPECT_EQ(v.tile_n, c.w == 0 ? 128 : c.w);
+    EXPECT_EQ(v.tile_m, c.w == 0 ? c.pp_tile_m : 128);
+    EXPECT_EQ(v.transpose, c.transposed);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.splits, 1);
+    EXPECT_EQ(v.cluster, 1);
+  }
   // Huge problems: the model prices a launch in O(1) per width (2^45 tiles
   // here; a loop over the waves would not finish).
   detail::Sm90WsVariant const huge = pick(int64_t(1) << 30, int64_t(1) << 30, 1 << 16);
@@ -995,7 +1030,8 @@ TEST(HopperGemm, DefaultVariantSelection) {
                      PingPong{{2560, 2560, 512}, 128},    // efficiency +0.108
                      PingPong{{2048, 1024, 4096}, 128},   // K >= 2048: 128 tiles, the same efficiency
                      PingPong{{1024, 1024, 1024}, 64},    // 64 tiles
-                     PingPong{{1000, 1000, 1000}, 64}, PingPong{{1536, 1536, 1536}, 64},  // 144 tiles
+                     PingPong{{1000, 1000, 1000}, 64}, PingPong{{1536, 1536, 768}, 64},  // 144 tiles
+                     // (1536^3: one wave of 128x160 since session 35, ShortK above)
                      PingPong{{2048, 1024, 512}, 64},     // 128 tiles
                      PingPong{{2304, 2304, 1024}, 64},    // 324 tiles, efficiency +0.16
                      PingPong{{1536, 3072, 512}, 64}}) {  // 288 tiles, efficiency +0.146
