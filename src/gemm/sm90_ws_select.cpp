@@ -101,6 +101,9 @@ constexpr double kPartWaveSpeedup = 0.3, kNarrowMargin = 1.03;
 // makes the measured ratio to the 128x256 default on 3072^2 x 4096,
 // 4096^3, 1536x3072x4096, 2560^2 x 2048 and 3072x3584x4096; 2-3% apart
 // between shapes). With the direct epilogue (session 33) they ran at ~0.9.
+constexpr double narrow_rate(int w) {
+  return w == 160 ? 0.91 : w == 176 ? 0.89 : w == 192 ? 0.97 : w == 208 ? 0.95 : 0.97;
+}
 // Ping-pong 64x128 tiles' rate per busy SM relative to 128x256, for the
 // short-K comparison with the wide tiles in select_sm90_ws_variant (session
 // 35, runs 293-294: 1792^2 x 1024/1536, 392 tiles of 64x128 at efficiency
@@ -108,9 +111,6 @@ constexpr double kPartWaveSpeedup = 0.3, kNarrowMargin = 1.03;
 // 208/224; 1536x2048x1536, efficiency 0.97, ran 0.91 against 0.97-0.98 for
 // 128x192). A value that separates those cases, not a measured rate.
 constexpr double kPingPong64Rate = 0.92;
-constexpr double narrow_rate(int w) {
-  return w == 160 ? 0.91 : w == 176 ? 0.89 : w == 192 ? 0.97 : w == 208 ? 0.95 : 0.97;
-}
 
 }  // namespace
 
@@ -386,7 +386,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   };
   // 1024 <= K < 2048, where ping-pong is the default: only a single wave of
   // wide tiles, and only where their efficiency times narrow_rate(w) beats
-  // ping-pong 128x128's efficiency.
+  // that of the ping-pong tiling the rule would take (pp_short below).
   // NOTE: session 35 (run 292, H200, layouts.sh, gated, L2 flushed, median
   // of 20, ratio to cuBLAS, the default -> the wide tile): one wave of them
   // won: 1536^3 (ping-pong 64x128) 0.771 -> 0.853 (128x160, 120 tiles), tt
