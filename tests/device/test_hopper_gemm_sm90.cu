@@ -1468,6 +1468,11 @@ TEST(HopperGemm, CooperativeWideTmaStore) {
   run_gemm<__half, __half>({2560, 2560, 2048}, C, 1.0f, 0.5f, 1, def);
   run_gemm<__nv_bfloat16, float>({1536, 3072, 2048}, R, 1.0f, 0.0f, 1, def);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({3072, 3070, 4096}, R, 1.0f, 0.0f, 1, def);
+  // Session 35: one wave of them at 1024 <= K < 2048 (1536^3: 128x160; 1536 x
+  // 2048 x 1536: 128x192 transposed), f32 outputs, beta, other operand orders.
+  run_gemm<__nv_bfloat16, float>({1536, 1536, 1536}, R, 1.0f, 0.5f, 1, def);
+  run_gemm<__half, __half>({1536, 2048, 1536}, R, 1.0f, 0.0f, 1, def, C, R);
+  run_gemm<__nv_bfloat16, float>({1536, 2048, 1024}, C, 1.0f, 0.0f, 1, def);
   // What has no TMA-store form is refused by name.
   detail::Sm90WsVariant bad;
   bad.tile_n = 128;
