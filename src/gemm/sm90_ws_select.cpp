@@ -335,6 +335,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   struct Wide {
     int w = 0;  // 0: none
     bool transposed = false;
+    // The tile over D (m x n): transposed, w rows of D.
+    std::int64_t rows() const { return transposed ? w : 128; }
+    std::int64_t cols() const { return transposed ? 128 : w; }
   };
   auto wide_tiles = [&]() -> Wide {
     if (elem_bytes != 2 || k < 1024) return {};
@@ -363,10 +366,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       if (!allowed) continue;
       for (int w : {160, 176, 192, 208, 224}) {
         if (!a_k_major && !b_k_major && w != 192) continue;
-        std::int64_t const tiles = tr ? tile_count(w, 128) : tile_count(128, w);  // transposed: w rows of D
-        double const t = launch_time(tiles, whole * w / 256.0 / narrow_rate(w));
+        Wide const c{w, tr == 1};
+        double const t = launch_time(tile_count(c.rows(), c.cols()), whole * w / 256.0 / narrow_rate(w));
         if (t < best_time) {
-          best = {w, tr == 1};
+          best = c;
           best_time = t;
         }
       }
@@ -381,9 +384,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 128x224: 0.97 x 0.97) ran 0.994 in ping-pong and 0.977 in 128x224
   // tiles (run 287), so it stays.
   Wide const wide = wide_tiles();
-  auto wide_efficiency = [&]() {
-    return (wide.transposed ? efficiency(wide.w, 128, 1) : efficiency(128, wide.w, 1)) * narrow_rate(wide.w);
-  };
+  auto wide_efficiency = [&]() { return efficiency(wide.rows(), wide.cols(), 1) * narrow_rate(wide.w); };
   // 1024 <= K < 2048, where ping-pong is the default: only a single wave of
   // wide tiles, and only where their efficiency times narrow_rate(w) beats
   // that of the ping-pong tiling the rule would take (pp_short below).
@@ -402,22 +403,21 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 0.970); the loss, 1792^2 (0.976 -> 0.906), went back to 64x128 with
   // kPingPong64Rate (run 294); 20 further shapes up to 6144 all gained
   // (run 295: 5120x512x1536 0.792 -> 0.931).
-  std::int64_t const wide_count =
-      wide.w == 0 ? 0 : wide.transposed ? tile_count(wide.w, 128) : tile_count(128, wide.w);
   // The ping-pong tile the rule takes: 64x128 where 128x128 tiles would
   // leave a consumer of most CTAs idle or quantise badly, if rows are
   // sector-aligned (see the NOTE above); otherwise 128x128.
+  double const pp_small = efficiency(64, 128, 1);
   bool const pp64 = [&]() {
     if (row_align < 32) return false;
     bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
-    double const gain = efficiency(64, 128, 1) - pp;
+    double const gain = pp_small - pp;
     return k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2;
   }();
   // Short K: the incumbent is that ping-pong tiling, its efficiency times
   // kPingPong64Rate for 64x128 tiles.
-  double const pp_short = pp64 ? efficiency(64, 128, 1) * kPingPong64Rate : pp;
+  double const pp_short = pp64 ? pp_small * kPingPong64Rate : pp;
   bool const wide_wins =
-      wide.w != 0 && (k < 2048 ? wide_count <= sms && wide_efficiency() > pp_short
+      wide.w != 0 && (k < 2048 ? tile_count(wide.rows(), wide.cols()) <= sms && wide_efficiency() > pp_short
                                : pp <= coop + 0.05 || wide_efficiency() > pp);
   if (wide_wins) {
     v.tile_n = wide.w;
