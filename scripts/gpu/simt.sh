@@ -122,6 +122,7 @@ EMUEOF
 #include <vector>
 
 using tessera::GemmArgs; using tessera::MatrixOrder; using tessera::Status; using tessera::validate_arguments;
+#include "simt_retired_configs.hpp"
 namespace simt = tessera::kernels::simt;
 constexpr MatrixOrder R = MatrixOrder::row_major, C = MatrixOrder::col_major;
 
@@ -271,12 +272,12 @@ int main(int argc, char** argv) {
   int which = argc > 1 ? std::atoi(argv[1]) : -1;
   if (which < 0 || which == 0) suite<simt::Sgemm128x128x16>("128x128x16 (v3 default)", false);
   if (which < 0 || which == 1) suite<simt::Sgemm128x128x16S4>("128x128x16 s4", true);
-  if (which < 0 || which == 2) suite<simt::Sgemm128x128x16S2>("128x128x16 s2", true);
+  if (which < 0 || which == 2) suite<retired::Sgemm128x128x16S2>("128x128x16 s2", true);
   if (which < 0 || which == 3) suite<simt::Sgemm128x128x16K>("128x128x16 K (vec16_k)", false);
-  if (which < 0 || which == 4) suite<simt::Sgemm128x128x8>("128x128x8", true);
-  if (which < 0 || which == 5) suite<simt::Sgemm128x128x16W>("128x128x16 W", true);
-  if (which < 0 || which == 6) suite<simt::Sgemm128x256x16>("128x256x16", true);
-  if (which < 0 || which == 7) suite<simt::Sgemm128x128x16NoPf>("128x128x16 NoPf", true);
+  if (which < 0 || which == 4) suite<retired::Sgemm128x128x8>("128x128x8", true);
+  if (which < 0 || which == 5) suite<retired::Sgemm128x128x16W>("128x128x16 W", true);
+  if (which < 0 || which == 6) suite<retired::Sgemm128x256x16>("128x256x16", true);
+  if (which < 0 || which == 7) suite<retired::Sgemm128x128x16NoPf>("128x128x16 NoPf", true);
   if (which < 0 || which == 8) suite<simt::Sgemm128x128x16WalkCols>("128x128x16 walk cols", false);
   if (which < 0 || which == 9) suite<simt::Sgemm128x128x16WalkBands>("128x128x16 walk bands", false);
   if (which < 0 || which == 10) suite<simt::Sgemm128x128x16S4WalkBands>("128x128x16 s4 walk bands", true);
@@ -284,9 +285,9 @@ int main(int argc, char** argv) {
   if (which < 0 || which == 12) suite<simt::SgemmDefault, 1>("tiled 128x128x16 s4 walk bands (simt_tiled)", false);
   if (which < 0 || which == 13) suite<simt::SgemmDefault, 2>("tiled, copies re-partitioned per k tile", false);
   // The tiled kernel's thread layouts for other shapes (emulated, not timed).
-  if (which < 0 || which == 14) suite<simt::Sgemm128x128x16W, 1>("tiled 128x128x16 4x8 lanes", true);
+  if (which < 0 || which == 14) suite<retired::Sgemm128x128x16W, 1>("tiled 128x128x16 4x8 lanes", true);
   if (which < 0 || which == 15) suite<simt::Sgemm256x128x16WalkRows, 1>("tiled 256x128x16 walk rows", true);
-  if (which < 0 || which == 16) suite<simt::Sgemm128x128x8, 1>("tiled 128x128x8", true);
+  if (which < 0 || which == 16) suite<retired::Sgemm128x128x8, 1>("tiled 128x128x8", true);
   std::printf("TOTAL runs %d failures %d\n", runs, failures);
   return failures != 0;
 }
@@ -307,7 +308,7 @@ for name, edits in [("simt_sgemm.cuh", [('#include <tessera/arch/sm80/cp_async.c
         s = s.replace(old, new)
     open(sys.argv[2] + "/" + name, "w").write(s)
 EMUEOF
-  g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
+  g++ -std=c++20 -O1 -g -fsanitize=address -I"$EMU" -I"$ROOT/include" -I"$ROOT/scripts/gpu" -o "$EMU/emu" "$EMU/emu.cpp" -pthread || exit 1
   rc=0
   for i in ${SIMT_EMU_CONFIGS:-$EMU_IDS}; do
     timeout 900 "$EMU/emu" $i > "$EMU/emu_$i.log" 2>&1 || rc=1
@@ -328,23 +329,24 @@ cat > "$BUILD/bench_cfg.cu" <<'EOF'
 #include <tessera/gemm/simt_sgemm.cuh>
 #include <tessera/gemm/simt_tiled.cuh>
 #include <type_traits>
+#include "simt_retired_configs.hpp"
 namespace s = tessera::kernels::simt;
 #if CFG_ID == 0
 using Cfg = s::Sgemm128x128x16;
 #elif CFG_ID == 1
 using Cfg = s::Sgemm128x128x16S4;
 #elif CFG_ID == 2
-using Cfg = s::Sgemm128x128x16S2;
+using Cfg = retired::Sgemm128x128x16S2;
 #elif CFG_ID == 3
 using Cfg = s::Sgemm128x128x16K;
 #elif CFG_ID == 4
-using Cfg = s::Sgemm128x128x8;
+using Cfg = retired::Sgemm128x128x8;
 #elif CFG_ID == 5
-using Cfg = s::Sgemm128x128x16W;
+using Cfg = retired::Sgemm128x128x16W;
 #elif CFG_ID == 6
-using Cfg = s::Sgemm128x256x16;
+using Cfg = retired::Sgemm128x256x16;
 #elif CFG_ID == 7
-using Cfg = s::Sgemm128x128x16NoPf;
+using Cfg = retired::Sgemm128x128x16NoPf;
 #elif CFG_ID == 8
 using Cfg = s::Sgemm128x128x16WalkCols;
 #elif CFG_ID == 9
@@ -582,7 +584,7 @@ pids+=($!)
     || echo "BUILD FAILED: test" >> "$OUT/ptxas_test.txt" ) &
 pids+=($!)
 for id in $CFG_IDS; do
-  ( $NVCC $FLAGS -Xptxas -v -DCFG_ID=$id -c "$BUILD/bench_cfg.cu" -o "$BUILD/cfg$id.o" > "$OUT/ptxas_cfg$id.txt" 2>&1 \
+  ( $NVCC $FLAGS -I"$ROOT/scripts/gpu" -Xptxas -v -DCFG_ID=$id -c "$BUILD/bench_cfg.cu" -o "$BUILD/cfg$id.o" > "$OUT/ptxas_cfg$id.txt" 2>&1 \
       || echo "BUILD FAILED: cfg$id" >> "$OUT/ptxas_cfg$id.txt" ) &
   pids+=($!)
 done

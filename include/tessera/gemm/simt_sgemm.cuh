@@ -250,17 +250,19 @@ __device__ __forceinline__ void outer_product(float (&acc)[Cfg::kThrM][Cfg::kThr
   }
 }
 
-// The shipped configuration and the ones the benchmark compares. All have
-// 8 warps and 8x8 values per thread and use elem_k for K-contiguous
-// operands unless said otherwise.
+// The shipped configuration and the ones the benchmark times by default
+// (scripts/gpu/simt.sh), each tested by tests/device/test_simt_sgemm.cu. All
+// have 8 warps and 8x8 values per thread and use elem_k for K-contiguous
+// operands unless said otherwise. Five earlier candidates were measured and
+// retired (docs/performance.md: 2 stages, 128x128x8, 4x8 lanes, 128x256x16,
+// no fragment double buffer); simt.sh still defines them for its ids 2 and
+// 4-7 and for the emulation, as SgemmConfig instances of its own.
 // 128x128x16, 3 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
 // (<= 128 registers), 49.5 KB shared memory (M/N-major stages).
 // Measured best of run 2 (BK=16 beat BK=8 in every order).
 using Sgemm128x128x16 = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2>;
 // The same with 4 stages (80 KB).
 using Sgemm128x128x16S4 = SgemmConfig<128, 128, 16, 4, 2, 4, 2, 2, 8, 2>;
-// 2 stages (40 KB).
-using Sgemm128x128x16S2 = SgemmConfig<128, 128, 16, 2, 2, 4, 2, 2, 8, 2>;
 // 128x128x32, 2 stages, row bands: the 4-stage default's shared memory
 // (67.6 KB) with half its k tiles, so half the cp.async waits and barriers
 // per k. Under the 128-register cap ptxas (nvcc 13, sm_90a) keeps the
@@ -274,14 +276,6 @@ using Sgemm128x128x32S2WalkBands = SgemmConfig<128, 128, 32, 2, 2, 4, 2, 2, 8, 2
 // (K-major tiles, 60 KB): the one configuration that opts in (see the NOTE
 // at plan_sgemm), kept so that path stays tested and timed.
 using Sgemm128x128x16K = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, true, 4, true>;
-// The run-2 default: 128x128x8, 4 stages.
-using Sgemm128x128x8 = SgemmConfig<128, 128, 8, 4, 2, 4, 2, 2, 8, 2>;
-// 4x8 lanes: warps of 32x64 (4x2 warps).
-using Sgemm128x128x16W = SgemmConfig<128, 128, 16, 3, 4, 2, 2, 2, 4, 2>;
-// 128x256x16, 8x16 per thread (FFMA:LDS 128:6), 1 CTA/SM, up to 255 registers.
-using Sgemm128x256x16 = SgemmConfig<128, 256, 16, 3, 2, 4, 2, 4, 8, 1>;
-// The default tile without the register double buffer of fragments.
-using Sgemm128x128x16NoPf = SgemmConfig<128, 128, 16, 3, 2, 4, 2, 2, 8, 2, false>;
 // v4: the default tile with another FFMA walk (ffma_walk) of each k step's
 // 8x8 outer product (sm_90a SASS statistics in docs/performance.md, v4).
 // Serpentine columns (walk 2): 90-96% of the FFMAs carry a `.reuse` flag
