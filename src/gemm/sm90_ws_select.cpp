@@ -271,7 +271,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   double const pp = efficiency(128, 128, 1);
   // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
   // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
-  // either orientation), for 16-bit inputs, K >= 2048 (1024 <= K < 2048:
+  // either orientation), for 16-bit inputs, K >= 2048 (512 <= K < 2048:
   // one wave of them only, see the NOTE at wide_wins), where their tile
   // count fills the waves so much better than 128x256 that a time model
   // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
@@ -340,7 +340,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     std::int64_t cols() const { return transposed ? 128 : w; }
   };
   auto wide_tiles = [&]() -> Wide {
-    if (elem_bytes != 2 || k < 1024) return {};
+    if (elem_bytes != 2 || k < 512) return {};
     auto launch_time = [&](std::int64_t tiles, double tile_cost) {
       return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
     };
@@ -385,9 +385,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // tiles (run 287), so it stays.
   Wide const wide = wide_tiles();
   auto wide_efficiency = [&]() { return efficiency(wide.rows(), wide.cols(), 1) * narrow_rate(wide.w); };
-  // 1024 <= K < 2048, where ping-pong is the default: only a single wave of
+  // 512 <= K < 2048, where ping-pong is the default: only a single wave of
   // wide tiles, and only where their efficiency times narrow_rate(w) beats
-  // that of the ping-pong tiling the rule would take (pp_short below).
+  // that of the ping-pong tiling the rule would take (pp_short below); below
+  // K = 1024 only where that tiling is 64x128.
   // NOTE: session 35 (run 292, H200, layouts.sh, gated, L2 flushed, median
   // of 20, ratio to cuBLAS, the default -> the wide tile): one wave of them
   // won: 1536^3 (ping-pong 64x128) 0.771 -> 0.853 (128x160, 120 tiles), tt
@@ -396,13 +397,28 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 0.836 (128x176), 1536x3072x1024 0.886 -> 0.839 (128x160), 2048^2 x 1024
   // 0.972 -> 0.762, 2560^2 x 1024 0.869 -> 0.832 (128x208), 3072x2048x1024
   // 0.997 -> 0.934; one gained, 2560^2 x 1536 0.852 -> 0.878 (128x208, 260
-  // tiles), which the single-wave clause gives up. K < 1024 not measured.
+  // tiles), which the single-wave clause gives up.
   // The clause, same-run A/B on the 60 shapes of M, N 768-3072 and K 1024,
   // 1536 whose choice it changed (run 293, median of 20): geometric mean
   // +7.2%, 57 gains (768x3072x1536 0.789 -> 0.907, 1024x2560x1536 0.842 ->
   // 0.970); the loss, 1792^2 (0.976 -> 0.906), went back to 64x128 with
   // kPingPong64Rate (run 294); 20 further shapes up to 6144 all gained
   // (run 295: 5120x512x1536 0.792 -> 0.931).
+  // 512 <= K < 1024 (session 36): the same clause, but only where the
+  // incumbent is 64x128. NOTE: run 299 (H200, layouts.sh, gated, L2
+  // flushed, median of 20, ratio to cuBLAS), the 58 shapes of M, N 768-3072
+  // and K 512, 768 whose choice the clause would change: over 64x128 the
+  // wide tiles gained on 40 of 42 (geometric mean +4.6%; 128x160 +6.6% at K
+  // = 512, +7.8% at 768: 1536^2 x 512 0.790 -> 0.859, 1024x2304x768 0.801
+  // -> 0.880; 128x192 +1.6-1.8%; worst 2816x1024x512 0.888 -> 0.883); over
+  // 128x128 ping-pong 128x224 lost 6.2% at K = 512 (2304x1536x512 0.822 ->
+  // 0.766) and 1.0% at 768, 128x208 +0.1% and +3.7% (2 shapes each), so
+  // 128x128 stays. Run 302, 30 more shapes (M or N 512-6144, K 576 and 896)
+  // against 64x128: 29 gains, geometric mean +4.6% (1024x2560x576 0.896 ->
+  // 0.994; 4096x768x576 0.918 -> 0.911). Below K = 512 it is not taken:
+  // run 304 (K 256 and 384, the 42 shapes the clause would change) measured
+  // 128x160 +4.2-5.1% over 64x128 but 128x192 -0.4-0.8% (10 of 20 losses, to
+  // 0.963), which the efficiency comparison does not separate.
   // The ping-pong tile the rule takes: 64x128 where 128x128 tiles would
   // leave a consumer of most CTAs idle or quantise badly, if rows are
   // sector-aligned (see the NOTE above); otherwise 128x128.
@@ -417,7 +433,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // kPingPong64Rate for 64x128 tiles.
   double const pp_short = pp64 ? pp_small * kPingPong64Rate : pp;
   bool const wide_wins =
-      wide.w != 0 && (k < 2048 ? tile_count(wide.rows(), wide.cols()) <= sms && wide_efficiency() > pp_short
+      wide.w != 0 && (k < 2048 ? (k >= 1024 || pp64) && tile_count(wide.rows(), wide.cols()) <= sms &&
+                                     wide_efficiency() > pp_short
                                : pp <= coop + 0.05 || wide_efficiency() > pp);
   if (wide_wins) {
     v.tile_n = wide.w;

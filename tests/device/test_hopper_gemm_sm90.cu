@@ -976,6 +976,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
   // 1024 <= K < 2048 (session 35): one wave of 128 x w tiles where their
   // efficiency times their rate beats the ping-pong tiling the rule would
   // take (64x128 counted at kPingPong64Rate); otherwise ping-pong as before.
+  // 512 <= K < 1024 (session 36): the same, where that tiling is 64x128.
   struct ShortK {
     Shape s;
     int w;  // 0: ping-pong
@@ -997,8 +998,18 @@ TEST(HopperGemm, DefaultVariantSelection) {
                    ShortK{{2048, 2048, 1024}, 0, false, 128},
                    ShortK{{3072, 2048, 1024}, 0, false, 128},
                    ShortK{{2560, 2560, 1536}, 0, false, 128},
-                   // K < 1024: not measured, ping-pong
-                   ShortK{{1536, 1536, 512}, 0, false, 64}}) {
+                   // 512 <= K < 1024, replacing 64x128 (runs 299, 302)
+                   ShortK{{1536, 1536, 512}, 160, false, 0},
+                   ShortK{{1536, 1536, 768}, 160, false, 0},
+                   ShortK{{1536, 2048, 512}, 192, true, 0},
+                   ShortK{{3072, 768, 768}, 160, false, 0},
+                   ShortK{{2304, 1024, 512}, 160, true, 0},
+                   ShortK{{1792, 1792, 768}, 0, false, 64},
+                   // 128x128 ping-pong stays below K = 1024 (128x224 lost 5-8% at K = 512)
+                   ShortK{{2304, 1536, 512}, 0, false, 128},
+                   ShortK{{1280, 2560, 768}, 0, false, 128},
+                   // K < 512: not measured, ping-pong
+                   ShortK{{1536, 1536, 448}, 0, false, 64}}) {
     SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
     detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
     EXPECT_EQ(v.pingpong, c.w == 0);
@@ -1030,8 +1041,8 @@ TEST(HopperGemm, DefaultVariantSelection) {
                      PingPong{{2560, 2560, 512}, 128},    // efficiency +0.108
                      PingPong{{2048, 1024, 4096}, 128},   // K >= 2048: 128 tiles, the same efficiency
                      PingPong{{1024, 1024, 1024}, 64},    // 64 tiles
-                     PingPong{{1000, 1000, 1000}, 64}, PingPong{{1536, 1536, 768}, 64},  // 144 tiles
-                     // (1536^3: one wave of 128x160 since session 35, ShortK above)
+                     PingPong{{1000, 1000, 1000}, 64}, PingPong{{1024, 1024, 768}, 64},
+                     // (1536^2 x 768 and 1536^3: one wave of 128x160 since sessions 36 and 35, ShortK above)
                      PingPong{{2048, 1024, 512}, 64},     // 128 tiles
                      PingPong{{2304, 2304, 1024}, 64},    // 324 tiles, efficiency +0.16
                      PingPong{{1536, 3072, 512}, 64}}) {  // 288 tiles, efficiency +0.146
@@ -1473,6 +1484,11 @@ TEST(HopperGemm, CooperativeWideTmaStore) {
   run_gemm<__nv_bfloat16, float>({1536, 1536, 1536}, R, 1.0f, 0.5f, 1, def);
   run_gemm<__half, __half>({1536, 2048, 1536}, R, 1.0f, 0.0f, 1, def, C, R);
   run_gemm<__nv_bfloat16, float>({1536, 2048, 1024}, C, 1.0f, 0.0f, 1, def);
+  // Session 36: and at 512 <= K < 1024 where they replace 64x128 (1536^2 x
+  // 512: 128x160; 2304 x 1024 x 768: 128x160 transposed, 12 k-blocks).
+  run_gemm<__nv_bfloat16, float>({1536, 1536, 512}, R, 1.0f, 0.5f, 1, def);
+  run_gemm<__half, __half>({2304, 1024, 768}, R, 1.0f, 0.0f, 1, def, C, R);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2304, 1024, 576}, C, 1.0f, 0.0f, 1, def);
   // What has no TMA-store form is refused by name.
   detail::Sm90WsVariant bad;
   bad.tile_n = 128;
