@@ -415,7 +415,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 0.766) and 1.0% at 768, 128x208 +0.1% and +3.7% (2 shapes each), so
   // 128x128 stays. Run 302, 30 more shapes (M or N 512-6144, K 576 and 896)
   // against 64x128: 29 gains, geometric mean +4.6% (1024x2560x576 0.896 ->
-  // 0.994; 4096x768x576 0.918 -> 0.911). Below K = 512 it is not taken:
+  // 0.994; 4096x768x576 0.918 -> 0.911); run 306, nn/nt/tt on five of
+  // them: 14 of 14 gains (1024x2560x768 nn 0.893 -> 0.985). Below K = 512 it
+  // is not taken:
   // run 304 (K 256 and 384, the 42 shapes the clause would change) measured
   // 128x160 +4.2-5.1% over 64x128 but 128x192 -0.4-0.8% (10 of 20 losses, to
   // 0.963), which the efficiency comparison does not separate.
