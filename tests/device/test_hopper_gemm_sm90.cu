@@ -244,11 +244,14 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
                        : kOut == DataType::f32 ? 1e-5
                        : kOut == DataType::f16 ? 2e-3
                                                : 1e-2;
-  std::printf("  [sm90_ws_gemm%s tile %dx%d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s%s A %s B %s D %s: rel err %.3e (bound %.1e), non-finite %lld, off %lld\n",
-              variant.pingpong ? " ping-pong" : " cooperative", variant.tile_m, variant.tile_n,
-              variant.transpose ? " transposed" : "",
-              variant.cluster == 2 ? " cluster2" : variant.tma_store ? " tma-store" : "",
-              variant.group_m, variant.splits, (long long)s.m, (long long)s.n, (long long)s.k,
+  // A default launch is printed as the variant the registry picked.
+  bool const by_default = variant.group_m == kDefaultLaunch;
+  detail::Sm90WsVariant const ran = by_default ? detail::default_sm90_ws_variant(args) : variant;
+  std::printf("  [sm90_ws_gemm%s%s tile %dx%d%s%s g%d splits %d] %lldx%lldx%lld x%lld %s->%s%s A %s B %s D %s: rel err %.3e (bound %.1e), non-finite %lld, off %lld\n",
+              by_default ? " default:" : "", ran.pingpong ? " ping-pong" : " cooperative", ran.tile_m, ran.tile_n,
+              ran.transpose ? " transposed" : "",
+              ran.cluster == 2 ? " cluster2" : ran.tma_store ? " tma-store" : "",
+              ran.group_m, ran.splits, (long long)s.m, (long long)s.n, (long long)s.k,
               (long long)batch, std::string(to_string(kIn)).c_str(), std::string(to_string(kOut)).c_str(),
               kF16Acc ? " (f16 acc)" : "",
               a_row ? "row" : "col", b_col ? "col" : "row", drow ? "row" : "col", rel, bound, (long long)non_finite, (long long)bad);
