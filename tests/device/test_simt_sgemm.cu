@@ -242,9 +242,10 @@ void run_case(const Case& cs) {
 template <class Cfg>
 class SimtSgemm : public ::testing::Test {};
 
-// Every configuration simt_sgemm.cuh defines, which the benchmark
-// (scripts/gpu/simt.sh) times by default; the first is SgemmDefault, the
-// registered one. (The retired ones, scripts/gpu/simt_retired_configs.hpp,
+// Every configuration the benchmark (scripts/gpu/simt.sh) times by default;
+// the first is SgemmDefault, the registered one. Sgemm128x128x32S2WalkBands
+// (SgemmDeepK) runs through `Library`. (The retired ones,
+// scripts/gpu/simt_retired_configs.hpp,
 // are checked by simt.sh: its emulation, ids 2 and 4-7, and its comparison
 // with cuBLAS's result when SIMT_CFG_IDS times them.)
 using Configs = ::testing::Types<simt::Sgemm128x128x16S4WalkBands, simt::Sgemm128x128x16, simt::Sgemm128x128x16S4,

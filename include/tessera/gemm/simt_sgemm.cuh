@@ -255,8 +255,8 @@ __device__ __forceinline__ void outer_product(float (&acc)[Cfg::kThrM][Cfg::kThr
 // have 8 warps and 8x8 values per thread and use elem_k for K-contiguous
 // operands unless said otherwise. Five earlier candidates were measured and
 // retired (docs/performance.md: 2 stages, 128x128x8, 4x8 lanes, 128x256x16,
-// no fragment double buffer); simt.sh still defines them for its ids 2 and
-// 4-7 and for the emulation, as SgemmConfig instances of its own.
+// no fragment double buffer); scripts/gpu/simt_retired_configs.hpp defines
+// them for simt.sh's ids 2 and 4-7 and its emulation.
 // 128x128x16, 3 stages, 8 warps (2x4) of 64x32, 8x8 per thread, 2 CTAs/SM
 // (<= 128 registers), 49.5 KB shared memory (M/N-major stages).
 // Measured best of run 2 (BK=16 beat BK=8 in every order).
