@@ -271,8 +271,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   double const pp = efficiency(128, 128, 1);
   // Cooperative 128 x w tiles, w in {160, 176, 192, 208, 224}
   // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
-  // either orientation), for 16-bit inputs, K >= 2048 (512 <= K < 2048:
-  // one wave of them only, see the NOTE at wide_wins), where their tile
+  // either orientation), for 16-bit inputs, K >= 2048 (K < 2048: one wave
+  // of them only, 128x160 only below K = 512, see the NOTE at wide_wins),
+  // where their tile
   // count fills the waves so much better than 128x256 that a time model
   // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
   // 128x256 tile costs split_unit_cost(K-blocks, 1) (the K-blocks + 3 for
@@ -340,7 +341,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     std::int64_t cols() const { return transposed ? 128 : w; }
   };
   auto wide_tiles = [&]() -> Wide {
-    if (elem_bytes != 2 || k < 512) return {};
+    if (elem_bytes != 2) return {};
     auto launch_time = [&](std::int64_t tiles, double tile_cost) {
       return wave_launch_cost(tiles, tile_cost, sms, kPartWaveSpeedup);
     };
@@ -366,6 +367,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       if (!allowed) continue;
       for (int w : {160, 176, 192, 208, 224}) {
         if (!a_k_major && !b_k_major && w != 192) continue;
+        if (k < 512 && w != 160) continue;  // K < 512: 128x160 only (runs 304, 307)
         Wide const c{w, tr == 1};
         double const t = launch_time(tile_count(c.rows(), c.cols()), whole * w / 256.0 / narrow_rate(w));
         if (t < best_time) {
@@ -385,10 +387,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // tiles (run 287), so it stays.
   Wide const wide = wide_tiles();
   auto wide_efficiency = [&]() { return efficiency(wide.rows(), wide.cols(), 1) * narrow_rate(wide.w); };
-  // 512 <= K < 2048, where ping-pong is the default: only a single wave of
-  // wide tiles, and only where their efficiency times narrow_rate(w) beats
-  // that of the ping-pong tiling the rule would take (pp_short below); below
-  // K = 1024 only where that tiling is 64x128.
+  // K < 2048, where ping-pong is the default: only a single wave of wide
+  // tiles, and only where their efficiency times narrow_rate(w) beats that
+  // of the ping-pong tiling the rule would take (pp_short below); below K =
+  // 1024 only where that tiling is 64x128, below K = 512 128x160 only.
   // NOTE: session 35 (run 292, H200, layouts.sh, gated, L2 flushed, median
   // of 20, ratio to cuBLAS, the default -> the wide tile): one wave of them
   // won: 1536^3 (ping-pong 64x128) 0.771 -> 0.853 (128x160, 120 tiles), tt
@@ -416,11 +418,18 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // 128x128 stays. Run 302, 30 more shapes (M or N 512-6144, K 576 and 896)
   // against 64x128: 29 gains, geometric mean +4.6% (1024x2560x576 0.896 ->
   // 0.994; 4096x768x576 0.918 -> 0.911); run 306, nn/nt/tt on five of
-  // them: 14 of 14 gains (1024x2560x768 nn 0.893 -> 0.985). Below K = 512 it
-  // is not taken:
-  // run 304 (K 256 and 384, the 42 shapes the clause would change) measured
-  // 128x160 +4.2-5.1% over 64x128 but 128x192 -0.4-0.8% (10 of 20 losses, to
-  // 0.963), which the efficiency comparison does not separate.
+  // them: 14 of 14 gains (1024x2560x768 nn 0.893 -> 0.985).
+  // K < 512 (session 37): 128x160 only (wide_tiles). Run 304 (K 256 and
+  // 384, the 42 shapes a bound of K = 128 would change) measured 128x160
+  // +4.2-5.1% over 64x128 (22 of 22 gains) but 128x192 -0.4-0.8% (13 of 20
+  // losses, to 0.963), which the efficiency comparison does not separate.
+  // NOTE: runs 308-310 (H200, layouts.sh, gated, L2 flushed, median of 20,
+  // pp64_tma -> 128x160 in the rule's orientation), on the 21 M x N per K
+  // (512-6144) this clause changes: K 256-480, 46 shapes, 45 gains,
+  // geometric mean +4.0% (1024x2560x480 0.930 -> 0.997; 512x5120x448 0.977
+  // -> 0.971 the loss); nn/tt 4 of 4 (2304x1024x384 nn 0.855 -> 0.934); K
+  // 128 and 192, 32 of 32, +7.0%; K 32 and 64, 22 of 22, +6.1% (1280x1792x32
+  // 0.785 -> 0.883). One wave of 128x160 writes D in fewer, wider tiles.
   // The ping-pong tile the rule takes: 64x128 where 128x128 tiles would
   // leave a consumer of most CTAs idle or quantise badly, if rows are
   // sector-aligned (see the NOTE above); otherwise 128x128.

@@ -979,7 +979,8 @@ TEST(HopperGemm, DefaultVariantSelection) {
   // 1024 <= K < 2048 (session 35): one wave of 128 x w tiles where their
   // efficiency times their rate beats the ping-pong tiling the rule would
   // take (64x128 counted at kPingPong64Rate); otherwise ping-pong as before.
-  // 512 <= K < 1024 (session 36): the same, where that tiling is 64x128.
+  // 512 <= K < 1024 (session 36): the same, where that tiling is 64x128;
+  // K < 512 (session 37): likewise, 128x160 tiles only.
   struct ShortK {
     Shape s;
     int w;  // 0: ping-pong
@@ -1011,8 +1012,20 @@ TEST(HopperGemm, DefaultVariantSelection) {
                    // 128x128 ping-pong stays below K = 1024 (128x224 lost 4-8% at K = 512)
                    ShortK{{2304, 1536, 512}, 0, false, 128},
                    ShortK{{1280, 2560, 768}, 0, false, 128},
-                   // K < 512: not taken (run 304: 128x192 lost where 128x160 gained)
-                   ShortK{{1536, 1536, 448}, 0, false, 64}}) {
+                   // K < 512: 128x160 only, replacing 64x128 (run 304: 128x192 lost
+                   // 0.4-0.8% where 128x160 gained 4-5%; runs 307-309 down to K = 8)
+                   ShortK{{1536, 1536, 448}, 160, false, 0},
+                   ShortK{{1536, 1536, 256}, 160, false, 0},
+                   ShortK{{2304, 1024, 384}, 160, true, 0},
+                   ShortK{{512, 5120, 256}, 160, false, 0},
+                   ShortK{{3328, 768, 320}, 160, true, 0},
+                   ShortK{{1536, 2048, 256}, 0, false, 64},  // 128x192's one wave: not taken
+                   ShortK{{768, 4096, 256}, 0, false, 64},
+                   ShortK{{2304, 1536, 384}, 0, false, 128},
+                   ShortK{{1536, 1536, 128}, 160, false, 0},
+                   ShortK{{1280, 2048, 32}, 160, true, 0},
+                   ShortK{{4608, 512, 8}, 160, true, 0},
+                   ShortK{{1536, 2048, 64}, 0, false, 64}}) {
     SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
     detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
     EXPECT_EQ(v.pingpong, c.w == 0);
@@ -1492,6 +1505,13 @@ TEST(HopperGemm, CooperativeWideTmaStore) {
   run_gemm<__nv_bfloat16, float>({1536, 1536, 512}, R, 1.0f, 0.5f, 1, def);
   run_gemm<__half, __half>({2304, 1024, 768}, R, 1.0f, 0.0f, 1, def, C, R);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2304, 1024, 576}, C, 1.0f, 0.0f, 1, def);
+  // Session 37: 128x160 at K < 512 (1 to 7 k-blocks, fewer than the ring's
+  // stages; a K of 48 is one part-filled block, rows 32-byte aligned): both
+  // orientations, beta, f32 out, col-major A.
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 1536, 256}, R, 1.0f, 0.5f, 1, def);
+  run_gemm<__half, __half>({1280, 2048, 48}, R, 1.0f, 0.5f, 1, def);
+  run_gemm<__half, float>({2304, 1024, 384}, C, 1.0f, 0.0f, 1, def, C, R);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({512, 5120, 448}, R, -1.0f, 0.0f, 1, def);
   // What has no TMA-store form is refused by name.
   detail::Sm90WsVariant bad;
   bad.tile_n = 128;
