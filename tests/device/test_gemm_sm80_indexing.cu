@@ -13,6 +13,11 @@
 //   epilogue: accumulator fragments staged through Sm80Epilogue's swizzle
 //     and read back by the 16-byte store pattern: a bijection, same values.
 // Operands are small integers, so every product is exact.
+// No kernels here: the device passes (sm_80, sm_90a) compile nothing but
+// this guard, and the host pass does all the work (tests/CMakeLists.txt,
+// "host-only .cu tests").
+#if !defined(__CUDA_ARCH__)
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
@@ -393,3 +398,5 @@ TEST(Sm80Indexing, SpreadSlicesCoverEveryUnitOnce) {
 }
 
 }  // namespace
+
+#endif  // !defined(__CUDA_ARCH__)
