@@ -367,7 +367,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       if (!allowed) continue;
       for (int w : {160, 176, 192, 208, 224}) {
         if (!a_k_major && !b_k_major && w != 192) continue;
-        if (k < 512 && w != 160) continue;  // K < 512: 128x160 only (runs 304, 307)
+        if (k < 512 && w != 160) continue;  // K < 512: 128x160 only (runs 304, 308-311)
         Wide const c{w, tr == 1};
         double const t = launch_time(tile_count(c.rows(), c.cols()), whole * w / 256.0 / narrow_rate(w));
         if (t < best_time) {
@@ -429,7 +429,10 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // geometric mean +4.0% (1024x2560x480 0.930 -> 0.997; 512x5120x448 0.977
   // -> 0.971 the loss); nn/tt 4 of 4 (2304x1024x384 nn 0.855 -> 0.934); K
   // 128 and 192, 32 of 32, +7.0%; K 32 and 64, 22 of 22, +6.1% (1280x1792x32
-  // 0.785 -> 0.883). One wave of 128x160 writes D in fewer, wider tiles.
+  // 0.785 -> 0.883); run 311, K 8 and 16, 10 of 10, +11% (4608x512x8 0.574
+  // -> 0.722). One wave of 128x160 writes D in fewer, wider tiles. Where the
+  // incumbent is 128x128, several waves of wide tiles lost 15-30% (run 311,
+  // M, N 2048-8192, K 128-512).
   // The ping-pong tile the rule takes: 64x128 where 128x128 tiles would
   // leave a consumer of most CTAs idle or quantise badly, if rows are
   // sector-aligned (see the NOTE above); otherwise 128x128.

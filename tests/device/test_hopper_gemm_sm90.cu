@@ -1013,7 +1013,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
                    ShortK{{2304, 1536, 512}, 0, false, 128},
                    ShortK{{1280, 2560, 768}, 0, false, 128},
                    // K < 512: 128x160 only, replacing 64x128 (run 304: 128x192 lost
-                   // 0.4-0.8% where 128x160 gained 4-5%; runs 307-309 down to K = 8)
+                   // 0.4-0.8% where 128x160 gained 4-5%; runs 308-311 down to K = 8)
                    ShortK{{1536, 1536, 448}, 160, false, 0},
                    ShortK{{1536, 1536, 256}, 160, false, 0},
                    ShortK{{2304, 1024, 384}, 160, true, 0},
