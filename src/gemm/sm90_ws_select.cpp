@@ -424,9 +424,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // +4.2-5.1% over 64x128 (22 of 22 gains) but 128x192 -0.4-0.8% (13 of 20
   // losses, to 0.963), which the efficiency comparison does not separate.
   // NOTE: runs 308-310 (H200, layouts.sh, gated, L2 flushed, median of 20,
-  // pp64_tma -> 128x160 in the rule's orientation), on the 21 M x N per K
-  // (512-6144) this clause changes: K 256-480, 46 shapes, 45 gains,
-  // geometric mean +4.0% (1024x2560x480 0.930 -> 0.997; 512x5120x448 0.977
+  // pp64_tma -> 128x160 in the rule's orientation), on shapes whose pick
+  // this clause changes (M, N 512-6144): K 256-480, 42 shapes, 41 gains,
+  // geometric mean +4.1% (1024x2560x480 0.930 -> 0.997; 512x5120x448 0.977
   // -> 0.971 the loss); nn/tt 4 of 4 (2304x1024x384 nn 0.855 -> 0.934); K
   // 128 and 192, 32 of 32, +7.0%; K 32 and 64, 22 of 22, +6.1% (1280x1792x32
   // 0.785 -> 0.883); run 311, K 8 and 16, 10 of 10, +11% (4608x512x8 0.574

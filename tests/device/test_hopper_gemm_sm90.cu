@@ -1505,7 +1505,7 @@ TEST(HopperGemm, CooperativeWideTmaStore) {
   run_gemm<__nv_bfloat16, float>({1536, 1536, 512}, R, 1.0f, 0.5f, 1, def);
   run_gemm<__half, __half>({2304, 1024, 768}, R, 1.0f, 0.0f, 1, def, C, R);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2304, 1024, 576}, C, 1.0f, 0.0f, 1, def);
-  // Session 37: 128x160 at K < 512 (1 to 7 k-blocks, fewer than the ring's
+  // Session 37: 128x160 at K < 512 (1 to 7 k-blocks around the ring's 5
   // stages; a K of 48 is one part-filled block, rows 32-byte aligned): both
   // orientations, beta, f32 out, col-major A.
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1536, 1536, 256}, R, 1.0f, 0.5f, 1, def);
