@@ -40,7 +40,7 @@ if step layouts; then
 import re, sys
 p = None; t = {}; order = []
 for l in open(sys.argv[1]):
-    m = re.match(r'^(\d+x\d+x\d+) (\w\w)$', l.strip())
+    m = re.match(r'^(\d+x\d+x\d+) (\w\w)( tf32| ld padded to \d+)*$', l.strip())
     if m: p = l.strip(); order.append(p); t[p] = {}
     m = re.match(r'\s+(\S+)\s+([\d.]+)\s+([\d.]+)x', l)
     if m and p: t[p][m.group(1)] = float(m.group(3))
