@@ -1230,6 +1230,50 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
+// Host: the short-K picks over a generated grid (M, N 256-6144 in steps of
+// 128, K 1-511, rows 32- or 128-byte aligned, every operand order). Below
+// K = 512 the rule runs ping-pong (64x128 or 128x128), or one wave of
+// cooperative 128x160 tiles with the TMA store, unsplit and unclustered,
+// with an M/N-major operand on A' and never with both M/N-major; tf32 never
+// takes them (session 37).
+TEST(HopperGemm, ShortKSelectionInvariants) {
+  constexpr int kSms = 132;
+  int wide = 0, pingpong = 0;
+  for (int64_t k : {1, 8, 48, 64, 200, 256, 320, 448, 511})
+    for (int row_align : {32, 128})
+      for (int order = 0; order < 4; ++order) {
+        bool const a_k = order & 1, b_k = order & 2;
+        for (int64_t m = 256; m <= 6144; m += 128)
+          for (int64_t n = 256; n <= 6144; n += 128) {
+            detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, k, kSms, 2, row_align, a_k, b_k);
+            SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k << " rows " << row_align << "B, A "
+                                            << (a_k ? "K" : "M") << "-major, B " << (b_k ? "K" : "N") << "-major");
+            if (v.pingpong) {
+              ++pingpong;
+              ASSERT_EQ(v.tile_n, 128);
+              ASSERT_TRUE(v.tile_m == 64 || v.tile_m == 128) << v.tile_m;
+              continue;
+            }
+            ++wide;
+            ASSERT_EQ(v.tile_m, 128);
+            ASSERT_EQ(v.tile_n, 160);
+            ASSERT_TRUE(v.tma_store);
+            ASSERT_EQ(v.splits, 1);
+            ASSERT_EQ(v.cluster, 1);
+            ASSERT_TRUE(a_k || b_k) << "both operands M/N-major: 128x192 only, not below K = 512";
+            if (!a_k) ASSERT_FALSE(v.transpose) << "an M-major A stays on A'";
+            if (a_k && !b_k) ASSERT_TRUE(v.transpose) << "an N-major B goes on A'";
+            int64_t const rows = v.transpose ? 160 : 128, cols = v.transpose ? 128 : 160;
+            ASSERT_LE(((m + rows - 1) / rows) * ((n + cols - 1) / cols), kSms) << "one wave only";
+            EXPECT_NE(detail::select_sm90_ws_variant(m, n, k, kSms, 4, row_align, a_k, b_k).tile_n, 160)
+                << "tf32 takes no wide tile";
+          }
+      }
+  // Both kinds occur: the grid exercises the clause, not just ping-pong.
+  EXPECT_GT(wide, 100);
+  EXPECT_GT(pingpong, 1000);
+}
+
 // The default launch (per-shape selection) on shapes that pick each kernel.
 TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
