@@ -273,9 +273,8 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
   // (WsGemmNarrowTmaConfig<w>: the TMA-store epilogue since session 34, in
   // either orientation), for 16-bit inputs, K >= 2048 (K < 2048: one wave
   // of them only, 128x160 only below K = 512, see the NOTE at wide_wins),
-  // where their tile
-  // count fills the waves so much better than 128x256 that a time model
-  // predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
+  // where their tile count fills the waves so much better than 128x256 that
+  // a time model predicts them kNarrowMargin (3%) faster. The model, in K-block units: a
   // 128x256 tile costs split_unit_cost(K-blocks, 1) (the K-blocks + 3 for
   // fill and epilogue), a 128 x w tile w / 256 of that over narrow_rate(w)
   // (0.89-0.97: their rate per busy SM on full waves, run 286), and a wave
