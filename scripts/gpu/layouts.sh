@@ -22,6 +22,8 @@
 # LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
 # aligned without changing the problem; both cuBLAS and Tessera read them so).
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
+# ROTATE=R: R copies of A and B, each run on the next (with FLUSH_MB=0, the
+# method of `tessera bench`'s rotating input sets).
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
 # (scripts/gpu/driver_gate.cuh says why); GATE=0: the earlier method (each
@@ -82,16 +84,26 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   constexpr bool kTf32 = std::is_same_v<T, float>;
   cudaDataType_t const ct = kTf32 ? CUDA_R_32F : CUDA_R_16BF;
   T *A, *B, *D, *Dc; double* acc;
+  // ROTATE=R: R copies of A and B with the same contents, each run (cuBLAS
+  // and Tessera, the gate's untimed runs too) on the next copy, so that no
+  // run finds its operands in L2 from the run before (as `tessera bench`'s
+  // rotating input sets); default 1.
+  int const rot = std::getenv("ROTATE") ? std::max(1, std::atoi(std::getenv("ROTATE"))) : 1;
   // LD_PAD=P: every leading dimension of A and B rounded up to a multiple of
   // P elements (the rows' alignment without changing the problem).
   int const pad = std::getenv("LD_PAD") ? std::max(1, std::atoi(std::getenv("LD_PAD"))) : 1;
   auto up = [pad](int x) { return (x + pad - 1) / pad * pad; };
   int const lda = a_kmaj ? up(K) : up(M), ldb = b_kmaj ? up(K) : up(N);
   size_t const a_elems = size_t(lda) * (a_kmaj ? M : K), b_elems = size_t(ldb) * (b_kmaj ? N : K);
-  CHECK(cudaMalloc(&A, a_elems * sizeof(T))); CHECK(cudaMalloc(&B, b_elems * sizeof(T)));
+  std::vector<T*> As(rot), Bs(rot);
+  for (int r = 0; r < rot; ++r) {
+    CHECK(cudaMalloc(&As[r], a_elems * sizeof(T))); CHECK(cudaMalloc(&Bs[r], b_elems * sizeof(T)));
+    fill<<<1024, 256>>>(As[r], (long long)a_elems, 1u); fill<<<1024, 256>>>(Bs[r], (long long)b_elems, 2u);
+  }
+  A = As[0]; B = Bs[0];
+  int turn = 0;
   CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(T))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(T)));
   CHECK(cudaMalloc(&acc, 16));
-  fill<<<1024, 256>>>(A, (long long)a_elems, 1u); fill<<<1024, 256>>>(B, (long long)b_elems, 2u);
   GemmArgs args;
   args.m = M; args.n = N; args.k = K;
   args.input = kTf32 ? DataType::tf32 : DataType::bf16; args.output = kTf32 ? DataType::f32 : DataType::bf16;
@@ -104,6 +116,10 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   for (const std::string& s : pb.variants) es.push_back(parse(s));
   float one = 1.0f, zero = 0.0f;
   auto run = [&](int i) {
+    if (rot > 1) {
+      A = As[turn % rot]; B = Bs[turn % rot]; ++turn;
+      args.a.data = A; args.b.data = B;
+    }
     if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
       cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
                                       &one, B, ct, ldb, A, ct, lda, &zero, Dc, ct, N,
@@ -142,7 +158,8 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     for (int i = 1; i < nv; ++i)
       if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
   }
-  cudaFree(A); cudaFree(B); cudaFree(D); cudaFree(Dc); cudaFree(acc);
+  for (int r = 0; r < rot; ++r) { cudaFree(As[r]); cudaFree(Bs[r]); }
+  cudaFree(D); cudaFree(Dc); cudaFree(acc);
 }
 
 int main(int argc, char** argv) {
