@@ -243,7 +243,7 @@ SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer
 TESSERA_TEST_IN_PROCESS=1 timeout 90 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_tma" --gtest_filter='HopperTma.Load2DNoSwizzle:HopperTma.Load3D:HopperTma.StoreAndReduceAdd:HopperTma.MulticastClusterOf2' > "$OUT/memcheck_tma.log" 2>&1
 echo "tma rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_tma.log" | head -5
 if [ $gemm_hung -eq 0 ]; then
-  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched:HopperGemm.TmaStoreSmall:HopperGemm.SplitKSmall:HopperGemm.NarrowSmall:HopperGemm.MnMajorSmall'
+  filter='HopperGemm.SingleTileAndTiny:HopperGemm.Batched:HopperGemm.TmaStoreSmall:HopperGemm.SplitKSmall:HopperGemm.NarrowSmall:HopperGemm.MnMajorSmall:HopperGemm.PingPong64x128Skinny'
   [ $pp_hung -eq 0 ] && filter="$filter:HopperGemm.PingPongSmall"
   timeout 150 "$SAN" --tool memcheck --error-exitcode 9 "$BUILD/test_gemm" --gtest_filter="$filter" > "$OUT/memcheck_gemm.log" 2>&1
   echo "gemm rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck_gemm.log" | head -5

@@ -59,7 +59,8 @@ namespace {
 //     SM: most CTAs would get one tile, which one consumer warpgroup runs
 //     while the other idles; 64x128 tiles give both consumers a tile; or
 //   - the 64x128 efficiency beats the 128x128 one by more than 0.12 (K <
-//     2048) or 0.2 (longer K, where the smaller tile's 1.5x operand reads per
+//     2048; 0.09 at 256 <= K < 512 with 128-byte aligned rows, session 38)
+//     or 0.2 (longer K, where the smaller tile's 1.5x operand reads per
 //     flop cost more).
 // NOTE: session 11, runs 114-116 (H200, bf16 TN, D row-major, layouts.sh
 // with every Tessera run timed after a cuBLAS run as in `tessera bench`,
@@ -162,6 +163,42 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       v.transpose = m > n;
       v.tma_store = false;
       v.group_m = 8;
+      return v;
+    }
+    // 32 < m <= 64, 16-bit K-major operands, rows 128-byte aligned: ping-pong
+    // 64x128 with the TMA store, the small dimension on M in D's own
+    // orientation, where its tiles fill at least half the SMs in one wave,
+    // or make 2-4 waves whose last one is under 60% full, run with every
+    // wave full (balance_waves).
+    // NOTE: session 38, run 319 (H200, layouts.sh, gated, no L2 flush, three
+    // rotating copies of A and B as `tessera bench` rotates its inputs,
+    // median of 30; the narrow default -> this): one wave, M = 64: 64x8192x8192
+    // (64 tiles, the narrow tiles split 2 ways) 0.951 -> 1.000, 64x12288x4096
+    // 0.946 -> 0.963, 64x12288x8192 0.923 -> 0.935, 64x16384x4096 0.936 ->
+    // 0.935; balanced: 64x20000x4096 (157 tiles, 79 CTAs of two) 0.883 ->
+    // 0.934, 64x25600x4096 (200) 0.969 -> 0.990, 64x36864x4096 (288) 0.888 ->
+    // 0.907. Where the last wave is fuller (224 and 256 tiles) ping-pong
+    // lost unbalanced: 64x28672x4096 0.964 -> 0.950, 48x28672x4096 0.970 ->
+    // 0.939, 64x28672x2048 0.917 -> 0.906, 64x32768x4096 0.966 -> 0.960
+    // (balanced it had lost to itself unbalanced, run 317), so the narrow
+    // tiles keep them. Without the rotation (runs 316-317) those four had
+    // read as gains of 0.5-6%: operands left in L2 by the run before favour
+    // ping-pong. Not taken either: M = 32 (run 317: 0.948 -> 0.950) and 16
+    // (0.955 -> 0.915), 32 tiles (64x4096x14336: 0.953 -> 0.707 against the
+    // narrow tiles' 4-way split), and m > n (20000x64x4096 transposed,
+    // balanced: 0.931 -> 0.922).
+    std::int64_t const pp_tiles = (big + 127) / 128;
+    bool const pp_waves_fit =
+        pp_tiles <= sms || (short_partial_waves(pp_tiles) && 5 * (pp_tiles % sms) < 3 * std::int64_t(sms));
+    if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
+        2 * pp_tiles + 4 >= sms && pp_waves_fit) {
+      v.pingpong = true;
+      v.tile_m = 64;
+      v.tile_n = 128;
+      v.transpose = false;
+      v.tma_store = true;
+      v.group_m = 8;
+      v.balance_waves = pp_tiles > sms;
       return v;
     }
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
@@ -440,7 +477,22 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     if (row_align < 32) return false;
     bool const one_tile_per_cta = row_align >= 128 && 2 * tiles_128 < 3 * std::int64_t(sms);
     double const gain = pp_small - pp;
-    return k < 2048 ? (one_tile_per_cta || gain > 0.12) : gain > 0.2;
+    if (k >= 2048) return gain > 0.2;
+    // NOTE: session 38 (run 316, H200, layouts.sh, gated, L2 flushed, median
+    // of 20, pp128_tma -> pp64_tma): at 256 <= K < 512, 21 fresh M x N with
+    // gains of 0.09-0.12 (rows 128-byte aligned; K 256, 384 transposed and
+    // 448): 58 of 63 shapes gained, geometric mean +1.9% (+2.0 / +1.8 /
+    // +1.9% per K; 1280x7424x256 0.951 -> 1.000, 2816x3328x256 0.910 ->
+    // 0.951); the five losses 0.1-1.1% (2816x2560x384 0.875 -> 0.865). Run
+    // 314 had found the same on 16 of 18 (3072^2 x 256 0.894 -> 0.937). Run
+    // 319 (no flush, three rotating copies of A and B): 1280x7424x256 0.916
+    // -> 0.945, 2816x3328x256 0.923 -> 0.956, 3072^2 x 256 0.904 -> 0.947,
+    // 1792x5120x256 0.951 -> 0.984, 6912x1024x384 1.016 -> 1.012.
+    // Gains of 0.04-0.09 lost there (-2.2% at K = 256, run 313), and at K =
+    // 512 and below K = 256 the 0.09-0.12 band did not win (0 of 6, 6 of
+    // 12), so 0.12 stays for them.
+    double const threshold = k >= 256 && k < 512 && row_align >= 128 ? 0.09 : 0.12;
+    return one_tile_per_cta || gain > threshold;
   }();
   // Short K: the incumbent is that ping-pong tiling, its efficiency times
   // kPingPong64Rate for 64x128 tiles.

@@ -601,6 +601,24 @@ TEST(HopperGemm, PingPong64x128Variant) {
   EXPECT_EQ(detail::launch_sm90_ws_gemm(args, nullptr, bad).code, StatusCode::cannot_implement);
 }
 
+// The skinny default for m in (32, 64] (session 38): ping-pong 64x128 with
+// the TMA store, 64-157 tiles of one row, balanced waves where the last
+// wave is under 60% full. Small K, so that compute-sanitizer can run it
+// (hopper.sh's memcheck filter names it).
+TEST(HopperGemm, PingPong64x128Skinny) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  MatrixOrder const R = MatrixOrder::row_major;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 20000, 64}, R, 1.0f, 0.0f, 1, def);  // 157 tiles: 79 CTAs of two
+  run_gemm<__nv_bfloat16, float>({48, 8192, 192}, R, 1.5f, -0.5f, 1, def);         // 64 tiles, 48 of 64 rows
+  run_gemm<__half, __half>({40, 9000, 256}, R, 1.0f, 0.5f, 2, def);                // N residue, batch
+  detail::Sm90WsVariant bw{true, 0, 128};
+  bw.tile_m = 64;
+  bw.tma_store = true;
+  bw.balance_waves = true;
+  run_gemm<__half, float>({64, 36864, 64}, R, 1.0f, 0.0f, 1, bw);  // 288 tiles: 3 waves of 96 CTAs
+}
+
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
 // ring of 32 KiB).
 TEST(HopperGemm, PingPong128Variant) {
@@ -1137,6 +1155,16 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(detail::select_sm90_ws_variant(1000, 1000, 2000, 132, 2, 32).tile_m, 64);
   EXPECT_EQ(detail::select_sm90_ws_variant(1200, 1200, 1040, 132, 2, 32).tile_m, 128);
   EXPECT_EQ(detail::select_sm90_ws_variant(1200, 1200, 1040, 132, 2, 128).tile_m, 64);
+  // 256 <= K < 512 with 128-byte rows: 64x128 over 128x128 from an
+  // efficiency gain of 0.09 (session 38; 0.12 elsewhere below K = 2048).
+  // 3072^2: 576 tiles of 128x128 in 5 waves (0.873), 1152 of 64x128 in 9
+  // (0.970), a gain of 0.097; 2304x3840: 540 tiles, a gain of 0.091.
+  for (int64_t k : {256, 320, 448, 511})
+    EXPECT_EQ(pick(3072, 3072, k).tile_m, 64) << "K = " << k;
+  EXPECT_EQ(pick(2304, 3840, 384).tile_m, 64);
+  for (int64_t k : {192, 255, 512, 768}) EXPECT_EQ(pick(3072, 3072, k).tile_m, 128) << "K = " << k;
+  EXPECT_EQ(detail::select_sm90_ws_variant(3072, 3072, 256, 132, 2, 64).tile_m, 128);
+  EXPECT_EQ(pick(3072, 3584, 256).tile_m, 128);  // a gain of 0.077
   // One dimension in (64, 128]: ping-pong 64x128 in the problem's own
   // orientation, with the TMA-store epilogue (run 33: 1.01x against 0.98x
   // transposed with the direct epilogue at 128x8192x8192).
@@ -1148,15 +1176,60 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
   }
-  // One dimension <= 64: narrow tiles, that dimension on the tile's N side,
-  // uniform split-K where K is long for the few tiles.
+  // m in (32, 64], 16-bit K-major operands on 128-byte rows: ping-pong
+  // 64x128 with the TMA store in D's orientation (session 38) where its
+  // tiles fill at least half the SMs (2 * tiles + 4 >= 132) in one wave, or
+  // make 2-4 waves whose last one is under 60% full, then balanced.
+  struct Skinny64 {
+    Shape s;
+    bool balanced;
+  };
+  for (Skinny64 c : {Skinny64{{64, 20000, 4096}, true},   // 157 tiles: last wave 25 of 132
+                     Skinny64{{64, 25600, 4096}, true},   // 200 tiles: 68 of 132
+                     Skinny64{{64, 36864, 4096}, true},   // 288 tiles: 3 waves, 24 of 132
+                     Skinny64{{64, 8192, 8192}, false},   // 64 tiles, unsplit
+                     Skinny64{{64, 12288, 4096}, false},  // 96 tiles
+                     Skinny64{{64, 16896, 4096}, false},  // 132 tiles: one full wave
+                     Skinny64{{48, 16384, 4096}, false}, Skinny64{{33, 16384, 64}, false}}) {
+    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    EXPECT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128) << "ping-pong 64x128 expected";
+    EXPECT_FALSE(v.transpose);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.splits, 1);
+    EXPECT_EQ(v.cluster, 1);
+    EXPECT_EQ(v.balance_waves, c.balanced);
+  }
+  // Not taken: a last wave 60% full or more (224 tiles: 92 of 132; 256:
+  // 124), more than 4 waves, m > n, rows under 128 bytes aligned, tf32, an
+  // M/N-major operand (the small A' M-major: the narrow tiles; the large B'
+  // N-major: ping-pong 64x256, below), fewer than 64 tiles, m = 32.
+  for (auto [v, what] :
+       {std::pair{detail::select_sm90_ws_variant(64, 28672, 4096, 132), "224 tiles"},
+        std::pair{detail::select_sm90_ws_variant(48, 28672, 4096, 132), "224 tiles, m = 48"},
+        std::pair{detail::select_sm90_ws_variant(64, 32768, 4096, 132), "256 tiles"},
+        std::pair{detail::select_sm90_ws_variant(64, 90000, 4096, 132), "704 tiles"},
+        std::pair{detail::select_sm90_ws_variant(20000, 64, 4096, 132), "m > n"},
+        std::pair{detail::select_sm90_ws_variant(64, 20000, 4096, 132, 2, 64), "64-byte rows"},
+        std::pair{detail::select_sm90_ws_variant(64, 20000, 4096, 132, 4), "tf32"},
+        std::pair{detail::select_sm90_ws_variant(64, 20000, 4096, 132, 2, 128, false, true), "A' M-major"},
+        std::pair{detail::select_sm90_ws_variant(64, 7936, 4096, 132), "62 tiles"},
+        std::pair{detail::select_sm90_ws_variant(64, 4096, 14336, 132), "32 tiles"},
+        std::pair{detail::select_sm90_ws_variant(32, 20000, 4096, 132), "m = 32"}}) {
+    SCOPED_TRACE(what);
+    EXPECT_FALSE(v.pingpong && v.tile_m == 64 && v.tile_n == 128);
+  }
+  // One dimension <= 64 otherwise: narrow tiles, that dimension on the
+  // tile's N side, uniform split-K where K is long for the few tiles.
   struct Narrow {
     Shape s;
     int tile_n, splits;
     bool transpose;
   };
-  for (Narrow c : {Narrow{{64, 28672, 4096}, 64, 1, true}, Narrow{{16, 4096, 14336}, 16, 4, true},
-                   Narrow{{4096, 16, 14336}, 16, 4, false}, Narrow{{30, 2000, 300}, 32, 1, true}}) {
+  for (Narrow c : {Narrow{{64, 28672, 4096}, 64, 1, true}, Narrow{{28672, 64, 4096}, 64, 1, false},
+                   Narrow{{64, 4096, 14336}, 64, 4, true},
+                   Narrow{{16, 4096, 14336}, 16, 4, true}, Narrow{{4096, 16, 14336}, 16, 4, false},
+                   Narrow{{30, 2000, 300}, 32, 1, true}}) {
     detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
     SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
     EXPECT_FALSE(v.pingpong);
@@ -1168,21 +1241,23 @@ TEST(HopperGemm, DefaultVariantSelection) {
   }
   // Unsplit narrow 128x64 tiles in 2-4 waves, the last partly filled, run
   // every wave full (session 28): 224 tiles as 112 CTAs of two. The
-  // narrower tiles lost 1% that way and keep one CTA per SM.
+  // narrower tiles lost 1% that way and keep one CTA per SM. (Some m < n
+  // with m in (32, 64] take ping-pong 64x128 above.)
   struct Waves {
     Shape s;
     bool balanced;
   };
-  for (Waves c : {Waves{{64, 28672, 4096}, true},     // 224 tiles
-                  Waves{{28672, 64, 4096}, true},     // either orientation
-                  Waves{{64, 20000, 4096}, true},     // 157 tiles: 79 CTAs
-                  Waves{{32, 28672, 4096}, false},    // 128x32 tiles
-                  Waves{{28672, 16, 4096}, false},    // 128x16 tiles
-                  Waves{{64, 16896, 4096}, false},    // 132 tiles: one full wave
-                  Waves{{64, 8192, 4096}, false},     // 64 tiles: one wave
-                  Waves{{64, 67584, 4096}, false},    // 528 tiles: 4 full waves
-                  Waves{{64, 90000, 4096}, false},    // 704 tiles: 6 waves
-                  Waves{{16, 4096, 14336}, false}}) { // split along K
+  for (Waves c : {Waves{{64, 28672, 4096}, true},      // 224 tiles: 112 CTAs of two
+                  Waves{{28672, 64, 4096}, true},      // either orientation
+                  Waves{{20000, 64, 4096}, true},      // 157 tiles: 79 CTAs
+                  Waves{{28672, 64, 2048}, true},      // shorter K, the same tiles
+                  Waves{{32, 28672, 4096}, false},     // 128x32 tiles
+                  Waves{{28672, 16, 4096}, false},     // 128x16 tiles
+                  Waves{{16896, 64, 4096}, false},     // 132 tiles: one full wave
+                  Waves{{8192, 64, 4096}, false},      // 64 tiles: one wave
+                  Waves{{67584, 64, 4096}, false},     // 528 tiles: 4 full waves
+                  Waves{{90000, 64, 4096}, false},     // 704 tiles: 6 waves
+                  Waves{{16, 4096, 14336}, false}}) {  // split along K
     SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
     EXPECT_EQ(pick(c.s.m, c.s.n, c.s.k).balance_waves, c.balanced);
   }
@@ -1201,8 +1276,8 @@ TEST(HopperGemm, DefaultVariantSelection) {
                   Major{{64, 28672, 0}, false, false, true, false},
                   Major{{28672, 64, 0}, false, true, true, true},    // A' M-major, m large
                   Major{{48, 16896, 0}, true, false, true, false},   // 66 tiles of 256 = half of 132 SMs
-                  Major{{64, 28672, 0}, true, true, false, true},    // K-major: narrow 128x64
                   Major{{64, 28672, 0}, false, true, false, true},   // the small operand M-major only
+                  Major{{64, 28672, 0}, true, true, false, true},    // K-major: narrow 128x64 (224 tiles)
                   Major{{64, 16640, 0}, true, false, false, true},   // 65 tiles: fewer than half the SMs
                   Major{{32, 28672, 0}, true, false, false, true}}) {  // 32 wide: narrow 128x32
     detail::Sm90WsVariant const v = pick_major(c.s.m, c.s.n, c.a_km, c.b_km);
@@ -1296,6 +1371,10 @@ TEST(HopperGemm, DefaultLaunchSelectsPerShape) {
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 17000, 200}, R, 1.0f, 0.0f, 1, def, R, R);  // ping-pong 64x256, B N-major
   run_gemm<__half, float>({17000, 48, 136}, R, 1.0f, 0.5f, 1, def, C, C);                 // the same, transposed
+  // Session 38: m in (32, 64], K-major: ping-pong 64x128 (200 tiles,
+  // balanced), and 64x128 over 128x128 at 256 <= K < 512 from a gain of 0.09.
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 25600, 512}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, float>({2304, 3840, 384}, R, 1.0f, 0.5f, 1, def);
 }
 
 // Small split-K cases (hopper.sh runs this one under memcheck): each kernel
