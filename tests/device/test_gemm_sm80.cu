@@ -152,6 +152,8 @@ void run_case(const Case& cs) {
   if ((cs.variant == Sm80Variant::tile128x256 || tessera::kernels::is_tuning_variant(cs.variant)) &&
       st.code == tessera::StatusCode::cannot_implement && st.message.find("shared memory") != std::string::npos)
     GTEST_SKIP() << "this tile does not fit this device's shared memory: " << st.message;
+  if (cs.variant == Sm80Variant::t128x128_tma && tessera::current_sm() / 10 != 9)
+    GTEST_SKIP() << "the TMA-fed variant runs on sm_90 devices only: " << st.message;
   ASSERT_TRUE(st.ok()) << st.message;
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
@@ -306,7 +308,8 @@ std::vector<Case> all_cases() {
   // in M, N and K, several k-tiles, a column-major D (operands swapped).
   const Sm80Variant tuning[] = {Sm80Variant::t128x128_s4, Sm80Variant::t128x128_w8, Sm80Variant::t128x256_s3,
                                 Sm80Variant::t256x128_s3, Sm80Variant::t256x128_s4, Sm80Variant::t128x256_w4,
-                                Sm80Variant::t128x128_spread, Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2};
+                                Sm80Variant::t128x128_spread, Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2,
+                                Sm80Variant::t128x128_tma};
   for (Sm80Variant var : tuning)
     for (DataType acc : {DataType::f32, DataType::f16}) {
       bool const warp128 = var == Sm80Variant::t128x256_w4 || var == Sm80Variant::t128x256_w4s2;
@@ -367,6 +370,13 @@ std::vector<Case> all_cases() {
     c.name = "split16_tiled_seed_tn_hgemm_1280x1280x4096";
     c.variant = Sm80Variant::tiled;
     v.push_back(c);
+    // The seed tile fed by TMA (sm_90 only), whole and in 16 K-slices.
+    c.name = "split16_tma_seed_tn_hgemm_1280x1280x4096";
+    c.variant = Sm80Variant::t128x128_tma;
+    v.push_back(c);
+    c.name = "tma_seed_tn_hgemm_1280x1280x4096";
+    c.tail_splits = tessera::kernels::kSm80TailSplitAuto;
+    v.push_back(c);
   }
   // Tail split (sm80_split.hpp), forced: every kind that has a split
   // instantiation (TN, 128x128), both kernels, slices of unequal length
@@ -400,6 +410,11 @@ std::vector<Case> all_cases() {
         {"tail_f16acc_2176x2176x256", kTypes[4], Sm80Variant::automatic, 2176, 2176, 256, 4, 1.0f, 0.0f, R},
         {"tail_f16_f32acc_2176x2176x256", kTypes[0], Sm80Variant::tile128x128, 2176, 2176, 256, 4, 1.0f, 0.5f, C},
         {"tail_tiled_bf16_2176x2176x256", kTypes[2], Sm80Variant::tiled, 2176, 2176, 256, 4, 1.0f, 0.0f, R},
+        // The TMA-fed seed tile (sm_90 only): uneven slices, K residues
+        // (TMA's zero fill), both D orders, the tail of a grid.
+        {"tma_f16acc_136x264x520_s3", kTypes[4], Sm80Variant::t128x128_tma, 136, 264, 520, 3, -1.0f, 0.5f, R},
+        {"tma_f16_f32acc_296x520x264_s4", kTypes[0], Sm80Variant::t128x128_tma, 296, 520, 264, 4, 0.5f, -1.0f, C},
+        {"tail_tma_f16acc_2176x2176x256", kTypes[4], Sm80Variant::t128x128_tma, 2176, 2176, 256, 4, 1.0f, 0.5f, R},
     };
     for (const SplitShape& s : split_shapes) {
       Case c = tn_case(std::string("split_") + s.name, s.t, s.m, s.n, s.k, s.alpha, s.beta, s.d, s.variant);
@@ -478,6 +493,39 @@ TEST(Sm80GemmErrors, TailSplitRefusedWhereItDoesNotExist) {
   ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; }))
       << "a refused launch wrote D";
+}
+
+// The TMA-fed tuning variant runs one matrix at a time, on sm_90 devices
+// only: a batch (or any launch elsewhere) is refused with a message naming
+// the rule, and D stays untouched.
+TEST(Sm80GemmErrors, TmaVariantRefusesWhatItDoesNotCover) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  DeviceBuffer a, b, d;
+  ASSERT_EQ(cudaMalloc(&a.p, 2 * 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b.p, 2 * 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d.p, 2 * 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d.p, 0xFF, 2 * 128 * 128 * 2), cudaSuccess);
+  GemmArgs args;
+  args.m = args.n = args.k = 128;
+  args.batch_count = 2;
+  args.input = DataType::f16;
+  args.a = {a.p, R, 128, 128 * 128};
+  args.b = {b.p, C, 128, 128 * 128};
+  args.d = {d.p, R, 128, 128 * 128};
+  bool const sm90 = tessera::current_sm() / 10 == 9;
+  tessera::Status st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::t128x128_tma, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find(sm90 ? "not batches" : "sm_90 devices only"), std::string::npos) << st.message;
+  if (!sm90) {
+    args.batch_count = 1;
+    st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::t128x128_tma, nullptr);
+    EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+    EXPECT_NE(st.message.find("sm_90 devices only"), std::string::npos) << st.message;
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> hd(2 * 128 * 128 * 2);
+  ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
 }
 
 // The tiled variant covers 16-bit TN only: other orders, tf32 and misaligned

@@ -39,6 +39,8 @@ enum class Sm80Variant : std::uint8_t {
   t128x128_spread,  // the seed tile (4 warps of 64x64, 3 stages), cp.async spread over the k-steps
   t128x256_spread,  // 128x256 (8 warps of 64x64, 4 stages), cp.async spread over the k-steps
   t128x256_w4s2,    // 4 warps of 64x128, 2 stages, epilogue in 2 passes: 2 CTAs per SM; f16 accumulation only
+  t128x128_tma,     // the seed tile with TMA loads instead of cp.async (sm80_tma_gemm.cuh): sm_90 devices, one
+                    // matrix (no batch), K > 0
 };
 
 [[nodiscard]] constexpr bool is_tuning_variant(Sm80Variant v) { return v >= Sm80Variant::t128x128_s4; }
@@ -61,6 +63,7 @@ enum class Sm80Variant : std::uint8_t {
     case Sm80Variant::t128x128_spread: return "t128x128_spread";
     case Sm80Variant::t128x256_spread: return "t128x256_spread";
     case Sm80Variant::t128x256_w4s2: return "t128x256_w4s2";
+    case Sm80Variant::t128x128_tma: return "t128x128_tma";
   }
   return "?";
 }
@@ -78,7 +81,18 @@ struct Launch {
   // The instantiation that runs a launch with a split tail (Params::splits >
   // 1; same threads and shared memory); nullptr when there is none.
   const void* split_function = nullptr;
+  // The kernel takes (tensor map of A, tensor map of B, Params) and loads
+  // with TMA (sm80_tma_gemm.cuh); otherwise it takes Params alone.
+  bool tma_maps = false;
 };
+
+// Dynamic shared memory of the TMA-fed form of configuration Cfg: the ring
+// (or the epilogue's staging tile), 1024 bytes to align the stages for the
+// 128B swizzle, and one 8-byte mbarrier per stage.
+template <class Cfg>
+constexpr int tma_ring_smem_bytes() {
+  return Cfg::kSmemBytes + 1024 + Cfg::kStages * 8;
+}
 
 // Per input kind, defined in src/gemm/kernels/sm80_tensorop_<kind>.cu.
 Launch select_f16_f32acc(bool a_k_major, bool b_k_major, Sm80Variant v);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include <tessera/gemm/sm80_tensorop.hpp>
+#include <tessera/tma/tensor_map.hpp>
 
 #include "gemm/launch_cache.hpp"
 #include "gemm/split_k.hpp"
@@ -144,6 +145,7 @@ int smem_bytes_of(Sm80Variant v) {
     case Sm80Variant::t128x128_spread: return ConfigT128x128Spread<kE>::kSmemBytes;
     case Sm80Variant::t128x256_spread: return ConfigT128x256Spread<kE>::kSmemBytes;
     case Sm80Variant::t128x256_w4s2: return ConfigT128x256W4S2<kE>::kSmemBytes;
+    case Sm80Variant::t128x128_tma: return tma_ring_smem_bytes<ConfigTile128x128<kE, true, true>>();
     case Sm80Variant::automatic: return 0;
   }
   return 0;
@@ -241,6 +243,42 @@ Status plan_tail_split(const GemmArgs& args, const Params& p, const Launch& l, i
   return {};
 }
 
+// The tensor maps of a TMA-fed launch (Launch::tma_maps,
+// sm80_tma_gemm.cuh): kernel-orientation A (M' x K) and B (N' x K), both
+// K-major, as (K, rows) with boxes of (BLK_K, BLK_M / BLK_N) and the 128B
+// swizzle. Refused off sm_90, for batches and for K == 0. (select() has
+// already refused other operand orders and types: the tuning variants are
+// f16 TN.)
+Status encode_operand_maps(const GemmArgs& args, const Prepared& r, const Launch& l, CUtensorMap* map_a,
+                           CUtensorMap* map_b) {
+  std::string why;
+  int const sm = current_sm(&why);
+  if (sm / 10 != 9)
+    return fail(StatusCode::cannot_implement,
+                "a TMA-fed variant runs on sm_90 devices only; this device is " +
+                    (sm > 0 ? "sm_" + std::to_string(sm) : "unknown (" + why + ")"));
+  if (args.batch_count != 1)
+    return fail(StatusCode::cannot_implement, "a TMA-fed variant computes one matrix, not batches");
+  if (r.p.k <= 0) return fail(StatusCode::cannot_implement, "a TMA-fed variant needs K > 0");
+  tma::TiledDesc d;
+  d.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  d.elem_bytes = r.elem_bytes;
+  d.rank = 2;
+  d.swizzle = tma::Swizzle::b128;
+  d.dims[0] = std::uint64_t(r.p.k);
+  d.box[0] = std::uint32_t(128 / r.elem_bytes);  // BLK_K: one 128-byte row of the ring
+  auto encode = [&](CUtensorMap* map, const void* base, std::int64_t ld, int rows, int box_rows, const char* name) {
+    d.base = base;
+    d.dims[1] = std::uint64_t(rows);
+    d.strides[0] = std::uint64_t(ld * r.elem_bytes);
+    d.box[1] = std::uint32_t(box_rows);
+    tma::EncodeResult const e = tma::encode_tiled(map, d);
+    return e.ok ? Status{} : fail(StatusCode::cannot_implement, std::string(name) + ": " + e.message);
+  };
+  if (Status st = encode(map_a, r.p.a, r.p.lda, r.p.m, l.block_m, "A"); !st.ok()) return st;
+  return encode(map_b, r.p.b, r.p.ldb, r.p.n, l.block_n, "B");
+}
+
 Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_stream_t stream, int raster_group,
                        int tail_splits) {
   if (needs_alignment(v) && !r.operands_aligned16)
@@ -261,6 +299,10 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
   if (l.function == nullptr)
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) + " is not instantiated for these types");
+  CUtensorMap map_a{}, map_b{};
+  if (l.tma_maps) {
+    if (Status st = encode_operand_maps(args, r, l, &map_a, &map_b); !st.ok()) return st;
+  }
   if (int const e = detail::set_smem_attributes_once(l.function, l.smem_bytes); e != 0)
     return fail(StatusCode::cuda_error, std::string("setting shared memory attributes failed: ") +
                                             cudaGetErrorString(static_cast<cudaError_t>(e)));
@@ -288,8 +330,9 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
   dim3 const grid(unsigned(ctas),
                   unsigned(args.batch_count < kMaxGridY ? args.batch_count : kMaxGridY));
   void* kernel_args[] = {&r.p};
-  cudaError_t const err = cudaLaunchKernel(function, grid, dim3(unsigned(l.threads)), kernel_args,
-                                           size_t(l.smem_bytes), stream);
+  void* tma_kernel_args[] = {&map_a, &map_b, &r.p};
+  cudaError_t const err = cudaLaunchKernel(function, grid, dim3(unsigned(l.threads)),
+                                           l.tma_maps ? tma_kernel_args : kernel_args, size_t(l.smem_bytes), stream);
   if (err != cudaSuccess) return fail(StatusCode::cuda_error, std::string("launch failed: ") + cudaGetErrorString(err));
   return {};
 }

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of Tessera.
+#pragma once
+
+// The seed tile's mma.sync kernel with its operands loaded by TMA instead of
+// cp.async (Sm80Variant::t128x128_tma, a tuning candidate; sm_90 only).
+//
+// Why: at the seed problem the cp.async kernel runs at ~0.62x cuBLAS on
+// Hopper, at the power cap, and cutting the instructions each warp issues
+// per k-tile is what has moved it so far (docs/performance.md, Ampere v2 and
+// v3: +3-6% each). Every warp still issues 16 LDGSTS (and their address
+// arithmetic) per k-tile. Here thread 0 issues one TMA box per operand and
+// k-tile, and the copies leave the warps' instruction streams.
+//
+// What stays the seed kernel's (sm80_gemm_kernel): the 128x128x64 tile of 4
+// warps of 64x64, the 3-stage ring, the shared-memory map, the ldmatrix
+// fragments and mma.sync order of Sm80Mainloop, one CTA barrier per k-tile,
+// the epilogue and the tail split. The 128B swizzle of a TMA box of 64
+// 16-bit elements x 128 rows is the ring's map (SwizzledSmemTile<128, 128>:
+// 16-byte chunk c of row r at chunk c ^ (r % 8)) when every stage starts
+// 1024-byte aligned, so the fragment loads are unchanged.
+//
+// Synchronisation: stage s has one mbarrier; thread 0 arms it with the
+// stage's bytes (arrive.expect_tx) and issues the two boxes; every thread
+// waits on it (try_wait.parity, the use's parity) where the cp.async kernel
+// waited on its commit groups. A stage is refilled at k-step 0 of the
+// k-tile after the one that read it last, behind the CTA barrier that ends
+// that k-tile (as in the cp.async ring). Residues in M, N and K are TMA's
+// zero fill; the box still counts its full bytes.
+//
+// Launch (src/gemm/kernels/sm80_tensorop.cu): both operands K-major in the
+// kernel's orientation, 16-byte aligned, one matrix (no batch), K > 0, an
+// sm_90 device; the tensor maps are (K, rows) with boxes of (64, 128).
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include <tessera/arch/arch.cuh>
+#include <tessera/arch/sm90/fence.cuh>
+#include <tessera/arch/sm90/mbarrier.cuh>
+#include <tessera/arch/sm90/tma.cuh>
+#include <tessera/gemm/sm80_tensorop.cuh>
+
+namespace tessera::kernels::sm80 {
+
+template <class Cfg, class Elem, class Acc, bool kTailSplit>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
+    sm80_tma_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                         const Params p) {
+  static_assert(Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kElemBytes == 2,
+                "sm80_tma_gemm_kernel: 16-bit operands, both K-major [one TMA box per operand and k-tile]");
+  static_assert(Cfg::kBlockM <= 256 && Cfg::kBlockN <= 256, "sm80_tma_gemm_kernel: a TMA box has at most 256 rows");
+  static_assert(Cfg::kEpiloguePasses == 1, "sm80_tma_gemm_kernel: the epilogue stages the whole tile at once");
+  using Mainloop = Sm80Mainloop<Cfg, Elem, Acc>;
+  static_assert(!Mainloop::kSplitN && !Mainloop::kSpread,
+                "sm80_tma_gemm_kernel: the double-buffered k-step order of the multistage ring only");
+#if TESSERA_SM90_ENABLED
+  using Epilogue = Sm80Epilogue<Cfg>;
+  constexpr int kStages = Cfg::kStages;
+  constexpr int kKSteps = Cfg::kKSteps;
+  constexpr uint32_t kStageTx = uint32_t(Cfg::kStageBytesA + Cfg::kStageBytesB);
+  extern __shared__ __align__(1024) char smem_raw[];
+  // The 128B swizzle works on address bits 4-9: every stage 1024-byte aligned.
+  uint32_t const raw_addr = arch::smem_u32(smem_raw);
+  char* const smem = smem_raw + ((1024u - (raw_addr & 1023u)) & 1023u);
+  char* const sA = smem;                                // (BLK_M,BLK_K,PIPE)
+  char* const sB = smem + kStages * Cfg::kStageBytesA;  // (BLK_N,BLK_K,PIPE)
+  uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kSmemBytes);  // past the ring and the staging tile
+
+  int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  Sm80Unit const unit =
+      kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
+  int tm, tn;
+  rasterize(unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
+  int const m0 = tm * Cfg::kBlockM;
+  int const n0 = tn * Cfg::kBlockN;
+  int const warp = int(threadIdx.x) >> 5;
+  int const warp_m = warp % Cfg::kWarpsM;
+  int const warp_n = warp / Cfg::kWarpsM;
+  int const k_tiles = unit.k_tiles;
+  int const k0 = unit.kt0 * Cfg::kBlockK;
+
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) arch::mbarrier_init(&full[s], 1);
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  // Thread 0: k-tile kt of this unit into stage kt % kStages.
+  auto issue = [&](int kt) {
+    int const s = kt % kStages;
+    arch::mbarrier_arrive_expect_tx(&full[s], kStageTx);
+    arch::tma_load(sA + s * Cfg::kStageBytesA, &map_a, &full[s], k0 + kt * Cfg::kBlockK, m0);
+    arch::tma_load(sB + s * Cfg::kStageBytesB, &map_b, &full[s], k0 + kt * Cfg::kBlockK, n0);
+  };
+  // Prologue: k-tiles 0 .. kStages-2 (the cp.async ring's commit groups).
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s)
+      if (s < k_tiles) issue(s);
+  }
+
+  typename Mainloop::Frags const frags(warp_m, warp_n);
+  typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
+#pragma unroll
+  for (int mi = 0; mi < Cfg::kMmaM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < Cfg::kMmaN; ++ni)
+#pragma unroll
+      for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
+
+  if (k_tiles > 0) {
+    auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
+    auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
+    arch::mbarrier_wait(&full[0], 0u);
+    int read = 0;  // stage holding k-tile kt
+    typename Mainloop::KStepFrags f[2];
+    Mainloop::load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+#pragma unroll
+      for (int ks = 0; ks < kKSteps; ++ks) {
+        if (ks == kKSteps - 1) {
+          // k-tile kt+1 has landed (its use of the stage: parity (kt+1) /
+          // kStages), and every warp is done reading the stage that k-step 0
+          // of k-tile kt+1 refills (k-tile kt's; its last fragments were
+          // loaded at the k-step before this one).
+          int const next = kt + 1;
+          if (next < k_tiles) arch::mbarrier_wait(&full[next % kStages], uint32_t(next / kStages) & 1u);
+          __syncthreads();
+          read = read + 1 == kStages ? 0 : read + 1;
+        }
+        Mainloop::load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
+        // As in the cp.async ring: the next request after the first
+        // fragment loads of the k-tile.
+        if (ks == 0 && threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
+        Mainloop::mma_kstep(acc, f[ks & 1]);
+      }
+    }
+  }
+  // Every box issued has been waited for: no TMA write is in flight when
+  // the epilogue reuses the ring.
+
+  __syncthreads();  // every warp has left the mainloop: its smem is free
+  Epilogue::stage(smem, acc, warp_m, warp_n);
+  __syncthreads();
+  // A K-slice of a split tile: only the CTA that finishes the tile writes D.
+  if (unit.split_slot >= 0 &&
+      !Epilogue::reduce_split(smem, p.partial + int64_t(unit.split_slot) * (Cfg::kBlockM * Cfg::kBlockN),
+                              p.counters + unit.split_slot, p.splits))
+    return;
+  Epilogue::write(smem, p.epi, m0, n0, p.m, p.n);
+#else
+  // Not built below sm_90: the launcher refuses other devices.
+  (void)map_a;
+  (void)map_b;
+  (void)p;
+#endif
+}
+
+// Launch description of the TMA-fed form of configuration Cfg (its tail
+// split instantiation too when Cfg has one).
+template <class Cfg, class Elem, class Acc>
+Launch describe_tma() {
+  Launch l{reinterpret_cast<const void*>(&sm80_tma_gemm_kernel<Cfg, Elem, Acc, false>), Cfg::kThreads,
+           tma_ring_smem_bytes<Cfg>(), Cfg::kBlockM, Cfg::kBlockN, Cfg::kAccessBytes};
+  if constexpr (kHasTailSplit<Cfg>)
+    l.split_function = reinterpret_cast<const void*>(&sm80_tma_gemm_kernel<Cfg, Elem, Acc, true>);
+  l.tma_maps = true;
+  return l;
+}
+
+}  // namespace tessera::kernels::sm80
