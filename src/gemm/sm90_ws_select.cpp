@@ -113,6 +113,17 @@ constexpr double narrow_rate(int w) {
 // 128x192). A value that separates those cases, not a measured rate.
 constexpr double kPingPong64Rate = 0.92;
 
+// The skinny problems' ping-pong 64x128 tiles: the small dimension on M in
+// D's own orientation, so that the TMA-store epilogue writes D.
+void skinny_pingpong_64x128(Sm90WsVariant& v) {
+  v.pingpong = true;
+  v.tile_m = 64;
+  v.tile_n = 128;
+  v.transpose = false;
+  v.tma_store = true;
+  v.group_m = 8;
+}
+
 }  // namespace
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
@@ -192,12 +203,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
         pp_tiles <= sms || (short_partial_waves(pp_tiles) && 5 * (pp_tiles % sms) < 3 * std::int64_t(sms));
     if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
         2 * pp_tiles + 4 >= sms && pp_waves_fit) {
-      v.pingpong = true;
-      v.tile_m = 64;
-      v.tile_n = 128;
-      v.transpose = false;
-      v.tma_store = true;
-      v.group_m = 8;
+      skinny_pingpong_64x128(v);
       v.balance_waves = pp_tiles > sms;
       return v;
     }
@@ -234,12 +240,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // direct epilogue; 0.98x cuBLAS) and 281.5 untransposed with the TMA
     // store (1.01x); with a column-major D (the large dimension on M either
     // way) 279.9, 1.00x.
-    v.pingpong = true;
-    v.tile_n = 128;
-    v.tile_m = 64;
-    v.transpose = false;
-    v.tma_store = true;
-    v.group_m = 8;
+    skinny_pingpong_64x128(v);
     return v;
   }
   std::int64_t const coop_tiles = tile_count(128, 256);
