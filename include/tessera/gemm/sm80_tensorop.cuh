@@ -21,6 +21,57 @@
 
 namespace tessera::kernels::sm80 {
 
+// Where a CTA's work lies: its unit (a whole tile, or with kTailSplit maybe
+// a K-slice of a split tile), the tile's first row and column, and this
+// warp's place in it. (sm80_gemm_kernel and sm80_tma_gemm_kernel.)
+struct Sm80CtaPlace {
+  Sm80Unit unit;
+  int m0, n0;
+  int warp_m, warp_n;
+};
+template <class Cfg, bool kTailSplit>
+__device__ __forceinline__ Sm80CtaPlace sm80_cta_place(const Params& p, int all_k_tiles) {
+  Sm80CtaPlace c;
+  c.unit = kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
+  int tm, tn;
+  rasterize(c.unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
+  c.m0 = tm * Cfg::kBlockM;
+  c.n0 = tn * Cfg::kBlockN;
+  int const warp = int(threadIdx.x) >> 5;
+  c.warp_m = warp % Cfg::kWarpsM;
+  c.warp_n = warp / Cfg::kWarpsM;
+  return c;
+}
+
+// acc = 0.
+template <class FragD, int kM, int kN>
+__device__ __forceinline__ void sm80_zero_accumulators(FragD (&acc)[kM][kN]) {
+#pragma unroll
+  for (int mi = 0; mi < kM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < kN; ++ni)
+#pragma unroll
+      for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
+}
+
+// The single-pass epilogue of the tile at `c`, after the mainloop and a
+// barrier: stage the accumulators, and either write D or, for a K-slice of
+// a split tile, add the slice into the tile's buffer, where only the CTA
+// that finishes the tile writes D. Returns whether this CTA wrote D.
+template <class Cfg, class FragD, int kM, int kN>
+__device__ __forceinline__ bool sm80_finish_tile(char* smem, FragD (&acc)[kM][kN], const Params& p,
+                                                 const EpilogueParams& epi, const Sm80CtaPlace& c) {
+  using Epilogue = Sm80Epilogue<Cfg>;
+  Epilogue::stage(smem, acc, c.warp_m, c.warp_n);
+  __syncthreads();
+  if (c.unit.split_slot >= 0 &&
+      !Epilogue::reduce_split(smem, p.partial + int64_t(c.unit.split_slot) * (Cfg::kBlockM * Cfg::kBlockN),
+                              p.counters + c.unit.split_slot, p.splits))
+    return false;
+  Epilogue::write(smem, epi, c.m0, c.n0, p.m, p.n);
+  return true;
+}
+
 // kTailSplit: the instantiation that runs a launch with a split tail
 // (Params::splits > 1); the other one computes whole tiles only.
 // NOTE: two instantiations rather than one that decodes every CTA's unit:
@@ -42,14 +93,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   // The tile and K range of this CTA: a whole tile, or a K-slice of a tile
   // of the split tail (sm80_split.hpp).
   int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
-  Sm80Unit const unit = kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
-  int tm, tn;
-  rasterize(unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
-  int const m0 = tm * Cfg::kBlockM;
-  int const n0 = tn * Cfg::kBlockN;
-  int const warp = int(threadIdx.x) >> 5;
-  int const warp_m = warp % Cfg::kWarpsM;
-  int const warp_n = warp / Cfg::kWarpsM;
+  Sm80CtaPlace const place = sm80_cta_place<Cfg, kTailSplit>(p, all_k_tiles);
+  Sm80Unit const& unit = place.unit;
+  int const m0 = place.m0, n0 = place.n0;
+  int const warp_m = place.warp_m, warp_n = place.warp_n;
   int const k_tiles = unit.k_tiles;
   // The slice's operands start at k0 and end k_len elements later.
   int const k0 = unit.kt0 * Cfg::kBlockK;
@@ -67,12 +114,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     typename Mainloop::Frags frags(warp_m, warp_n);
 
     typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
-#pragma unroll
-    for (int mi = 0; mi < Cfg::kMmaM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < Cfg::kMmaN; ++ni)
-#pragma unroll
-        for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
+    sm80_zero_accumulators(acc);
 
     Mainloop::run(smem, la, lb, frags, k_tiles, acc);
 
@@ -93,15 +135,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
       }
       continue;
     }
-    Epilogue::stage(smem, acc, warp_m, warp_n);
-    __syncthreads();
-    // A K-slice of a split tile (the launcher splits only unbatched
-    // problems): only the CTA that finishes the tile writes D.
-    if (unit.split_slot >= 0 &&
-        !Epilogue::reduce_split(smem, p.partial + int64_t(unit.split_slot) * (Cfg::kBlockM * Cfg::kBlockN),
-                                p.counters + unit.split_slot, p.splits))
-      return;
-    Epilogue::write(smem, epi, m0, n0, p.m, p.n);
+    // (A K-slice of a split tile: the launcher splits only unbatched problems.)
+    if (!sm80_finish_tile<Cfg>(smem, acc, p, epi, place)) return;
     __syncthreads();  // the next batch's mainloop overwrites the staging tile
   }
 }

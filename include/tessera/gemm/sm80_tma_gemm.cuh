@@ -56,7 +56,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   static_assert(!Mainloop::kSplitN && !Mainloop::kSpread,
                 "sm80_tma_gemm_kernel: the double-buffered k-step order of the multistage ring only");
 #if TESSERA_SM90_ENABLED
-  using Epilogue = Sm80Epilogue<Cfg>;
   constexpr int kStages = Cfg::kStages;
   constexpr int kKSteps = Cfg::kKSteps;
   constexpr uint32_t kStageTx = uint32_t(Cfg::kStageBytesA + Cfg::kStageBytesB);
@@ -69,17 +68,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kSmemBytes);  // past the ring and the staging tile
 
   int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
-  Sm80Unit const unit =
-      kTailSplit ? sm80_unit(int(blockIdx.x), p, all_k_tiles) : Sm80Unit{int(blockIdx.x), 0, all_k_tiles, -1};
-  int tm, tn;
-  rasterize(unit.tile, p.tiles_m, p.tiles_n, p.raster_group, tm, tn);
-  int const m0 = tm * Cfg::kBlockM;
-  int const n0 = tn * Cfg::kBlockN;
-  int const warp = int(threadIdx.x) >> 5;
-  int const warp_m = warp % Cfg::kWarpsM;
-  int const warp_n = warp / Cfg::kWarpsM;
-  int const k_tiles = unit.k_tiles;
-  int const k0 = unit.kt0 * Cfg::kBlockK;
+  Sm80CtaPlace const place = sm80_cta_place<Cfg, kTailSplit>(p, all_k_tiles);
+  int const m0 = place.m0, n0 = place.n0;
+  int const k_tiles = place.unit.k_tiles;
+  int const k0 = place.unit.kt0 * Cfg::kBlockK;
 
   if (threadIdx.x == 0) {
 #pragma unroll
@@ -101,14 +93,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
       if (s < k_tiles) issue(s);
   }
 
-  typename Mainloop::Frags const frags(warp_m, warp_n);
+  typename Mainloop::Frags const frags(place.warp_m, place.warp_n);
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
-#pragma unroll
-  for (int mi = 0; mi < Cfg::kMmaM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < Cfg::kMmaN; ++ni)
-#pragma unroll
-      for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
+  sm80_zero_accumulators(acc);
 
   if (k_tiles > 0) {
     auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
@@ -142,14 +129,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   // the epilogue reuses the ring.
 
   __syncthreads();  // every warp has left the mainloop: its smem is free
-  Epilogue::stage(smem, acc, warp_m, warp_n);
-  __syncthreads();
-  // A K-slice of a split tile: only the CTA that finishes the tile writes D.
-  if (unit.split_slot >= 0 &&
-      !Epilogue::reduce_split(smem, p.partial + int64_t(unit.split_slot) * (Cfg::kBlockM * Cfg::kBlockN),
-                              p.counters + unit.split_slot, p.splits))
-    return;
-  Epilogue::write(smem, p.epi, m0, n0, p.m, p.n);
+  (void)sm80_finish_tile<Cfg>(smem, acc, p, p.epi, place);
 #else
   // Not built below sm_90: the launcher refuses other devices.
   (void)map_a;
