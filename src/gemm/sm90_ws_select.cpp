@@ -198,13 +198,15 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // (0.955 -> 0.915), 32 tiles (64x4096x14336: 0.953 -> 0.707 against the
     // narrow tiles' 4-way split), and m > n (20000x64x4096 transposed,
     // balanced: 0.931 -> 0.922).
-    std::int64_t const pp_tiles = (big + 127) / 128;
+    // Tiles 128 wide along the large dimension: ping-pong 64x128's count
+    // here, and the narrow 128 x N tiles' below.
+    std::int64_t const tiles = (big + 127) / 128;
     bool const pp_waves_fit =
-        pp_tiles <= sms || (short_partial_waves(pp_tiles) && 5 * (pp_tiles % sms) < 3 * std::int64_t(sms));
+        tiles <= sms || (short_partial_waves(tiles) && 5 * (tiles % sms) < 3 * std::int64_t(sms));
     if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
-        2 * pp_tiles + 4 >= sms && pp_waves_fit) {
+        2 * tiles + 4 >= sms && pp_waves_fit) {
       skinny_pingpong_64x128(v);
-      v.balance_waves = pp_tiles > sms;
+      v.balance_waves = tiles > sms;
       return v;
     }
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
@@ -212,7 +214,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
     v.tma_store = false;
     v.group_m = 8;
-    std::int64_t const tiles = (big + 127) / 128;
     v.splits = choose_splits(tiles, k_blocks, sms);
     // 128x64 tiles, unsplit, 2-4 waves, the last one partly filled: every
     // wave full (balance_waves), as for the cooperative tiles below.
