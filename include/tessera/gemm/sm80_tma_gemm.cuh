@@ -79,12 +79,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     arch::fence_mbarrier_init();
   }
   __syncthreads();
+  auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
+  auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
   // Thread 0: k-tile kt of this unit into stage kt % kStages.
   auto issue = [&](int kt) {
     int const s = kt % kStages;
     arch::mbarrier_arrive_expect_tx(&full[s], kStageTx);
-    arch::tma_load(sA + s * Cfg::kStageBytesA, &map_a, &full[s], k0 + kt * Cfg::kBlockK, m0);
-    arch::tma_load(sB + s * Cfg::kStageBytesB, &map_b, &full[s], k0 + kt * Cfg::kBlockK, n0);
+    arch::tma_load(stage_a(s), &map_a, &full[s], k0 + kt * Cfg::kBlockK, m0);
+    arch::tma_load(stage_b(s), &map_b, &full[s], k0 + kt * Cfg::kBlockK, n0);
   };
   // Prologue: k-tiles 0 .. kStages-2 (the cp.async ring's commit groups).
   if (threadIdx.x == 0) {
@@ -98,8 +100,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   sm80_zero_accumulators(acc);
 
   if (k_tiles > 0) {
-    auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
-    auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
     arch::mbarrier_wait(&full[0], 0u);
     int read = 0;  // stage holding k-tile kt
     typename Mainloop::KStepFrags f[2];
