@@ -17,6 +17,7 @@
 
 #include "gemm/launch_cache.hpp"
 #include "gemm/split_k.hpp"
+#include "gemm/tma_element_type.hpp"
 
 namespace tessera::kernels {
 namespace {
@@ -261,7 +262,7 @@ Status encode_operand_maps(const GemmArgs& args, const Prepared& r, const Launch
     return fail(StatusCode::cannot_implement, "a TMA-fed variant computes one matrix, not batches");
   if (r.p.k <= 0) return fail(StatusCode::cannot_implement, "a TMA-fed variant needs K > 0");
   tma::TiledDesc d;
-  d.type = args.input == DataType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  d.type = detail::tma_element_type(args.input);
   d.elem_bytes = r.elem_bytes;
   d.rank = 2;
   d.swizzle = tma::Swizzle::b128;

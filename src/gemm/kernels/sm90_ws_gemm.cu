@@ -24,6 +24,7 @@
 #include "gemm/registry.hpp"
 #include "gemm/repack.hpp"
 #include "gemm/split_k.hpp"
+#include "gemm/tma_element_type.hpp"
 #include "tma/tensor_map.hpp"
 
 namespace tessera {
@@ -426,9 +427,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   unsigned const grid = unsigned((units < slots ? units : slots) * Cfg::kCluster);
 
   tma::TiledDesc ta;
-  ta.type = args.input == DataType::bf16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-            : args.input == DataType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                          : CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  ta.type = detail::tma_element_type(args.input);
   ta.elem_bytes = int(e);
   ta.rank = 2;
   ta.swizzle = tma::Swizzle::b128;
@@ -460,9 +459,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   // columns, 64 rows) with the swizzle of that span; column-major (m, n),
   // 16-bit, in boxes of (64 rows = 128 bytes, J columns), 128B swizzle.
   tma::TiledDesc td;
-  td.type = out == DataType::f32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-            : out == DataType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                   : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  td.type = detail::tma_element_type(out);
   td.elem_bytes = int(out_bytes);
   td.rank = 2;
   if (transpose) {
