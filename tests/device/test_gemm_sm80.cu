@@ -528,6 +528,57 @@ TEST(Sm80GemmErrors, TmaVariantRefusesWhatItDoesNotCover) {
   EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
 }
 
+// `automatic` takes the TMA-fed seed tile exactly where it was measured
+// faster (sm_90, f16 accumulation, both operands K-major, one matrix, K > 0)
+// and keeps the cp.async tiles everywhere else.
+TEST(Sm80GemmDefault, TakesTheTmaFedTileOnlyWhereItWasMeasured) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  using tessera::kernels::sm80_tensorop_chosen_variant;
+  bool const sm90 = tessera::current_sm() / 10 == 9;
+  // Never dereferenced: the choice reads addresses for their alignment only.
+  void* const pa = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
+  void* const pb = reinterpret_cast<void*>(std::uintptr_t(1) << 21);
+  void* const pd = reinterpret_cast<void*>(std::uintptr_t(1) << 22);
+  GemmArgs args;
+  args.m = args.n = 5120;
+  args.k = 4096;
+  args.input = DataType::f16;
+  args.output = DataType::f16;
+  args.accumulate = DataType::f16;
+  args.a = {pa, R, 4096, 0};
+  args.b = {pb, C, 4096, 0};
+  args.d = tessera::MutableMatrixDesc{pd, R, 5120, 0};
+  Sm80Variant const tma_or_seed = sm90 ? Sm80Variant::t128x128_tma : Sm80Variant::tile128x128;
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), tma_or_seed) << "f16 TN, f16 accumulation";
+  args.d = tessera::MutableMatrixDesc{pd, C, 5120, 0};  // D^T = B^T A^T: both operands still K-major
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), tma_or_seed) << "f16 TN, column-major D";
+  args.a = {pa, C, 5120, 0};  // NN: kernel B' (A) M-major
+  EXPECT_NE(sm80_tensorop_chosen_variant(args), Sm80Variant::t128x128_tma) << "NN";
+  args.a = {pa, R, 4096, 0};
+  args.d = tessera::MutableMatrixDesc{pd, R, 5120, 0};
+  args.accumulate = DataType::f32;
+  EXPECT_NE(sm80_tensorop_chosen_variant(args), Sm80Variant::t128x128_tma) << "f32 accumulation (unmeasured)";
+  args.accumulate = DataType::f16;
+  args.batch_count = 2;
+  args.a.batch_stride = args.b.batch_stride = 5120 * 4096;
+  args.d.batch_stride = 5120 * 5120;
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), Sm80Variant::tile128x128) << "batches";
+  args.batch_count = 1;
+  args.k = 0;
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), Sm80Variant::tile128x128) << "K = 0";
+  args.k = 4096;
+  args.a.ld = 4097;  // rows 2-byte aligned
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), Sm80Variant::scalar) << "misaligned A";
+  args.a.ld = 4096;
+  args.input = DataType::bf16;
+  args.output = DataType::bf16;
+  args.accumulate = DataType::f32;
+  EXPECT_NE(sm80_tensorop_chosen_variant(args), Sm80Variant::t128x128_tma) << "bf16";
+  args.input = DataType::f32;  // full f32: not this kernel's
+  args.output = DataType::f32;
+  EXPECT_EQ(sm80_tensorop_chosen_variant(args), Sm80Variant::automatic) << "f32 inputs";
+}
+
 // The tiled variant covers 16-bit TN only: other orders, tf32 and misaligned
 // operands are refused with a message naming the rule, and nothing runs.
 TEST(Sm80GemmErrors, TiledVariantRefusesWhatItDoesNotCover) {

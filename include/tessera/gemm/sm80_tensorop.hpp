@@ -18,7 +18,8 @@ namespace tessera::kernels {
 
 // Which instantiation runs. `automatic` is what gemm() uses.
 enum class Sm80Variant : std::uint8_t {
-  automatic,     // tile128x256 for big 16-bit problems, else tile128x128, scalar when misaligned
+  automatic,     // t128x128_tma for f16-accumulated TN on sm_90, tile128x256 for big 16-bit
+                 // problems, else tile128x128, scalar when misaligned (sm80_tensorop_chosen_variant)
   tile128x256,   // 128x256x64, 8 warps (2x4) of 64x64, 4-stage cp.async; 16-bit inputs, 192 KiB smem
   tile128x128,   // 128x128xBK, 3-stage cp.async: the seed's 4 warps (2x2) of 64x64 for 16-bit TN,
                  // 8 warps (2x4) of 64x32 for tf32 and M/N-major operands
@@ -29,7 +30,8 @@ enum class Sm80Variant : std::uint8_t {
   tiled,         // the seed tile (128x128x64, 4 warps of 64x64, 3 stages) written with Tensors,
                  // TiledCopy and TiledMMA (sm80_tiled.cuh); 16-bit TN, 16-byte aligned only
   // Tuning candidates, f16 inputs, TN (both operands K-major), 16-byte aligned
-  // only (sm80_config.hpp, ConfigT*); never chosen automatically.
+  // only (sm80_config.hpp, ConfigT*); never chosen automatically, except
+  // t128x128_tma (see `automatic`).
   t128x128_s4,   // 4 warps of 64x64, 4 stages
   t128x128_w8,   // 8 warps of 64x32, 3 stages
   t128x256_s3,   // 8 warps of 64x64, 3 stages
@@ -125,8 +127,12 @@ inline constexpr int kSm80TailSplitAuto = -1;
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
                                     int raster_group = 0, int tail_splits = kSm80TailSplitAuto);
 // Whether `variant` runs `args` (types, operand orders, alignment): what
-// sm80_tensorop_launch_variant would accept. Does not query the device.
+// sm80_tensorop_launch_variant would accept. Queries the device's compute
+// capability only for `automatic` (which variant it stands for).
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);
+// The variant `automatic` runs for `args` on the current device (never
+// `automatic`); `automatic` when the kernel does not implement `args`.
+Sm80Variant sm80_tensorop_chosen_variant(const GemmArgs& args);
 // The kernel, threads and dynamic shared memory of `variant` for `args`
 // (function == nullptr when it does not cover them); the tail-split
 // instantiation when the automatic split applies (queries the device's SM

@@ -165,8 +165,19 @@ int smem_bytes_of(int elem_bytes, Sm80Variant v) {
 // 128x256 4-stage. (f32 accumulation has no such measurement yet; the
 // 128x256 tile ran bf16 4096^3 at 422.0.) scripts/gpu/ampere.sh times every
 // candidate; this rule follows its results.
+// NOTE: on sm_90 devices f16 with f16 accumulation, both operands K-major,
+// one matrix, K > 0, runs the seed tile fed by TMA (t128x128_tma): the same
+// mma.sync mainloop with one thread issuing the loads instead of 16 LDGSTS
+// per warp and k-tile. Session 39, run 324 (H200, seed_f16acc.sh, each
+// variant interleaved with cuBLAS alone, L2 flushed, median of 200): f16 TN
+// 5120x5120x4096 398.6 -> 453.2 TFLOP/s (0.620x -> 0.667x), 4224x4096x4096
+// 402.8 -> 430.1 and 390.5 -> 430.1 (0.564x -> 0.608x). f32 accumulation has
+// no measurement of it and keeps the rule below.
 Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
   if (!r.operands_aligned16) return Sm80Variant::scalar;
+  if (args.input == DataType::f16 && args.accumulate == DataType::f16 && r.a_k_major && r.b_k_major &&
+      args.batch_count == 1 && r.p.k > 0 && current_sm() / 10 == 9)
+    return Sm80Variant::t128x128_tma;
   if (r.elem_bytes == 2 && args.accumulate != DataType::f16) {
     std::int64_t const wide_tiles = ((r.p.m + 127) / 128) * ((r.p.n + 255) / 256) * args.batch_count;
     if (wide_tiles >= device_attribute(cudaDevAttrMultiProcessorCount) &&
@@ -380,6 +391,11 @@ Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, g
   return launch_prepared(args, r, v, stream, raster_group, tail_splits);
 }
 
+Sm80Variant sm80_tensorop_chosen_variant(const GemmArgs& args) {
+  if (!sm80_tensorop_can_implement(args)) return Sm80Variant::automatic;
+  return choose(args, prepare(args));
+}
+
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant) {
   return covering_launch(args, variant).function != nullptr;
 }
@@ -404,7 +420,8 @@ GemmKernel gemm_kernel_sm80_tensorop() {
   GemmKernel k;
   k.info = {"sm80_tensorop", 80, 0,
             "mma.sync tensor cores (m16n8k16 f16/bf16, m16n8k8 tf32): 128x256x64 4-stage or 128x128 "
-            "3-stage cp.async + ldmatrix, smem epilogue; every order, ld and alignment"};
+            "3-stage cp.async + ldmatrix (on sm_90, f16-accumulated TN: TMA loads), smem epilogue; every "
+            "order, ld and alignment"};
   k.can_implement = &sm80_tensorop_can_implement;
   k.launch = &launch;
   k.launch_shape = &launch_shape;
