@@ -147,6 +147,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     std::int64_t const waves = (tiles + sms - 1) / sms;
     return waves >= 2 && waves <= 4 && tiles % sms != 0;
   };
+  // Whether the last of `tiles`' waves keeps under 60% of the SMs busy
+  // (or fills all of them).
+  auto last_wave_under_60 = [sms](std::int64_t tiles) { return 5 * (tiles % sms) < 3 * std::int64_t(sms); };
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
@@ -201,8 +204,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // Tiles 128 wide along the large dimension: ping-pong 64x128's count
     // here, and the narrow 128 x N tiles' below.
     std::int64_t const tiles = (big + 127) / 128;
-    bool const pp_waves_fit =
-        tiles <= sms || (short_partial_waves(tiles) && 5 * (tiles % sms) < 3 * std::int64_t(sms));
+    bool const pp_waves_fit = tiles <= sms || (short_partial_waves(tiles) && last_wave_under_60(tiles));
     if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
         2 * tiles + 4 >= sms && pp_waves_fit) {
       skinny_pingpong_64x128(v);
@@ -215,8 +217,9 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     v.tma_store = false;
     v.group_m = 8;
     v.splits = choose_splits(tiles, k_blocks, sms);
-    // 128x64 tiles, unsplit, 2-4 waves, the last one partly filled: every
-    // wave full (balance_waves), as for the cooperative tiles below.
+    // Unsplit, 2-4 waves, the last one partly filled: every wave full
+    // (balance_waves), as for the cooperative tiles below; the 128x32 and
+    // 128x16 tiles only where the last wave is under 60% full.
     // NOTE: session 28 (H200, layouts.sh without the L2 flush, gated, median
     // of 100-200, ratio to cuBLAS, 132 CTAs -> balanced): 64x28672x4096 tn
     // (224 tiles, 112 CTAs of two) 0.931 -> 0.968, 0.927 -> 0.965, 0.952 ->
@@ -229,7 +232,19 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 0.969; clusters of 2 sharing the small operand
     // (scripts/gpu/skinny_cluster_experiment.patch) 0.961 / 0.960, 0.948
     // balanced: not adopted.
-    v.balance_waves = v.tile_n == 64 && v.splits == 1 && short_partial_waves(tiles);
+    // NOTE: session 39, run 327 (H200, layouts.sh, gated, no L2 flush, three
+    // rotating copies of A and B, median of 30, two runs; unbalanced ->
+    // balanced): where the last wave is under 60% full the narrower tiles
+    // gain too: 32x20000x4096 (157 tiles, 25 in the last wave) 0.856 /
+    // 0.865 -> 0.946 / 0.943, 16x20000x4096 0.901 / 0.890 -> 0.985 / 0.968,
+    // 32x22528x4096 (176, 44) 0.861 / 0.867 -> 0.920 / 0.938, 32x40000x4096
+    // (313, 49) 0.936 / 0.923 -> 0.977 / 0.965. Fuller, they lose as session
+    // 28 found: 224 tiles (92): 32x28672x4096 0.958 / 0.953 -> 0.943 /
+    // 0.940, 16x28672x4096 0.953 / 0.962 -> 0.943 / 0.953, 32x28672x2048
+    // 0.945 / 0.938 -> 0.931 / 0.925; 28672x32x4096 0.948 / 0.949 -> 0.951 /
+    // 0.946.
+    v.balance_waves =
+        v.splits == 1 && short_partial_waves(tiles) && (v.tile_n == 64 || last_wave_under_60(tiles));
     return v;
   }
   if (small <= 128 && big >= 1024) {
@@ -241,7 +256,33 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // direct epilogue; 0.98x cuBLAS) and 281.5 untransposed with the TMA
     // store (1.01x); with a column-major D (the large dimension on M either
     // way) 279.9, 1.00x.
+    // With m < n, 16-bit K-major operands on 128-byte rows: ping-pong
+    // 128x128 (the TMA store, D's orientation) where its tiles sweep the
+    // SMs at least as efficiently as 64x128's, since 64x128 tiles read the
+    // large operand once per 64 rows of M, twice at M = 128; otherwise
+    // 64x128, balanced where M is a multiple of 64 and its 2-4 waves end in
+    // one under 60% full.
+    // NOTE: session 39, run 327 (H200, layouts.sh, gated, no L2 flush, three
+    // rotating copies of A and B, median of 30, two runs; pp64 -> pp128,
+    // efficiencies equal): 128x28672x4096 (448 / 224 tiles) 0.926 / 0.917 ->
+    // 1.005 / 0.991, 128x12288x4096 (192 / 96) 0.822 / 0.836 -> 0.914 /
+    // 0.922, 96x28672x4096 0.853 / 0.822 -> 0.859 / 0.879, 128x16384x4096
+    // (256 / 128) 0.952 / 0.935 -> 0.948 / 0.958. Where pp128 sweeps less
+    // efficiently it lost: 128x20000x4096 (314 / 157 tiles) 0.857 / 0.896
+    // -> 0.740 / 0.763, 128x24576x4096 0.932 / 0.924 -> 0.816 / 0.821,
+    // 128x40000x4096 0.944 / 0.942 -> 0.849 / 0.879, 128x8192x8192 0.961 /
+    // 0.958 -> 0.698 / 0.725. pp64 balanced: 128x20000x4096 (last wave 50
+    // of 132) -> 0.902 / 0.944; fuller last waves gain nothing (128x24576,
+    // 120 of 132: 0.930 / 0.927; 128x16384, 124: 0.942 / 0.959); 96x20000
+    // (tiles of 64 and 32 rows) lost, 0.832 / 0.832 -> 0.809 / 0.754.
+    bool const measured = elem_bytes == 2 && m < n && a_k_major && b_k_major && row_align >= 128;
     skinny_pingpong_64x128(v);
+    if (measured && efficiency(128, 128, 1) >= efficiency(64, 128, 1)) {
+      v.tile_m = 128;
+      return v;
+    }
+    std::int64_t const tiles_64 = tile_count(64, 128);
+    v.balance_waves = measured && m % 64 == 0 && short_partial_waves(tiles_64) && last_wave_under_60(tiles_64);
     return v;
   }
   std::int64_t const coop_tiles = tile_count(128, 256);

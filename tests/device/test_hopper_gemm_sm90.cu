@@ -603,7 +603,7 @@ TEST(HopperGemm, PingPong64x128Variant) {
 
 // The skinny default for m in (32, 64] (session 38): ping-pong 64x128 with
 // the TMA store, 64-157 tiles of one row, balanced waves where the last
-// wave is under 60% full. Small K, so that compute-sanitizer can run it
+// wave is under 60% full; and session 39's for m in (64, 128] and m <= 32. Small K, so that compute-sanitizer can run it
 // (hopper.sh's memcheck filter names it).
 TEST(HopperGemm, PingPong64x128Skinny) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
@@ -617,6 +617,12 @@ TEST(HopperGemm, PingPong64x128Skinny) {
   bw.tma_store = true;
   bw.balance_waves = true;
   run_gemm<__half, float>({64, 36864, 64}, R, 1.0f, 0.0f, 1, bw);  // 288 tiles: 3 waves of 96 CTAs
+  // Session 39's defaults beside it (on 132 SMs): ping-pong 128x128 at m =
+  // 128 (96 tiles), 64x128 balanced (314 tiles: 105 CTAs of three), narrow
+  // 128x32 balanced (157 tiles).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 12288, 128}, R, 1.0f, 0.5f, 1, def);
+  run_gemm<__nv_bfloat16, float>({128, 20000, 64}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__half, __half>({32, 20000, 64}, R, 1.0f, 0.0f, 1, def);
 }
 
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
@@ -1167,14 +1173,48 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(pick(3072, 3584, 256).tile_m, 128);  // a gain of 0.077
   // One dimension in (64, 128]: ping-pong 64x128 in the problem's own
   // orientation, with the TMA-store epilogue (run 33: 1.01x against 0.98x
-  // transposed with the direct epilogue at 128x8192x8192).
-  for (Shape s : {Shape{128, 8192, 8192}, Shape{8192, 128, 8192}, Shape{100, 3000, 500}}) {
-    detail::Sm90WsVariant const v = pick(s.m, s.n, s.k);
-    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
-    EXPECT_TRUE(v.pingpong && v.tile_n == 128 && v.tile_m == 64) << "ping-pong 64x128 expected";
+  // transposed with the direct epilogue at 128x8192x8192); with m < n,
+  // 16-bit K-major operands on 128-byte rows, ping-pong 128x128 where its
+  // tiles sweep the SMs at least as efficiently (session 39), and 64x128
+  // balanced where m % 64 == 0 and its 2-4 waves end in one under 60% full.
+  struct Mid {
+    Shape s;
+    int tile_m;
+    bool balanced;
+  };
+  for (Mid c : {Mid{{128, 8192, 8192}, 64, false},   // 128 tiles of 64x128 against 64 of 128x128
+                Mid{{8192, 128, 8192}, 64, false},   // m > n
+                Mid{{100, 3000, 500}, 64, false},    // 48 tiles against 24
+                Mid{{128, 20000, 4096}, 64, true},   // 314 tiles (50 in the last wave) against 157
+                Mid{{128, 18000, 4096}, 64, true},   // 282 tiles (18) against 141
+                Mid{{96, 20000, 4096}, 64, false},   // rows of 64 and 32: not balanced
+                Mid{{128, 24576, 4096}, 64, false},  // 384 tiles, last wave 120 of 132
+                Mid{{128, 40000, 4096}, 64, false},  // 626 tiles: 5 waves
+                Mid{{128, 28672, 4096}, 128, false},  // 448 tiles against 224: both 85% efficient
+                Mid{{96, 28672, 4096}, 128, false},
+                Mid{{128, 12288, 4096}, 128, false},  // 192 against 96
+                Mid{{128, 16384, 1024}, 128, false}}) {
+    detail::Sm90WsVariant const v = pick(c.s.m, c.s.n, c.s.k);
+    SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
+    EXPECT_TRUE(v.pingpong && v.tile_n == 128) << "ping-pong x128 expected";
+    EXPECT_EQ(v.tile_m, c.tile_m);
+    EXPECT_EQ(v.balance_waves, c.balanced);
     EXPECT_FALSE(v.transpose);
     EXPECT_TRUE(v.tma_store);
     EXPECT_EQ(v.splits, 1);
+    EXPECT_EQ(v.cluster, 1);
+  }
+  // 128x128 and balanced waves only where measured: 16-bit, both operands
+  // K-major, 128-byte rows, m < n.
+  for (auto [v, what] :
+       {std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 4), "tf32"},
+        std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 2, 64), "64-byte rows"},
+        std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 2, 128, true, false), "B' N-major"},
+        std::pair{detail::select_sm90_ws_variant(28672, 128, 4096, 132), "m > n"},
+        std::pair{detail::select_sm90_ws_variant(128, 20000, 4096, 132, 2, 64), "64-byte rows, 314 tiles"}}) {
+    SCOPED_TRACE(what);
+    EXPECT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128);
+    EXPECT_FALSE(v.balance_waves);
   }
   // m in (32, 64], 16-bit K-major operands on 128-byte rows: ping-pong
   // 64x128 with the TMA store in D's orientation (session 38) where its
@@ -1241,8 +1281,9 @@ TEST(HopperGemm, DefaultVariantSelection) {
   }
   // Unsplit narrow 128x64 tiles in 2-4 waves, the last partly filled, run
   // every wave full (session 28): 224 tiles as 112 CTAs of two. The
-  // narrower tiles lost 1% that way and keep one CTA per SM. (Some m < n
-  // with m in (32, 64] take ping-pong 64x128 above.)
+  // narrower tiles lost 1% that way at 224 tiles and are balanced only where
+  // the last wave is under 60% full (session 39). (Some m < n with m in
+  // (32, 64] take ping-pong 64x128 above.)
   struct Waves {
     Shape s;
     bool balanced;
@@ -1251,8 +1292,15 @@ TEST(HopperGemm, DefaultVariantSelection) {
                   Waves{{28672, 64, 4096}, true},      // either orientation
                   Waves{{20000, 64, 4096}, true},      // 157 tiles: 79 CTAs
                   Waves{{28672, 64, 2048}, true},      // shorter K, the same tiles
-                  Waves{{32, 28672, 4096}, false},     // 128x32 tiles
-                  Waves{{28672, 16, 4096}, false},     // 128x16 tiles
+                  Waves{{32, 28672, 4096}, false},     // 128x32 tiles, last wave 92 of 132
+                  Waves{{28672, 16, 4096}, false},     // 128x16 tiles, the same
+                  Waves{{32, 20000, 4096}, true},      // 157 tiles: last wave 25 of 132
+                  Waves{{16, 20000, 4096}, true},
+                  Waves{{20000, 32, 4096}, true},      // either orientation
+                  Waves{{32, 22528, 4096}, true},      // 176 tiles: 44
+                  Waves{{32, 40000, 4096}, true},      // 313 tiles: 49
+                  Waves{{32, 27008, 4096}, true},      // 211 tiles: 79, just under 60%
+                  Waves{{32, 27136, 4096}, false},     // 212 tiles: 80, just over
                   Waves{{16896, 64, 4096}, false},     // 132 tiles: one full wave
                   Waves{{8192, 64, 4096}, false},      // 64 tiles: one wave
                   Waves{{67584, 64, 4096}, false},     // 528 tiles: 4 full waves
