@@ -256,12 +256,12 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // direct epilogue; 0.98x cuBLAS) and 281.5 untransposed with the TMA
     // store (1.01x); with a column-major D (the large dimension on M either
     // way) 279.9, 1.00x.
-    // With m < n, 16-bit K-major operands on 128-byte rows: ping-pong
-    // 128x128 (the TMA store, D's orientation) where its tiles sweep the
-    // SMs at least as efficiently as 64x128's, since 64x128 tiles read the
-    // large operand once per 64 rows of M, twice at M = 128; otherwise
-    // 64x128, balanced where M is a multiple of 64 and its 2-4 waves end in
-    // one under 60% full.
+    // 16-bit operands on 128-byte rows, either orientation, any order:
+    // ping-pong 128x128 (the TMA store, D's orientation) where its tiles
+    // sweep the SMs at least as efficiently as 64x128's (64x128 tiles read a
+    // large B once per 64 rows of M, twice at m = 128); otherwise 64x128,
+    // balanced where its tiles are alike (every row of tiles 64 high when m
+    // is the small dimension) and its 2-4 waves end in one under 60% full.
     // NOTE: session 39, run 327 (H200, layouts.sh, gated, no L2 flush, three
     // rotating copies of A and B, median of 30, two runs; pp64 -> pp128,
     // efficiencies equal): 128x28672x4096 (448 / 224 tiles) 0.926 / 0.917 ->
@@ -275,14 +275,22 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // of 132) -> 0.902 / 0.944; fuller last waves gain nothing (128x24576,
     // 120 of 132: 0.930 / 0.927; 128x16384, 124: 0.942 / 0.959); 96x20000
     // (tiles of 64 and 32 rows) lost, 0.832 / 0.832 -> 0.809 / 0.754.
-    bool const measured = elem_bytes == 2 && m < n && a_k_major && b_k_major && row_align >= 128;
+    // Run 329 (the same method, one run): m > n, pp64 -> pp128:
+    // 28672x128x4096 0.865 -> 0.928, 12288x128x4096 0.803 -> 0.909,
+    // 10000x128x4096 0.719 -> 0.864; 20000x128x4096 pp64 balanced 0.830 ->
+    // 0.894. Other orders, m < n: 128x28672x4096 nt 1.415 -> 1.491, tt 1.460
+    // -> 1.551, nn 0.951 -> 0.998; 128x12288x4096 nt 0.808 -> 0.916, tt 0.800
+    // -> 0.910, nn 0.817 -> 0.923; 128x20000x4096 balanced nt 0.812 -> 0.848,
+    // nn 0.859 -> 0.902.
+    bool const measured = elem_bytes == 2 && row_align >= 128;
     skinny_pingpong_64x128(v);
     if (measured && efficiency(128, 128, 1) >= efficiency(64, 128, 1)) {
       v.tile_m = 128;
       return v;
     }
     std::int64_t const tiles_64 = tile_count(64, 128);
-    v.balance_waves = measured && m % 64 == 0 && short_partial_waves(tiles_64) && last_wave_under_60(tiles_64);
+    bool const alike = m > n || m % 64 == 0;
+    v.balance_waves = measured && alike && short_partial_waves(tiles_64) && last_wave_under_60(tiles_64);
     return v;
   }
   std::int64_t const coop_tiles = tile_count(128, 256);

@@ -623,6 +623,9 @@ TEST(HopperGemm, PingPong64x128Skinny) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({128, 12288, 128}, R, 1.0f, 0.5f, 1, def);
   run_gemm<__nv_bfloat16, float>({128, 20000, 64}, R, 1.0f, 0.0f, 1, def);
   run_gemm<__half, __half>({32, 20000, 64}, R, 1.0f, 0.0f, 1, def);
+  // m > n: ping-pong 128x128 down M (96 tiles), 64x128 balanced (314 tiles).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({12288, 128, 128}, R, 1.0f, 0.0f, 1, def);
+  run_gemm<__nv_bfloat16, float>({20000, 128, 64}, R, 1.0f, 0.5f, 1, def);
 }
 
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
@@ -1173,17 +1176,21 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(pick(3072, 3584, 256).tile_m, 128);  // a gain of 0.077
   // One dimension in (64, 128]: ping-pong 64x128 in the problem's own
   // orientation, with the TMA-store epilogue (run 33: 1.01x against 0.98x
-  // transposed with the direct epilogue at 128x8192x8192); with m < n,
-  // 16-bit K-major operands on 128-byte rows, ping-pong 128x128 where its
-  // tiles sweep the SMs at least as efficiently (session 39), and 64x128
-  // balanced where m % 64 == 0 and its 2-4 waves end in one under 60% full.
+  // transposed with the direct epilogue at 128x8192x8192); with 16-bit
+  // operands on 128-byte rows, ping-pong 128x128 where its tiles sweep the
+  // SMs at least as efficiently (session 39), and 64x128 balanced where its
+  // tiles are alike (m % 64 == 0 when m is the small dimension) and its 2-4
+  // waves end in one under 60% full.
   struct Mid {
     Shape s;
     int tile_m;
     bool balanced;
   };
   for (Mid c : {Mid{{128, 8192, 8192}, 64, false},   // 128 tiles of 64x128 against 64 of 128x128
-                Mid{{8192, 128, 8192}, 64, false},   // m > n
+                Mid{{8192, 128, 8192}, 64, false},   // m > n: 128 tiles against 64
+                Mid{{28672, 128, 4096}, 128, false},  // m > n: 448 against 224
+                Mid{{20000, 128, 4096}, 64, true},    // m > n: 314 tiles, last wave 50 of 132
+                Mid{{20000, 96, 4096}, 64, true},     // m > n: every tile 64x96
                 Mid{{100, 3000, 500}, 64, false},    // 48 tiles against 24
                 Mid{{128, 20000, 4096}, 64, true},   // 314 tiles (50 in the last wave) against 157
                 Mid{{128, 18000, 4096}, 64, true},   // 282 tiles (18) against 141
@@ -1204,13 +1211,18 @@ TEST(HopperGemm, DefaultVariantSelection) {
     EXPECT_EQ(v.splits, 1);
     EXPECT_EQ(v.cluster, 1);
   }
-  // 128x128 and balanced waves only where measured: 16-bit, both operands
-  // K-major, 128-byte rows, m < n.
+  // Any operand order (run 329: nt, tt and nn gained as tn did).
+  for (auto [a_km, b_km] : {std::pair{true, false}, std::pair{false, false}, std::pair{false, true}}) {
+    SCOPED_TRACE(testing::Message() << "A' K-major " << a_km << ", B' K-major " << b_km);
+    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(128, 12288, 4096, 132, 2, 128, a_km, b_km);
+    EXPECT_TRUE(v.pingpong && v.tile_m == 128 && v.tile_n == 128);
+    EXPECT_TRUE(detail::select_sm90_ws_variant(128, 20000, 4096, 132, 2, 128, a_km, b_km).balance_waves);
+  }
+  // 128x128 and balanced waves only where measured: 16-bit operands,
+  // 128-byte rows.
   for (auto [v, what] :
        {std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 4), "tf32"},
         std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 2, 64), "64-byte rows"},
-        std::pair{detail::select_sm90_ws_variant(128, 28672, 4096, 132, 2, 128, true, false), "B' N-major"},
-        std::pair{detail::select_sm90_ws_variant(28672, 128, 4096, 132), "m > n"},
         std::pair{detail::select_sm90_ws_variant(128, 20000, 4096, 132, 2, 64), "64-byte rows, 314 tiles"}}) {
     SCOPED_TRACE(what);
     EXPECT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128);
