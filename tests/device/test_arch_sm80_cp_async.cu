@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <tessera/arch/sm80/cp_async.cuh>
+#include <tessera/arch/sm90/mbarrier.cuh>
 
 namespace {
 
@@ -204,6 +205,67 @@ TEST(ArchCpAsyncSm80, WaitGroupOrder) {
   cudaFree(d_src);
   cudaFree(d_out);
   EXPECT_EQ(out, h_src) << "stage contents differ after cp_async_wait<1>/<0>";
+}
+
+// cp_async_mbarrier_arrive_noinc: warp 0 copies a stage and arrives on the
+// stage's mbarrier (32 expected arrivals) once its copies land; warp 1 waits
+// on the phase with test_wait.parity and reads the stage, with no
+// cp.async.wait and no CTA barrier between the copies and its reads. Two
+// phases on one barrier, the second into the other stage, issued after a
+// CTA barrier that follows the first phase's completion.
+__global__ void cp_async_mbarrier_kernel(const uint8_t* src, uint8_t* out) {
+  __shared__ alignas(16) uint8_t stages[2][kStageBytes];
+  __shared__ uint64_t bar;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid % 32;
+  for (int i = tid; i < 2 * kStageBytes; i += 64) stages[i / kStageBytes][i % kStageBytes] = kPoison;
+  if (tid == 0) mbarrier_init(&bar, 32);
+  __syncthreads();
+  for (int phase = 0; phase < 2; ++phase) {
+    if (tid < 32) {
+      cp_async<16, CacheGlobal>(&stages[phase][lane * 16], src + phase * kStageBytes + lane * 16);
+      cp_async_mbarrier_arrive_noinc(&bar);
+    } else {
+      while (!mbarrier_test_wait_parity(&bar, uint32_t(phase))) {
+      }
+      for (int i = lane; i < kStageBytes; i += 32) out[phase * kStageBytes + i] = stages[phase][i];
+    }
+    // The next phase's arrivals only after this one has completed (its
+    // waiter has seen it), so that none counts towards this phase.
+    __syncthreads();
+  }
+}
+
+TEST(ArchCpAsyncSm80, MbarrierArriveNoinc) {
+  const int cc = device_cc();
+  if (cc == 0) GTEST_SKIP() << "no CUDA device";
+  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, cp_async_mbarrier_kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
+  }
+  std::random_device entropy;
+  const unsigned seed = entropy();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  std::vector<uint8_t> h_src(2 * kStageBytes);
+  for (auto& b : h_src) b = static_cast<uint8_t>(1 + gen() % 255);
+  std::replace(h_src.begin(), h_src.end(), kPoison, uint8_t(kPoison + 1));  // poison never a source byte
+  uint8_t* d_src;
+  uint8_t* d_out;
+  TESSERA_TEST_CUDA(cudaMalloc(&d_src, 2 * kStageBytes));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_out, 2 * kStageBytes));
+  TESSERA_TEST_CUDA(cudaMemcpy(d_src, h_src.data(), 2 * kStageBytes, cudaMemcpyHostToDevice));
+  TESSERA_TEST_CUDA(cudaMemset(d_out, 0, 2 * kStageBytes));
+  cp_async_mbarrier_kernel<<<1, 64>>>(d_src, d_out);
+  TESSERA_TEST_CUDA(cudaGetLastError());
+  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<uint8_t> out(2 * kStageBytes);
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), d_out, 2 * kStageBytes, cudaMemcpyDeviceToHost));
+  cudaFree(d_src);
+  cudaFree(d_out);
+  EXPECT_EQ(out, h_src) << "a stage read after its mbarrier phase completed differs from the source";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 //   cp.async.commit_group;
 //   cp.async.wait_group N;
 //   cp.async.wait_all;
+//   cp.async.mbarrier.arrive.noinc.shared.b64 [bar];
 //
 // .ca caches the line in L1 and L2 ("cache always"); .cg caches in L2 only
 // ("cache global") and exists only for 16-byte copies. With the src-size
@@ -131,6 +132,22 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #if TESSERA_SM80_ENABLED
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #else
+  tessera_error_requires_sm80_or_newer();
+#endif
+}
+
+// Makes the mbarrier at `bar` (shared memory, initialised) track this
+// thread's cp.async copies issued so far: one arrival on `bar` once they have
+// all landed, without raising its pending count first (.noinc), so the
+// barrier's expected arrivals must count these. Threads that wait on the
+// phase then see the copies' data (the phase's completion orders them).
+// PTX: cp.async.mbarrier.arrive.noinc.shared.b64 [bar]; sm_80+.
+__device__ __forceinline__ void cp_async_mbarrier_arrive_noinc(uint64_t* bar) {
+#if TESSERA_SM80_ENABLED
+  auto const addr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(addr) : "memory");
+#else
+  (void)bar;
   tessera_error_requires_sm80_or_newer();
 #endif
 }

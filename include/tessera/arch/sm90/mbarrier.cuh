@@ -4,9 +4,10 @@
 
 // mbarrier: 64-bit shared-memory barriers with an arrival count and a
 // transaction (byte) count; the completion mechanism of TMA. Minimum
-// architecture: sm_90 for everything here (expect_tx, try_wait and the
-// shared::cta forms; init/arrive exist since sm_80 but Tessera uses them only
-// with TMA).
+// architecture: sm_90 for everything here (expect_tx, try_wait, the cluster
+// forms) except mbarrier_init and mbarrier_test_wait_parity, sm_80, which
+// with cp.async's arrive (sm80/cp_async.cuh) complete a cp.async ring's
+// stages.
 //
 // A phase completes when its pending arrival count reaches 0 and its
 // transaction count is 0; the barrier then flips its phase parity. Waiting on
@@ -41,14 +42,15 @@ __device__ __forceinline__ uint32_t cluster_smem_u32(const void* p, uint32_t cta
 #endif
 }
 
-// mbarrier.init.shared::cta.b64 [bar], count; sm_90.
+// mbarrier.init.shared::cta.b64 [bar], count; sm_80 (the Ampere kernel fed
+// by a copy warp, sm80_ws_gemm.cuh, uses it with cp.async).
 __device__ __forceinline__ void mbarrier_init(uint64_t* bar, uint32_t arrive_count) {
-#if TESSERA_SM90_ENABLED
+#if TESSERA_SM80_ENABLED
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(arrive_count) : "memory");
 #else
   (void)bar;
   (void)arrive_count;
-  tessera_error_requires_sm90_or_newer();
+  tessera_error_requires_sm80_or_newer();
 #endif
 }
 
@@ -208,11 +210,10 @@ __device__ __forceinline__ void mbarrier_complete_tx_cluster(uint64_t* bar, uint
 }
 
 // A test that never suspends: mbarrier.test_wait.parity.shared::cta.b64 p,
-// [bar], parity; sm_90 (the instruction exists since sm_80; Tessera's
-// mbarriers are sm_90 throughout). True once the phase with `parity` has
-// completed (acquire, CTA scope).
+// [bar], parity; sm_80. True once the phase with `parity` has completed
+// (acquire, CTA scope).
 __device__ __forceinline__ bool mbarrier_test_wait_parity(uint64_t* bar, uint32_t parity) {
-#if TESSERA_SM90_ENABLED
+#if TESSERA_SM80_ENABLED
   uint32_t done;
   asm volatile(
       "{\n.reg .pred p;\n"
@@ -225,7 +226,7 @@ __device__ __forceinline__ bool mbarrier_test_wait_parity(uint64_t* bar, uint32_
 #else
   (void)bar;
   (void)parity;
-  tessera_error_requires_sm90_or_newer();
+  tessera_error_requires_sm80_or_newer();
   return false;
 #endif
 }
