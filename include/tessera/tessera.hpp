@@ -72,5 +72,6 @@
 #include <tessera/gemm/sm80_epilogue.cuh>
 #include <tessera/gemm/sm80_tensorop.cuh>
 #include <tessera/gemm/sm80_tma_gemm.cuh>
+#include <tessera/gemm/sm80_ws_gemm.cuh>
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 #endif

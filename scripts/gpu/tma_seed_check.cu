@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Part of Tessera.
 //
-// Standalone check of the TMA-fed seed tile (sm80_tma_gemm.cuh) without the
-// runtime library, for a device session too short to build it: f16 TN, D
-// row-major, the kernels launched directly (unsplit). Each problem:
-// cuBLAS (f16 in, f32 compute, f16 out) as the reference, the cp.async seed
-// tile (sm80_gemm_kernel) and the TMA-fed one, f16 and f32 accumulation;
-// relative norm difference to cuBLAS, then the seed problem timed
-// interleaved (L2 flushed, median of argv[1] rounds; PAIR=1: each kernel
-// beside cuBLAS alone) for f16 accumulation.
+// Standalone check of the TMA-fed seed tile (sm80_tma_gemm.cuh) and the one
+// fed by a copy warp (sm80_ws_gemm.cuh) without the runtime library, for a
+// device session too short to build it: f16 TN, D row-major, the kernels
+// launched directly (unsplit). Each problem: cuBLAS (f16 in, f32 compute,
+// f16 out) as the reference, the cp.async seed tile (sm80_gemm_kernel), the
+// TMA-fed one and the copy-warp one, f16 and f32 accumulation; relative norm
+// difference to cuBLAS, then the seed problem timed interleaved (L2 flushed,
+// median of argv[1] rounds; PAIR=1: each kernel beside cuBLAS alone) for f16
+// accumulation.
 // Build: nvcc -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90a -Iinclude -Isrc
 //        scripts/gpu/tma_seed_check.cu src/tma/tensor_map.cpp -lcublas -o tma_seed_check
 #include <cublas_v2.h>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <tessera/gemm/sm80_tma_gemm.cuh>
+#include <tessera/gemm/sm80_ws_gemm.cuh>
 #include <tessera/tma/tensor_map.hpp>
 
 using namespace tessera;
@@ -124,11 +126,14 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
   return pb;
 }
 
+// kind 0: the cp.async seed tile; 1: TMA-fed; 2: fed by a copy warp.
 template <class Acc>
-void launch(Problem& pb, bool tma, cudaStream_t s = nullptr) {
+void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
   dim3 const grid(unsigned(pb.p.tiles_m * pb.p.tiles_n));
-  if (tma)
+  if (kind == 1)
     sm80_tma_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
+  else if (kind == 2)
+    sm80_ws_gemm_kernel<Cfg, __half, Acc, false><<<grid, kWsThreads<Cfg>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
   else
     sm80_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, Cfg::kSmemBytes, s>>>(pb.p);
 }
@@ -147,6 +152,10 @@ int main(int argc, char** argv) {
                              cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, float, false>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, float, false>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, __half, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              Cfg::kSmemBytes));
   CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, float, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -159,10 +168,10 @@ int main(int argc, char** argv) {
   int bad = 0;
   for (auto const& s : shapes) {
     Problem pb = make(s[0], s[1], s[2], h);
-    for (int tma = 0; tma < 2; ++tma)
+    for (int kind = 0; kind < 3; ++kind)
       for (int acc16 = 1; acc16 >= 0; --acc16) {
         CHECK(cudaMemset(pb.d, 0xff, size_t(pb.m) * pb.n * 2));
-        if (acc16) launch<__half>(pb, tma); else launch<float>(pb, tma);
+        if (acc16) launch<__half>(pb, kind); else launch<float>(pb, kind);
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         double const rd = rel_diff(pb, acc);
@@ -171,7 +180,8 @@ int main(int argc, char** argv) {
         bool const ok = rd < bound;
         bad += !ok;
         std::printf("%5dx%5dx%5d %-7s %s acc: rel.diff vs cuBLAS %.2e (bound %.1e) %s\n", pb.m, pb.n, pb.k,
-                    tma ? "tma" : "cp.async", acc16 ? "f16" : "f32", rd, bound, ok ? "ok" : "WRONG");
+                    kind == 1 ? "tma" : kind == 2 ? "ws" : "cp.async", acc16 ? "f16" : "f32", rd, bound,
+                    ok ? "ok" : "WRONG");
       }
     if (s[0] == 5120) {
       size_t const flush_bytes = size_t(256) << 20;
@@ -186,16 +196,16 @@ int main(int argc, char** argv) {
           cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, pb.n, pb.m, pb.k, &hone, pb.b, CUDA_R_16F, pb.k, pb.a, CUDA_R_16F,
                        pb.k, &hzero, pb.ref, CUDA_R_16F, pb.n, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
         else
-          launch<__half>(pb, i == 2);
+          launch<__half>(pb, i - 1);
       };
       for (int w = 0; w < 20; ++w)
-        for (int i = 0; i < 3; ++i) run(i);
+        for (int i = 0; i < 4; ++i) run(i);
       // PAIR=1: each kernel interleaved beside cuBLAS alone (its own cuBLAS
       // times kept for neither), not all three together: timed among
       // slower kernels a kernel runs at a higher clock (docs/performance.md,
       // Ampere v6).
       bool const pair = std::getenv("PAIR") != nullptr && std::atoi(std::getenv("PAIR")) != 0;
-      std::vector<float> t[3];
+      std::vector<float> t[4];
       auto timed = [&](int i) {
         CHECK(cudaEventRecord(e0));
         run(i);
@@ -206,13 +216,13 @@ int main(int argc, char** argv) {
         return ms;
       };
       for (int r = 0; r < rounds; ++r)
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < 4; ++i) {
           CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
           t[i].push_back(timed(i));
         }
-      std::vector<float> tc[3];  // PAIR=1: the cuBLAS times beside kernel i
+      std::vector<float> tc[4];  // PAIR=1: the cuBLAS times beside kernel i
       if (pair) {
-        for (int i = 1; i < 3; ++i) {
+        for (int i = 1; i < 4; ++i) {
           t[i].clear();
           for (int r = 0; r < rounds; ++r) {
             CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
@@ -223,20 +233,20 @@ int main(int argc, char** argv) {
         }
       }
       double const flop = 2.0 * pb.m * pb.n * double(pb.k);
-      char const* names[] = {"cuBLAS f16acc", "seed cp.async", "seed tma"};
+      char const* names[] = {"cuBLAS f16acc", "seed cp.async", "seed tma", "seed copy warp"};
       auto median_tflops = [&](std::vector<float>& v) {
         std::sort(v.begin(), v.end());
         return flop / (v[v.size() / 2] * 1e-3) / 1e12;
       };
-      double tf[3], cub[3];
-      for (int i = 0; i < 3; ++i) {
+      double tf[4], cub[4];
+      for (int i = 0; i < 4; ++i) {
         tf[i] = median_tflops(t[i]);
         cub[i] = pair && i > 0 ? median_tflops(tc[i]) : tf[0];
       }
-      for (int i = 0; i < 3; ++i)
+      for (int i = 0; i < 4; ++i)
         std::printf("  %-14s %7.1f TFLOP/s  %.3fx cuBLAS (%.1f)\n", names[i], tf[i], tf[i] / cub[i], cub[i]);
-      std::printf("  tma / cp.async %.3f (unsplit, median of %d, L2 flushed, %s)\n", tf[2] / tf[1], rounds,
-                  pair ? "each beside cuBLAS alone" : "all three interleaved");
+      std::printf("  tma / cp.async %.3f, copy warp / cp.async %.3f (unsplit, median of %d, L2 flushed, %s)\n",
+                  tf[2] / tf[1], tf[3] / tf[1], rounds, pair ? "each beside cuBLAS alone" : "all four interleaved");
     }
   }
   std::printf("%d wrong; cuda: %s\n", bad, cudaGetErrorString(cudaGetLastError()));
