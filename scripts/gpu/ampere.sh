@@ -296,7 +296,8 @@ int main(int argc, char** argv) {
     const Sm80Variant vars[] = {Sm80Variant::tile128x128, Sm80Variant::tile128x256, Sm80Variant::t128x128_s4,
                                 Sm80Variant::t128x128_w8, Sm80Variant::t128x256_s3, Sm80Variant::t256x128_s3,
                                 Sm80Variant::t256x128_s4, Sm80Variant::t128x256_w4, Sm80Variant::t128x128_spread,
-                                Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2, Sm80Variant::t128x128_tma};
+                                Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2, Sm80Variant::t128x128_tma,
+                                Sm80Variant::t128x128_ws};
     for (Sm80Variant v : vars)
       for (int group : {8, 4, 16}) {
         if (group != 8 && v != Sm80Variant::tile128x128 && v != Sm80Variant::tile128x256) continue;

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
   using V = kernels::Sm80Variant;
   std::vector<V> vs = {V::tile128x128, V::tile128x256, V::t128x256_s3, V::t256x128_s4, V::t128x256_w4, V::t128x256_w4s2,
-                       V::t128x128_tma};
+                       V::t128x128_tma, V::t128x128_ws};
   if (const char* only = std::getenv("VARIANTS")) {  // comma-separated names: time only these beside cuBLAS
     std::vector<V> keep;
     std::string const list = std::string(",") + only + ",";

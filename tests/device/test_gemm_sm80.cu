@@ -309,11 +309,12 @@ std::vector<Case> all_cases() {
   const Sm80Variant tuning[] = {Sm80Variant::t128x128_s4, Sm80Variant::t128x128_w8, Sm80Variant::t128x256_s3,
                                 Sm80Variant::t256x128_s3, Sm80Variant::t256x128_s4, Sm80Variant::t128x256_w4,
                                 Sm80Variant::t128x128_spread, Sm80Variant::t128x256_spread, Sm80Variant::t128x256_w4s2,
-                                Sm80Variant::t128x128_tma};
+                                Sm80Variant::t128x128_tma, Sm80Variant::t128x128_ws};
   for (Sm80Variant var : tuning)
     for (DataType acc : {DataType::f32, DataType::f16}) {
-      bool const warp128 = var == Sm80Variant::t128x256_w4 || var == Sm80Variant::t128x256_w4s2;
-      if (warp128 && acc == DataType::f32) continue;  // f16 accumulation only
+      bool const acc16_only = var == Sm80Variant::t128x256_w4 || var == Sm80Variant::t128x256_w4s2 ||
+                              var == Sm80Variant::t128x128_ws;
+      if (acc16_only && acc == DataType::f32) continue;  // f16 accumulation only
       bool const acc16 = acc == DataType::f16;
       v.push_back(tn_case(std::string("variant_") + tessera::kernels::to_string(var) + (acc16 ? "_acc16" : "_acc32"),
                           acc16 ? kTypes[4] : kF16F32Acc, 296, 520, 264, 0.5f, acc16 ? 0.0f : -1.0f, acc16 ? C : R,
@@ -377,6 +378,13 @@ std::vector<Case> all_cases() {
     c.name = "tma_seed_tn_hgemm_1280x1280x4096";
     c.tail_splits = tessera::kernels::kSm80TailSplitAuto;
     v.push_back(c);
+    // The seed tile fed by a copy warp, the same two.
+    c.name = "ws_seed_tn_hgemm_1280x1280x4096";
+    c.variant = Sm80Variant::t128x128_ws;
+    v.push_back(c);
+    c.name = "split16_ws_seed_tn_hgemm_1280x1280x4096";
+    c.tail_splits = 16;
+    v.push_back(c);
   }
   // Tail split (sm80_split.hpp), forced: every kind that has a split
   // instantiation (TN, 128x128), both kernels, slices of unequal length
@@ -415,6 +423,10 @@ std::vector<Case> all_cases() {
         {"tma_f16acc_136x264x520_s3", kTypes[4], Sm80Variant::t128x128_tma, 136, 264, 520, 3, -1.0f, 0.5f, R},
         {"tma_f16_f32acc_296x520x264_s4", kTypes[0], Sm80Variant::t128x128_tma, 296, 520, 264, 4, 0.5f, -1.0f, C},
         {"tail_tma_f16acc_2176x2176x256", kTypes[4], Sm80Variant::t128x128_tma, 2176, 2176, 256, 4, 1.0f, 0.5f, R},
+        // The copy-warp seed tile (f16 accumulation): the same, K residues
+        // through cp.async's zero fill.
+        {"ws_f16acc_136x264x520_s3", kTypes[4], Sm80Variant::t128x128_ws, 136, 264, 520, 3, -1.0f, 0.5f, C},
+        {"tail_ws_f16acc_2176x2176x256", kTypes[4], Sm80Variant::t128x128_ws, 2176, 2176, 256, 4, 1.0f, 0.5f, R},
     };
     for (const SplitShape& s : split_shapes) {
       Case c = tn_case(std::string("split_") + s.name, s.t, s.m, s.n, s.k, s.alpha, s.beta, s.d, s.variant);
@@ -524,6 +536,34 @@ TEST(Sm80GemmErrors, TmaVariantRefusesWhatItDoesNotCover) {
   }
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<unsigned char> hd(2 * 128 * 128 * 2);
+  ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
+}
+
+// The copy-warp variant exists with f16 accumulation only: f32 accumulation
+// is refused as not instantiated, and nothing runs.
+TEST(Sm80GemmErrors, CopyWarpVariantIsF16AccumulationOnly) {
+  TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
+  DeviceBuffer a, b, d;
+  ASSERT_EQ(cudaMalloc(&a.p, 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b.p, 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d.p, 128 * 128 * 2), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d.p, 0xFF, 128 * 128 * 2), cudaSuccess);
+  GemmArgs args;
+  args.m = args.n = args.k = 128;
+  args.input = DataType::f16;
+  args.accumulate = DataType::f32;
+  args.a = {a.p, R, 128, 0};
+  args.b = {b.p, C, 128, 0};
+  args.d = {d.p, R, 128, 0};
+  EXPECT_FALSE(tessera::kernels::sm80_tensorop_variant_covers(args, Sm80Variant::t128x128_ws));
+  tessera::Status const st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::t128x128_ws, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("not instantiated"), std::string::npos) << st.message;
+  args.accumulate = DataType::f16;
+  EXPECT_TRUE(tessera::kernels::sm80_tensorop_variant_covers(args, Sm80Variant::t128x128_ws));
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> hd(128 * 128 * 2);
   ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
 }

@@ -43,6 +43,8 @@ enum class Sm80Variant : std::uint8_t {
   t128x256_w4s2,    // 4 warps of 64x128, 2 stages, epilogue in 2 passes: 2 CTAs per SM; f16 accumulation only
   t128x128_tma,     // the seed tile with TMA loads instead of cp.async (sm80_tma_gemm.cuh): sm_90 devices, one
                     // matrix (no batch), K > 0
+  t128x128_ws,      // the seed tile fed by a fifth, copy warp through cp.async and mbarriers (sm80_ws_gemm.cuh):
+                    // sm_80 instructions only; f16 accumulation only
 };
 
 [[nodiscard]] constexpr bool is_tuning_variant(Sm80Variant v) { return v >= Sm80Variant::t128x128_s4; }
@@ -66,6 +68,7 @@ enum class Sm80Variant : std::uint8_t {
     case Sm80Variant::t128x256_spread: return "t128x256_spread";
     case Sm80Variant::t128x256_w4s2: return "t128x256_w4s2";
     case Sm80Variant::t128x128_tma: return "t128x128_tma";
+    case Sm80Variant::t128x128_ws: return "t128x128_ws";
   }
   return "?";
 }
@@ -94,6 +97,18 @@ struct Launch {
 template <class Cfg>
 constexpr int tma_ring_smem_bytes() {
   return Cfg::kSmemBytes + 1024 + Cfg::kStages * 8;
+}
+
+// Threads of the copy-warp form of configuration Cfg (sm80_ws_gemm.cuh): its
+// MMA warps and one copy warp.
+template <class Cfg>
+inline constexpr int kWsThreads = Cfg::kThreads + 32;
+
+// Dynamic shared memory of the copy-warp form: the ring (or the epilogue's
+// staging tile) and one 8-byte mbarrier per stage.
+template <class Cfg>
+constexpr int ws_ring_smem_bytes() {
+  return Cfg::kSmemBytes + Cfg::kStages * 8;
 }
 
 // Per input kind, defined in src/gemm/kernels/sm80_tensorop_<kind>.cu.

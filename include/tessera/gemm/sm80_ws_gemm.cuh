@@ -3,7 +3,7 @@
 #pragma once
 
 // The seed tile's mma.sync kernel fed by a copy warp: cp.async only, sm_80
-// instructions throughout (a tuning candidate; not dispatched yet).
+// instructions throughout (Sm80Variant::t128x128_ws, a tuning candidate).
 //
 // Why: the TMA-fed form (sm80_tma_gemm.cuh) ran the seed problem 7.5% faster
 // than the cp.async kernel with the same mainloop (docs/performance.md,
@@ -40,17 +40,6 @@
 #include <tessera/gemm/sm80_tensorop.cuh>
 
 namespace tessera::kernels::sm80 {
-
-// Threads of the copy-warp form of Cfg: its MMA warps and one copy warp.
-template <class Cfg>
-inline constexpr int kWsThreads = Cfg::kThreads + 32;
-
-// Dynamic shared memory of the copy-warp form: the ring (or the epilogue's
-// staging tile) and one 8-byte mbarrier per stage.
-template <class Cfg>
-constexpr int ws_ring_smem_bytes() {
-  return Cfg::kSmemBytes + Cfg::kStages * 8;
-}
 
 template <class Cfg, class Elem, class Acc, bool kTailSplit>
 __global__ void __launch_bounds__(kWsThreads<Cfg>, 2) sm80_ws_gemm_kernel(const Params p) {

@@ -147,6 +147,7 @@ int smem_bytes_of(Sm80Variant v) {
     case Sm80Variant::t128x256_spread: return ConfigT128x256Spread<kE>::kSmemBytes;
     case Sm80Variant::t128x256_w4s2: return ConfigT128x256W4S2<kE>::kSmemBytes;
     case Sm80Variant::t128x128_tma: return tma_ring_smem_bytes<ConfigTile128x128<kE, true, true>>();
+    case Sm80Variant::t128x128_ws: return ws_ring_smem_bytes<ConfigTile128x128<kE, true, true>>();
     case Sm80Variant::automatic: return 0;
   }
   return 0;
