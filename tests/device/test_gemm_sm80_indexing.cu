@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <tessera/gemm/sm80_tensorop.cuh>
+#include <tessera/gemm/sm80_ws_gemm.cuh>
 
 namespace {
 
@@ -372,6 +373,33 @@ TEST(Sm80Indexing, f16_t128x128_w8_tn) { simulate_both<ConfigT128x128W8<2>, __ha
 TEST(Sm80Indexing, f16_t128x256_w4_tn) { simulate_both<ConfigT128x256W4<2>, __half>(true); }
 TEST(Sm80Indexing, f16_t128x256_w4s2_tn) { simulate_both<ConfigT128x256W4S2<2>, __half>(true); }
 TEST(Sm80Indexing, f16_t128x128_spread_tn) { simulate_both<ConfigT128x128Spread<2>, __half>(true); }
+
+// The copy warp (sm80_ws_gemm.cuh) fills a stage with 32 threads into the
+// image the seed kernel's 128 threads make, byte for byte, so the MMA warps'
+// fragment loads (checked above) read the same operands: every k-tile of an
+// edge CTA (residues in M, N and K) and of an interior one.
+TEST(Sm80Indexing, CopyWarpFillsTheSeedTilesStage) {
+  using Cfg = ConfigTile128x128<2, true, true>;
+  using ML = Sm80Mainloop<Cfg, __half, __half>;
+  constexpr int BM = Cfg::kBlockM, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
+  int const m = BM + 77, n = BN + 45, k = 2 * BK + 13;
+  Operand const a = make_operand<__half, true>(m, k, k + 11, true);  // ld * 2 bytes a multiple of 16
+  Operand const b = make_operand<__half, true>(n, k, k + 19, false);
+  int const k_tiles = (k + BK - 1) / BK;
+  for (int tile = 0; tile < 2; ++tile)
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      SCOPED_TRACE(testing::Message() << "CTA tile (" << tile << ", " << tile << "), k-tile " << kt);
+      std::vector<unsigned char> seed_a(std::size_t(Cfg::kStageBytesA), 0xCD), ws_a = seed_a;
+      std::vector<unsigned char> seed_b(std::size_t(Cfg::kStageBytesB), 0xCD), ws_b = seed_b;
+      fill_stage<typename ML::LoaderA>(seed_a, a, tile * BM, m, k, kt, Cfg::kThreads, 16);
+      fill_stage<WsCopyA<Cfg, __half>>(ws_a, a, tile * BM, m, k, kt, 32, 16);
+      fill_stage<typename ML::LoaderB>(seed_b, b, tile * BN, n, k, kt, Cfg::kThreads, 16);
+      fill_stage<WsCopyB<Cfg, __half>>(ws_b, b, tile * BN, n, k, kt, 32, 16);
+      if (::testing::Test::HasFatalFailure()) return;
+      EXPECT_TRUE(ws_a == seed_a) << "A's stage differs from the seed kernel's";
+      EXPECT_TRUE(ws_b == seed_b) << "B's stage differs from the seed kernel's";
+    }
+}
 
 // The spread mainloop issues units [ks*P/S, (ks+1)*P/S) at k-step ks: over
 // the S k-steps of a k-tile the slices must cover each of the P units once.

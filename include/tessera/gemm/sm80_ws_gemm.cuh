@@ -41,6 +41,15 @@
 
 namespace tessera::kernels::sm80 {
 
+// The copy warp's share of one operand tile (K-major, 16-byte units): the
+// seed kernel's loader over 32 threads instead of kThreads, so each lane
+// moves kThreads / 32 times the units into the same shared-memory image
+// (tests/device/test_gemm_sm80_indexing.cu compares the two).
+template <class Cfg, class Elem>
+using WsCopyA = GmemTileLoader<Elem, true, Cfg::kBlockM, Cfg::kBlockK, 32, 16>;
+template <class Cfg, class Elem>
+using WsCopyB = GmemTileLoader<Elem, true, Cfg::kBlockN, Cfg::kBlockK, 32, 16>;
+
 template <class Cfg, class Elem, class Acc, bool kTailSplit>
 __global__ void __launch_bounds__(kWsThreads<Cfg>, 2) sm80_ws_gemm_kernel(const Params p) {
   static_assert(Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kElemBytes == 2 && Cfg::kAccessBytes == 16,
@@ -50,9 +59,8 @@ __global__ void __launch_bounds__(kWsThreads<Cfg>, 2) sm80_ws_gemm_kernel(const 
   using Mainloop = Sm80Mainloop<Cfg, Elem, Acc>;
   static_assert(!Mainloop::kSplitN && !Mainloop::kSpread,
                 "sm80_ws_gemm_kernel: the double-buffered k-step order of the multistage ring only");
-  // The copy warp's share of one operand tile: 32 threads of 16-byte units.
-  using CopyA = GmemTileLoader<Elem, true, Cfg::kBlockM, Cfg::kBlockK, 32, 16>;
-  using CopyB = GmemTileLoader<Elem, true, Cfg::kBlockN, Cfg::kBlockK, 32, 16>;
+  using CopyA = WsCopyA<Cfg, Elem>;
+  using CopyB = WsCopyB<Cfg, Elem>;
 #if TESSERA_SM80_ENABLED
   constexpr int kStages = Cfg::kStages;
   constexpr int kKSteps = Cfg::kKSteps;
