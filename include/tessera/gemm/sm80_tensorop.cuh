@@ -54,6 +54,45 @@ __device__ __forceinline__ void sm80_zero_accumulators(FragD (&acc)[kM][kN]) {
       for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
 }
 
+// The MMA warps' mainloop over a ring whose stages complete on mbarriers
+// (sm80_tma_gemm.cuh, sm80_ws_gemm.cuh): Sm80Mainloop's double-buffered
+// fragment loads and mma.sync order over k_tiles k-tiles in stages of
+// `sA` / `sB`. wait_full(kt) returns once k-tile kt has landed in stage
+// kt % kStages; at_kstep0(kt) runs after the first fragment loads of k-tile
+// kt (where the TMA-fed kernel requests the next k-tile). One CTA barrier
+// per k-tile, after its last fragment loads, frees its stage for a refill.
+template <class Cfg, class Mainloop, class WaitFull, class AtKStep0>
+__device__ __forceinline__ void sm80_mbarrier_ring_mma(const typename Mainloop::Frags& frags, char* sA, char* sB,
+                                                       int k_tiles,
+                                                       typename Mainloop::FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN],
+                                                       WaitFull wait_full, AtKStep0 at_kstep0) {
+  constexpr int kStages = Cfg::kStages;
+  constexpr int kKSteps = Cfg::kKSteps;
+  if (k_tiles <= 0) return;
+  auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
+  auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
+  wait_full(0);
+  int read = 0;  // stage holding k-tile kt
+  typename Mainloop::KStepFrags f[2];
+  Mainloop::load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
+  for (int kt = 0; kt < k_tiles; ++kt) {
+#pragma unroll
+    for (int ks = 0; ks < kKSteps; ++ks) {
+      if (ks == kKSteps - 1) {
+        // k-tile kt+1 has landed, and every warp is done reading the stage
+        // that k-step 0 of k-tile kt+1 lets be refilled (k-tile kt's; its
+        // last fragments were loaded at the k-step before this one).
+        if (kt + 1 < k_tiles) wait_full(kt + 1);
+        __syncthreads();
+        read = read + 1 == kStages ? 0 : read + 1;
+      }
+      Mainloop::load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
+      if (ks == 0) at_kstep0(kt);
+      Mainloop::mma_kstep(acc, f[ks & 1]);
+    }
+  }
+}
+
 // The single-pass epilogue of the tile at `c`, after the mainloop and a
 // barrier: stage the accumulators, and either write D or, for a K-slice of
 // a split tile, add the slice into the tile's buffer, where only the CTA

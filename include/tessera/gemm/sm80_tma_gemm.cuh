@@ -57,7 +57,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
                 "sm80_tma_gemm_kernel: the double-buffered k-step order of the multistage ring only");
 #if TESSERA_SM90_ENABLED
   constexpr int kStages = Cfg::kStages;
-  constexpr int kKSteps = Cfg::kKSteps;
   constexpr uint32_t kStageTx = uint32_t(Cfg::kStageBytesA + Cfg::kStageBytesB);
   extern __shared__ __align__(1024) char smem_raw[];
   // The 128B swizzle works on address bits 4-9: every stage 1024-byte aligned.
@@ -99,32 +98,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
   sm80_zero_accumulators(acc);
 
-  if (k_tiles > 0) {
-    arch::mbarrier_wait(&full[0], 0u);
-    int read = 0;  // stage holding k-tile kt
-    typename Mainloop::KStepFrags f[2];
-    Mainloop::load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
-    for (int kt = 0; kt < k_tiles; ++kt) {
-#pragma unroll
-      for (int ks = 0; ks < kKSteps; ++ks) {
-        if (ks == kKSteps - 1) {
-          // k-tile kt+1 has landed (its use of the stage: parity (kt+1) /
-          // kStages), and every warp is done reading the stage that k-step 0
-          // of k-tile kt+1 refills (k-tile kt's; its last fragments were
-          // loaded at the k-step before this one).
-          int const next = kt + 1;
-          if (next < k_tiles) arch::mbarrier_wait(&full[next % kStages], uint32_t(next / kStages) & 1u);
-          __syncthreads();
-          read = read + 1 == kStages ? 0 : read + 1;
-        }
-        Mainloop::load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
-        // As in the cp.async ring: the next request after the first
-        // fragment loads of the k-tile.
-        if (ks == 0 && threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
-        Mainloop::mma_kstep(acc, f[ks & 1]);
-      }
-    }
-  }
+  // As in the cp.async ring: the next request after the first fragment
+  // loads of the k-tile.
+  sm80_mbarrier_ring_mma<Cfg, Mainloop>(
+      frags, sA, sB, k_tiles, acc,
+      [&](int kt) { arch::mbarrier_wait(&full[kt % kStages], uint32_t(kt / kStages) & 1u); },
+      [&](int kt) {
+        if (threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
+      });
   // Every box issued has been waited for: no TMA write is in flight when
   // the epilogue reuses the ring.
 

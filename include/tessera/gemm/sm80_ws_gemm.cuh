@@ -63,7 +63,6 @@ __global__ void __launch_bounds__(kWsThreads<Cfg>, 2) sm80_ws_gemm_kernel(const 
   using CopyB = WsCopyB<Cfg, Elem>;
 #if TESSERA_SM80_ENABLED
   constexpr int kStages = Cfg::kStages;
-  constexpr int kKSteps = Cfg::kKSteps;
   extern __shared__ __align__(128) char smem[];
   char* const sA = smem;                                // (BLK_M,BLK_K,PIPE)
   char* const sB = smem + kStages * Cfg::kStageBytesA;  // (BLK_N,BLK_K,PIPE)
@@ -111,36 +110,17 @@ __global__ void __launch_bounds__(kWsThreads<Cfg>, 2) sm80_ws_gemm_kernel(const 
     return;
   }
 
-  auto wait_full = [&](int kt) {
-    uint32_t const parity = uint32_t(kt / kStages) & 1u;
-    while (!arch::mbarrier_test_wait_parity(&full[kt % kStages], parity)) {
-    }
-  };
   typename Mainloop::Frags const frags(place.warp_m, place.warp_n);
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
   sm80_zero_accumulators(acc);
-
-  if (k_tiles > 0) {
-    wait_full(0);
-    int read = 0;  // stage holding k-tile kt
-    typename Mainloop::KStepFrags f[2];
-    Mainloop::load_kstep(frags, stage_a(0), stage_b(0), 0, f[0]);
-    for (int kt = 0; kt < k_tiles; ++kt) {
-#pragma unroll
-      for (int ks = 0; ks < kKSteps; ++ks) {
-        if (ks == kKSteps - 1) {
-          // k-tile kt+1 has landed, and every warp is done reading the
-          // stage the copy warp refills next (k-tile kt's; its last
-          // fragments were loaded at the k-step before this one).
-          if (kt + 1 < k_tiles) wait_full(kt + 1);
-          __syncthreads();
-          read = read + 1 == kStages ? 0 : read + 1;
+  sm80_mbarrier_ring_mma<Cfg, Mainloop>(
+      frags, sA, sB, k_tiles, acc,
+      [&](int kt) {
+        uint32_t const parity = uint32_t(kt / kStages) & 1u;
+        while (!arch::mbarrier_test_wait_parity(&full[kt % kStages], parity)) {
         }
-        Mainloop::load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);
-        Mainloop::mma_kstep(acc, f[ks & 1]);
-      }
-    }
-  }
+      },
+      [](int) {});  // the copy warp refills the stages
   // Every k-tile issued has been waited for: no copy is in flight when the
   // epilogue reuses the ring.
 
