@@ -35,6 +35,22 @@ inline int device_cc() {
 // "sm_90", or "no GPU" for a device_cc() of 0: for skip messages.
 inline std::string device_name(int cc) { return cc ? "sm_" + std::to_string(cc) : std::string("no GPU"); }
 
+// Why `kernel` cannot run on device 0, or "" when it can: no device, a
+// compute capability under `min_cc`, or no image of the kernel in this
+// binary (built for sm_80 and sm_90a). The tests skip loudly with it.
+template <class Kernel>
+std::string why_kernel_cannot_run(Kernel kernel, int min_cc) {
+  int const cc = device_cc();
+  if (cc == 0) return "no CUDA device";
+  if (cc < min_cc) return "needs sm_" + std::to_string(min_cc) + ", found sm_" + std::to_string(cc);
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "this binary has no kernel image for sm_" + std::to_string(cc) + " (built for sm_80 and sm_90a)";
+  }
+  return {};
+}
+
 // A cudaMalloc'd buffer freed on every return path of a test body.
 struct DevBuf {
   void* p = nullptr;
@@ -65,6 +81,13 @@ struct DevBuf {
   do {                                                                                                \
     int const found_cc_ = ::tessera::test::device_cc();                                               \
     if (found_cc_ < (cc)) GTEST_SKIP() << "needs sm_" << (cc) << ", found " << ::tessera::test::device_name(found_cc_); \
+  } while (0)
+// Skip the test (loudly) unless `kernel` runs on device 0
+// (why_kernel_cannot_run).
+#define TESSERA_TEST_REQUIRE_KERNEL(kernel, min_cc)                                        \
+  do {                                                                                     \
+    std::string const why_ = ::tessera::test::why_kernel_cannot_run((kernel), (min_cc));   \
+    if (!why_.empty()) GTEST_SKIP() << why_;                                               \
   } while (0)
 #define TESSERA_TEST_REQUIRE_SM_EXACTLY(cc)                                                           \
   do {                                                                                                \

@@ -28,7 +28,6 @@ namespace {
 
 using namespace tessera::arch;
 
-using tessera::test::device_cc;
 
 enum class Mode {
   kPlain,     // every chunk copied: cp_async(dst, src)
@@ -72,15 +71,8 @@ __global__ void cp_async_kernel(const uint8_t* src, int n_valid, uint8_t* out) {
 
 template <int kBytes, class Policy, Mode kMode>
 void check_copy() {
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
   auto kernel = cp_async_kernel<kBytes, Policy, kMode>;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
+  TESSERA_TEST_REQUIRE_KERNEL(kernel, 80);
   constexpr int kTileBytes = 32 * kChunksPerThread * kBytes;
   // Partial tiles: a bit over half the tile, not a multiple of the chunk, so
   // one chunk straddles the end (kPred masks it whole, kSrcBytes keeps its
@@ -176,35 +168,32 @@ __global__ void cp_async_groups_kernel(const uint8_t* src, uint8_t* out) {
   for (int i = lane; i < kStageBytes; i += 32) out[kStageBytes + i] = stages[1][i];
 }
 
-TEST(ArchCpAsyncSm80, WaitGroupOrder) {
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, cp_async_groups_kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
+// Runs a one-CTA `kernel` (`threads` threads) that copies two stages of
+// fresh random bytes (never the poison byte) from `src` into shared memory
+// and writes them back to `out`; the bytes must come back unchanged.
+void check_two_stages(void (*kernel)(const uint8_t*, uint8_t*), int threads, const char* what) {
   std::random_device entropy;
   const unsigned seed = entropy();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937 gen(seed);
   std::vector<uint8_t> h_src(2 * kStageBytes);
   for (auto& b : h_src) b = static_cast<uint8_t>(1 + gen() % 255);
-  uint8_t* d_src;
-  uint8_t* d_out;
-  TESSERA_TEST_CUDA(cudaMalloc(&d_src, 2 * kStageBytes));
-  TESSERA_TEST_CUDA(cudaMalloc(&d_out, 2 * kStageBytes));
-  TESSERA_TEST_CUDA(cudaMemcpy(d_src, h_src.data(), 2 * kStageBytes, cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemset(d_out, 0, 2 * kStageBytes));
-  cp_async_groups_kernel<<<1, 32>>>(d_src, d_out);
+  std::replace(h_src.begin(), h_src.end(), kPoison, uint8_t(kPoison + 1));  // poison never a source byte
+  tessera::test::DevBuf d_src, d_out;
+  ASSERT_NO_FATAL_FAILURE(tessera::test::upload(d_src, h_src));
+  TESSERA_TEST_CUDA(cudaMalloc(&d_out.p, 2 * kStageBytes));
+  TESSERA_TEST_CUDA(cudaMemset(d_out.p, 0, 2 * kStageBytes));
+  kernel<<<1, threads>>>(d_src.as<uint8_t>(), d_out.as<uint8_t>());
   TESSERA_TEST_CUDA(cudaGetLastError());
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<uint8_t> out(2 * kStageBytes);
-  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), d_out, 2 * kStageBytes, cudaMemcpyDeviceToHost));
-  cudaFree(d_src);
-  cudaFree(d_out);
-  EXPECT_EQ(out, h_src) << "stage contents differ after cp_async_wait<1>/<0>";
+  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), d_out.p, 2 * kStageBytes, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(out, h_src) << what;
+}
+
+TEST(ArchCpAsyncSm80, WaitGroupOrder) {
+  TESSERA_TEST_REQUIRE_KERNEL(cp_async_groups_kernel, 80);
+  check_two_stages(cp_async_groups_kernel, 32, "stage contents differ after cp_async_wait<1>/<0>");
 }
 
 // cp_async_mbarrier_arrive_noinc: warp 0 copies a stage and arrives on the
@@ -237,35 +226,9 @@ __global__ void cp_async_mbarrier_kernel(const uint8_t* src, uint8_t* out) {
 }
 
 TEST(ArchCpAsyncSm80, MbarrierArriveNoinc) {
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, cp_async_mbarrier_kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
-  std::random_device entropy;
-  const unsigned seed = entropy();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937 gen(seed);
-  std::vector<uint8_t> h_src(2 * kStageBytes);
-  for (auto& b : h_src) b = static_cast<uint8_t>(1 + gen() % 255);
-  std::replace(h_src.begin(), h_src.end(), kPoison, uint8_t(kPoison + 1));  // poison never a source byte
-  uint8_t* d_src;
-  uint8_t* d_out;
-  TESSERA_TEST_CUDA(cudaMalloc(&d_src, 2 * kStageBytes));
-  TESSERA_TEST_CUDA(cudaMalloc(&d_out, 2 * kStageBytes));
-  TESSERA_TEST_CUDA(cudaMemcpy(d_src, h_src.data(), 2 * kStageBytes, cudaMemcpyHostToDevice));
-  TESSERA_TEST_CUDA(cudaMemset(d_out, 0, 2 * kStageBytes));
-  cp_async_mbarrier_kernel<<<1, 64>>>(d_src, d_out);
-  TESSERA_TEST_CUDA(cudaGetLastError());
-  TESSERA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<uint8_t> out(2 * kStageBytes);
-  TESSERA_TEST_CUDA(cudaMemcpy(out.data(), d_out, 2 * kStageBytes, cudaMemcpyDeviceToHost));
-  cudaFree(d_src);
-  cudaFree(d_out);
-  EXPECT_EQ(out, h_src) << "a stage read after its mbarrier phase completed differs from the source";
+  TESSERA_TEST_REQUIRE_KERNEL(cp_async_mbarrier_kernel, 80);
+  check_two_stages(cp_async_mbarrier_kernel, 64,
+                   "a stage read after its mbarrier phase completed differs from the source");
 }
 
 }  // namespace

@@ -22,7 +22,6 @@ namespace {
 
 using namespace tessera::arch;
 
-using tessera::test::device_cc;
 
 // Shared tile: 32 physical rows of 8 b16 values, padded to a 24-element
 // (48-byte) pitch so row addresses are 16-byte aligned but not contiguous,
@@ -99,22 +98,8 @@ uint32_t expected(int lane, int j, bool trans) {
 
 template <class Kernel>
 bool skip_unless_runnable(Kernel kernel, std::string& why) {
-  const int cc = device_cc();
-  if (cc == 0) {
-    why = "no CUDA device";
-    return true;
-  }
-  if (cc < 75) {
-    why = "needs sm_75, found sm_" + std::to_string(cc);
-    return true;
-  }
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    why = "this binary has no kernel image for sm_" + std::to_string(cc) + " (built for sm_80 and sm_90a)";
-    return true;
-  }
-  return false;
+  why = tessera::test::why_kernel_cannot_run(kernel, 75);
+  return !why.empty();
 }
 
 template <int kNum, bool kTrans>

@@ -32,7 +32,6 @@ namespace {
 
 using namespace tessera::arch;
 
-using tessera::test::device_cc;
 
 // ---------------------------------------------------------------------------
 // Fragment maps, from the PTX ISA "Matrix Fragments for mma.mMnNkK" tables.
@@ -261,15 +260,7 @@ const char* kind_name() {
 // in this binary), or empty when it can: the tests skip loudly with it.
 template <class Op, class Kernel>
 std::string why_not_runnable(Kernel kernel) {
-  const int cc = device_cc();
-  if (cc == 0) return "no CUDA device";
-  if (cc < Op::kMinArch) return "needs sm_" + std::to_string(Op::kMinArch) + ", found sm_" + std::to_string(cc);
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return "this binary has no kernel image for sm_" + std::to_string(cc) + " (built for sm_80 and sm_90a)";
-  }
-  return {};
+  return tessera::test::why_kernel_cannot_run(kernel, Op::kMinArch);
 }
 
 // Map sanity on the host: each fragment map covers its matrix exactly once.
@@ -524,14 +515,7 @@ __global__ void named_kernel(const NamedInputs* in, int* mismatches) {
 }
 
 TEST(ArchMmaSm80, NamedFunctionsMatchTemplate) {
-  const int cc = device_cc();
-  if (cc == 0) GTEST_SKIP() << "no CUDA device";
-  if (cc < 80) GTEST_SKIP() << "needs sm_80, found sm_" << cc;
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, named_kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
+  TESSERA_TEST_REQUIRE_KERNEL(named_kernel, 80);
   std::random_device entropy;
   const unsigned seed = entropy();
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -96,13 +96,7 @@ T random_value(std::mt19937& gen) {
 // integer ones (int32 D) must match exactly and ignore it.
 template <class Op>
 void check_atom(double tolerance, int min_cc) {
-  int const cc = device_cc();
-  if (cc < min_cc) GTEST_SKIP() << "needs sm_" << min_cc << ", found " << tessera::test::device_name(cc);
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, mma_atom_kernel<Op>) != cudaSuccess) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "this binary has no kernel image for sm_" << cc << " (built for sm_80 and sm_90a)";
-  }
+  TESSERA_TEST_REQUIRE_KERNEL(mma_atom_kernel<Op>, min_cc);
   using Traits = MMA_Traits<Op>;
   using TA = typename Traits::ValTypeA;
   using TB = typename Traits::ValTypeB;
