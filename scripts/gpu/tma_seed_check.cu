@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include <tessera/gemm/sm80_tma_gemm.cuh>
@@ -126,7 +127,8 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
   return pb;
 }
 
-// kind 0: the cp.async seed tile; 1: TMA-fed; 2: fed by a copy warp.
+// kind 0: the cp.async seed tile; 1: TMA-fed; 2: fed by a copy warp; 3: by
+// two (one per operand; f16 accumulation only).
 template <class Acc>
 void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
   dim3 const grid(unsigned(pb.p.tiles_m * pb.p.tiles_n));
@@ -134,6 +136,10 @@ void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
     sm80_tma_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
   else if (kind == 2)
     sm80_ws_gemm_kernel<Cfg, __half, Acc, false><<<grid, kWsThreads<Cfg>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
+  else if (kind == 3) {
+    if constexpr (std::is_same_v<Acc, __half>)
+      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2><<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
+  }
   else
     sm80_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, Cfg::kSmemBytes, s>>>(pb.p);
 }
@@ -156,6 +162,8 @@ int main(int argc, char** argv) {
                              cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, float, false>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 2>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, __half, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              Cfg::kSmemBytes));
   CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, float, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -168,8 +176,8 @@ int main(int argc, char** argv) {
   int bad = 0;
   for (auto const& s : shapes) {
     Problem pb = make(s[0], s[1], s[2], h);
-    for (int kind = 0; kind < 3; ++kind)
-      for (int acc16 = 1; acc16 >= 0; --acc16) {
+    for (int kind = 0; kind < 4; ++kind)
+      for (int acc16 = 1; acc16 >= (kind == 3 ? 1 : 0); --acc16) {
         CHECK(cudaMemset(pb.d, 0xff, size_t(pb.m) * pb.n * 2));
         if (acc16) launch<__half>(pb, kind); else launch<float>(pb, kind);
         CHECK(cudaGetLastError());
@@ -180,7 +188,7 @@ int main(int argc, char** argv) {
         bool const ok = rd < bound;
         bad += !ok;
         std::printf("%5dx%5dx%5d %-7s %s acc: rel.diff vs cuBLAS %.2e (bound %.1e) %s\n", pb.m, pb.n, pb.k,
-                    kind == 1 ? "tma" : kind == 2 ? "ws" : "cp.async", acc16 ? "f16" : "f32", rd, bound,
+                    kind == 1 ? "tma" : kind == 2 ? "ws" : kind == 3 ? "ws2" : "cp.async", acc16 ? "f16" : "f32", rd, bound,
                     ok ? "ok" : "WRONG");
       }
     if (s[0] == 5120) {
@@ -199,13 +207,13 @@ int main(int argc, char** argv) {
           launch<__half>(pb, i - 1);
       };
       for (int w = 0; w < 20; ++w)
-        for (int i = 0; i < 4; ++i) run(i);
+        for (int i = 0; i < 5; ++i) run(i);
       // PAIR=1: each kernel interleaved beside cuBLAS alone (its own cuBLAS
       // times kept for neither), not all three together: timed among
       // slower kernels a kernel runs at a higher clock (docs/performance.md,
       // Ampere v6).
       bool const pair = std::getenv("PAIR") != nullptr && std::atoi(std::getenv("PAIR")) != 0;
-      std::vector<float> t[4];
+      std::vector<float> t[5];
       auto timed = [&](int i) {
         CHECK(cudaEventRecord(e0));
         run(i);
@@ -216,13 +224,13 @@ int main(int argc, char** argv) {
         return ms;
       };
       for (int r = 0; r < rounds; ++r)
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < 5; ++i) {
           CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
           t[i].push_back(timed(i));
         }
-      std::vector<float> tc[4];  // PAIR=1: the cuBLAS times beside kernel i
+      std::vector<float> tc[5];  // PAIR=1: the cuBLAS times beside kernel i
       if (pair) {
-        for (int i = 1; i < 4; ++i) {
+        for (int i = 1; i < 5; ++i) {
           t[i].clear();
           for (int r = 0; r < rounds; ++r) {
             CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
@@ -233,20 +241,20 @@ int main(int argc, char** argv) {
         }
       }
       double const flop = 2.0 * pb.m * pb.n * double(pb.k);
-      char const* names[] = {"cuBLAS f16acc", "seed cp.async", "seed tma", "seed copy warp"};
+      char const* names[] = {"cuBLAS f16acc", "seed cp.async", "seed tma", "seed copy warp", "seed 2 copy warps"};
       auto median_tflops = [&](std::vector<float>& v) {
         std::sort(v.begin(), v.end());
         return flop / (v[v.size() / 2] * 1e-3) / 1e12;
       };
-      double tf[4], cub[4];
-      for (int i = 0; i < 4; ++i) {
+      double tf[5], cub[5];
+      for (int i = 0; i < 5; ++i) {
         tf[i] = median_tflops(t[i]);
         cub[i] = pair && i > 0 ? median_tflops(tc[i]) : tf[0];
       }
-      for (int i = 0; i < 4; ++i)
-        std::printf("  %-14s %7.1f TFLOP/s  %.3fx cuBLAS (%.1f)\n", names[i], tf[i], tf[i] / cub[i], cub[i]);
-      std::printf("  tma / cp.async %.3f, copy warp / cp.async %.3f (unsplit, median of %d, L2 flushed, %s)\n",
-                  tf[2] / tf[1], tf[3] / tf[1], rounds, pair ? "each beside cuBLAS alone" : "all four interleaved");
+      for (int i = 0; i < 5; ++i)
+        std::printf("  %-17s %7.1f TFLOP/s  %.3fx cuBLAS (%.1f)\n", names[i], tf[i], tf[i] / cub[i], cub[i]);
+      std::printf("  tma / cp.async %.3f, copy warp / cp.async %.3f, 2 copy warps / cp.async %.3f (unsplit, median of %d, L2 flushed, %s)\n",
+                  tf[2] / tf[1], tf[3] / tf[1], tf[4] / tf[1], rounds, pair ? "each beside cuBLAS alone" : "all five interleaved");
     }
   }
   std::printf("%d wrong; cuda: %s\n", bad, cudaGetErrorString(cudaGetLastError()));

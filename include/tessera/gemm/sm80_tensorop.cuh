@@ -59,13 +59,16 @@ __device__ __forceinline__ void sm80_zero_accumulators(FragD (&acc)[kM][kN]) {
 // fragment loads and mma.sync order over k_tiles k-tiles in stages of
 // `sA` / `sB`. wait_full(kt) returns once k-tile kt has landed in stage
 // kt % kStages; at_kstep0(kt) runs after the first fragment loads of k-tile
-// kt (where the TMA-fed kernel requests the next k-tile). One CTA barrier
-// per k-tile, after its last fragment loads, frees its stage for a refill.
-template <class Cfg, class Mainloop, class WaitFull, class AtKStep0>
+// kt (where the TMA-fed kernel requests the next k-tile). release(kt) runs
+// once per k-tile, after this warp's last fragment loads from its stage and
+// the wait for k-tile kt + 1: it frees the stage for a refill (the TMA-fed
+// kernel: a CTA barrier; the copy-warp kernel: an arrive on the stage's
+// "empty" mbarrier).
+template <class Cfg, class Mainloop, class WaitFull, class AtKStep0, class Release>
 __device__ __forceinline__ void sm80_mbarrier_ring_mma(const typename Mainloop::Frags& frags, char* sA, char* sB,
                                                        int k_tiles,
                                                        typename Mainloop::FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN],
-                                                       WaitFull wait_full, AtKStep0 at_kstep0) {
+                                                       WaitFull wait_full, AtKStep0 at_kstep0, Release release) {
   constexpr int kStages = Cfg::kStages;
   constexpr int kKSteps = Cfg::kKSteps;
   if (k_tiles <= 0) return;
@@ -83,7 +86,7 @@ __device__ __forceinline__ void sm80_mbarrier_ring_mma(const typename Mainloop::
         // that k-step 0 of k-tile kt+1 lets be refilled (k-tile kt's; its
         // last fragments were loaded at the k-step before this one).
         if (kt + 1 < k_tiles) wait_full(kt + 1);
-        __syncthreads();
+        release(kt);
         read = read + 1 == kStages ? 0 : read + 1;
       }
       Mainloop::load_kstep(frags, stage_a(read), stage_b(read), (ks + 1) % kKSteps, f[(ks + 1) & 1]);

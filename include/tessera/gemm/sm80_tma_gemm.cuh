@@ -105,7 +105,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
       [&](int kt) { arch::mbarrier_wait(&full[kt % kStages], uint32_t(kt / kStages) & 1u); },
       [&](int kt) {
         if (threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
-      });
+      },
+      [](int) { __syncthreads(); });  // every warp is done with the stage thread 0 refills next
   // Every box issued has been waited for: no TMA write is in flight when
   // the epilogue reuses the ring.
 
