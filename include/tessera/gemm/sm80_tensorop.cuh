@@ -54,21 +54,22 @@ __device__ __forceinline__ void sm80_zero_accumulators(FragD (&acc)[kM][kN]) {
       for (int r = 0; r < int(sizeof(acc[0][0]) / 4); ++r) acc[mi][ni][r] = {};
 }
 
-// The MMA warps' mainloop over a ring whose stages complete on mbarriers
-// (sm80_tma_gemm.cuh, sm80_ws_gemm.cuh): Sm80Mainloop's double-buffered
-// fragment loads and mma.sync order over k_tiles k-tiles in stages of
-// `sA` / `sB`. wait_full(kt) returns once k-tile kt has landed in stage
-// kt % kStages; at_kstep0(kt) runs after the first fragment loads of k-tile
-// kt (where the TMA-fed kernel requests the next k-tile). release(kt) runs
-// once per k-tile, after this warp's last fragment loads from its stage and
-// the wait for k-tile kt + 1: it frees the stage for a refill (the TMA-fed
-// kernel: a CTA barrier; the copy-warp kernel: an arrive on the stage's
-// "empty" mbarrier).
+// The MMA warps' mainloop over a ring whose stages others fill and signal
+// (sm80_tma_gemm.cuh: TMA on mbarriers; sm80_ws_gemm.cuh: copy warps on
+// hardware barriers): Sm80Mainloop's double-buffered fragment loads and
+// mma.sync order over k_tiles k-tiles in stages of `sA` / `sB`.
+// wait_full(kt) returns once k-tile kt has landed in stage kt % kStages;
+// at_kstep0(kt) runs after the first fragment loads of k-tile kt (where the
+// TMA-fed kernel requests the next k-tile). release(kt) runs once per
+// k-tile, after this warp's last fragment loads from its stage and the wait
+// for k-tile kt + 1: it frees the stage for a refill (the TMA-fed kernel: a
+// CTA barrier; the copy-warp kernel: an arrive on the stage's "empty"
+// hardware barrier).
 template <class Cfg, class Mainloop, class WaitFull, class AtKStep0, class Release>
-__device__ __forceinline__ void sm80_mbarrier_ring_mma(const typename Mainloop::Frags& frags, char* sA, char* sB,
-                                                       int k_tiles,
-                                                       typename Mainloop::FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN],
-                                                       WaitFull wait_full, AtKStep0 at_kstep0, Release release) {
+__device__ __forceinline__ void sm80_signalled_ring_mma(const typename Mainloop::Frags& frags, char* sA, char* sB,
+                                                        int k_tiles,
+                                                        typename Mainloop::FragD (&acc)[Cfg::kMmaM][Cfg::kMmaN],
+                                                        WaitFull wait_full, AtKStep0 at_kstep0, Release release) {
   constexpr int kStages = Cfg::kStages;
   constexpr int kKSteps = Cfg::kKSteps;
   if (k_tiles <= 0) return;

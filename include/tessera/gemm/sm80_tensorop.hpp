@@ -43,8 +43,8 @@ enum class Sm80Variant : std::uint8_t {
   t128x256_w4s2,    // 4 warps of 64x128, 2 stages, epilogue in 2 passes: 2 CTAs per SM; f16 accumulation only
   t128x128_tma,     // the seed tile with TMA loads instead of cp.async (sm80_tma_gemm.cuh): sm_90 devices, one
                     // matrix (no batch), K > 0
-  t128x128_ws,      // the seed tile fed by two copy warps (one per operand) through cp.async, mbarriers and
-                    // named barriers (sm80_ws_gemm.cuh): sm_80 instructions only; f16 accumulation only
+  t128x128_ws,      // the seed tile fed by two copy warps (one per operand) through cp.async, signalled with
+                    // hardware barriers (sm80_ws_gemm.cuh): sm_80 instructions only; f16 accumulation only
 };
 
 [[nodiscard]] constexpr bool is_tuning_variant(Sm80Variant v) { return v >= Sm80Variant::t128x128_s4; }
@@ -105,10 +105,10 @@ template <class Cfg, int kCopyWarps = 1>
 inline constexpr int kWsThreads = Cfg::kThreads + 32 * kCopyWarps;
 
 // Dynamic shared memory of the copy-warp form: the ring (or the epilogue's
-// staging tile) and one 8-byte mbarrier per stage.
+// staging tile); its stages are signalled with hardware barriers.
 template <class Cfg>
 constexpr int ws_ring_smem_bytes() {
-  return Cfg::kSmemBytes + Cfg::kStages * 8;
+  return Cfg::kSmemBytes;
 }
 
 // Per input kind, defined in src/gemm/kernels/sm80_tensorop_<kind>.cu.

@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
 
   // As in the cp.async ring: the next request after the first fragment
   // loads of the k-tile.
-  sm80_mbarrier_ring_mma<Cfg, Mainloop>(
+  sm80_signalled_ring_mma<Cfg, Mainloop>(
       frags, sA, sB, k_tiles, acc,
       [&](int kt) { arch::mbarrier_wait(&full[kt % kStages], uint32_t(kt / kStages) & 1u); },
       [&](int kt) {

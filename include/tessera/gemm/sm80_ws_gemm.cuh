@@ -20,27 +20,33 @@
 // differs: no CTA barrier per k-tile (below).
 //
 // History (H200, seed problem, against the cp.async kernel in the same
-// run): v1, one copy warp joining a CTA barrier per k-tile, 0.91x; one copy
-// warp waiting on "empty" mbarriers, 0.84x; the hardware barriers below,
-// one copy warp 0.94x, two 1.02-1.03x (docs/performance.md, Ampere v10).
+// run; docs/performance.md, Ampere v9 and v10): v1, one copy warp joining a
+// CTA barrier per k-tile, 0.91x; without it, one copy warp spinning on
+// "empty" mbarriers 0.84x, two 0.94-0.95x; "empty" as hardware barriers,
+// one copy warp 0.94x, two 1.02-1.03x; "full" as hardware barriers too (what
+// is here), two copy warps 1.04x.
 //
-// Synchronisation: stage s has a "full" mbarrier expecting 32 * kCopyWarps
-// arrivals, and the hardware barrier 1 + s stands for "empty". Each copy
-// lane issues its share of a k-tile (GmemTileLoader with 32 threads, fully
-// unrolled) and then cp.async.mbarrier.arrive.noinc on "full", which
-// arrives once its copies have landed; the MMA warps wait on the stage's
-// phase (test_wait.parity). When an MMA warp's last fragment loads from a
-// stage are done and a later k-tile will reuse it, the warp arrives on the
-// stage's hardware barrier (bar.arrive, no wait), and the copy warps wait
-// there (bar.sync) before refilling it. A hardware barrier rather than an
-// "empty" mbarrier: a copy warp spinning on test_wait took issue slots from
-// the MMA warp on its scheduler (docs/performance.md, Ampere v10), and
-// sm_80 has no suspending try_wait.
+// Synchronisation, two hardware barriers per stage s, all 128 + 32 *
+// kCopyWarps threads on each:
+//   "full"  (id 1 + kStages + s): a copy warp issues its share of k-tile kt
+//     (GmemTileLoader with 32 threads, interior loop unrolled whole) as one
+//     cp.async group, then waits for its previous group (k-tile kt - 1) to
+//     land and arrives (bar.arrive) on that k-tile's "full"; the MMA warps
+//     wait there (bar.sync) before reading the stage.
+//   "empty" (id 1 + s): when an MMA warp's last fragment loads from a stage
+//     are done and a later k-tile will reuse the stage, it arrives; the
+//     copy warps wait there before refilling the stage.
+// A barrier's completion orders the arriving threads' earlier accesses
+// (cp.async.wait_group has made the copies the copy warp's own writes;
+// ldmatrix reads before the refill) before the waiting threads' later ones.
+// Hardware barriers rather than mbarriers: sm_80 has no suspending
+// try_wait, and warps polling test_wait took issue slots from the warps
+// on their scheduler (v10).
 // kCopyWarps 1: one warp copies both operands; 2: one per operand, which
 // spreads the copies' issue over two of the SM's four schedulers.
-// After its last k-tile a copy warp waits for its copies and exits; the
-// epilogue's barriers then count the MMA warps alone (a CTA barrier waits
-// for the threads that have not exited).
+// After its last k-tile a copy warp waits for its copies, arrives on the
+// last "full" and exits; the epilogue's barriers then count the MMA warps
+// alone (a CTA barrier waits for the threads that have not exited).
 //
 // Registers: 160 (192) threads and two CTAs per SM leave 204 (170) per
 // thread.
@@ -49,7 +55,6 @@
 
 #include <tessera/arch/arch.cuh>
 #include <tessera/arch/sm80/cp_async.cuh>
-#include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/named_barrier.cuh>
 #include <tessera/gemm/sm80_tensorop.cuh>
 
@@ -83,22 +88,17 @@ __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_k
   extern __shared__ __align__(128) char smem[];
   char* const sA = smem;                                // (BLK_M,BLK_K,PIPE)
   char* const sB = smem + kStages * Cfg::kStageBytesA;  // (BLK_N,BLK_K,PIPE)
-  uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Cfg::kSmemBytes);  // past the ring and the staging tile
-  // Threads on stage s's "empty" barrier 1 + s: the MMA warps arrive, the copy warps wait.
-  constexpr uint32_t kEmptyThreads = uint32_t(Cfg::kThreads + 32 * kCopyWarps);
-  static_assert(kStages <= 15, "sm80_ws_gemm_kernel: one hardware barrier per stage, ids 1..15");
+  // The hardware barriers of stage s (ids 1..2 kStages; 0 is __syncthreads').
+  constexpr uint32_t kBarThreads = uint32_t(Cfg::kThreads + 32 * kCopyWarps);
+  static_assert(2 * kStages <= 15, "sm80_ws_gemm_kernel: two hardware barriers per stage, ids 1..15");
+  auto empty_bar = [](int s) { return 1u + uint32_t(s); };
+  auto full_bar = [](int s) { return 1u + uint32_t(kStages + s); };
 
   int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
   Sm80CtaPlace const place = sm80_cta_place<Cfg, kTailSplit>(p, all_k_tiles);
   int const k_tiles = place.unit.k_tiles;
   auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
   auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
-
-  if (threadIdx.x == 0) {
-#pragma unroll
-    for (int s = 0; s < kStages; ++s) arch::mbarrier_init(&full[s], 32 * kCopyWarps);
-  }
-  __syncthreads();
 
   if (int(threadIdx.x) >= Cfg::kThreads) {
     // A copy warp. The slice's operands start at k0 and end k_len later.
@@ -113,32 +113,33 @@ __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_k
     CopyB const lb(static_cast<const char*>(p.b) + int64_t(k0) * int64_t(sizeof(Elem)), p.ldb, place.n0, p.n, k_len,
                    lane);
     // k-tile kt of this unit into stage kt % kStages, once the MMA warps
-    // are done with k-tile kt - kStages there; "full" hears from this lane
-    // once its copies have landed.
+    // are done with k-tile kt - kStages there; k-tile kt - 1's "full" once
+    // its copies have landed.
     for (int kt = 0; kt < k_tiles; ++kt) {
       int const s = kt % kStages;
-      if (kt >= kStages) arch::named_barrier_sync(1u + uint32_t(s), kEmptyThreads);
+      if (kt >= kStages) arch::named_barrier_sync(empty_bar(s), kBarThreads);
       if (copies_a) la.copy_async(stage_a(s), kt);
       if (copies_b) lb.copy_async(stage_b(s), kt);
-      arch::cp_async_mbarrier_arrive_noinc(&full[s]);
+      arch::cp_async_fence();
+      if (kt >= 1) {
+        arch::cp_async_wait<1>();
+        arch::named_barrier_arrive(full_bar((kt - 1) % kStages), kBarThreads);
+      }
     }
     arch::cp_async_wait_all();
+    if (k_tiles >= 1) arch::named_barrier_arrive(full_bar((k_tiles - 1) % kStages), kBarThreads);
     return;
   }
 
   typename Mainloop::Frags const frags(place.warp_m, place.warp_n);
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
   sm80_zero_accumulators(acc);
-  sm80_mbarrier_ring_mma<Cfg, Mainloop>(
+  sm80_signalled_ring_mma<Cfg, Mainloop>(
       frags, sA, sB, k_tiles, acc,
-      [&](int kt) {
-        uint32_t const parity = uint32_t(kt / kStages) & 1u;
-        while (!arch::mbarrier_test_wait_parity(&full[kt % kStages], parity)) {
-        }
-      },
+      [&](int kt) { arch::named_barrier_sync(full_bar(kt % kStages), kBarThreads); },
       [](int) {},  // the copy warps refill the stages
       [&](int kt) {  // k-tile kt's stage is free; the copy warps wait for it only if a later k-tile reuses it
-        if (kt + kStages < k_tiles) arch::named_barrier_arrive(1u + uint32_t(kt % kStages), kEmptyThreads);
+        if (kt + kStages < k_tiles) arch::named_barrier_arrive(empty_bar(kt % kStages), kBarThreads);
       });
   // Every k-tile issued has been waited for: no copy is in flight when the
   // epilogue reuses the ring.
