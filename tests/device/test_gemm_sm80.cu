@@ -427,6 +427,10 @@ std::vector<Case> all_cases() {
         // through cp.async's zero fill.
         {"ws_f16acc_136x264x520_s3", kTypes[4], Sm80Variant::t128x128_ws, 136, 264, 520, 3, -1.0f, 0.5f, C},
         {"tail_ws_f16acc_2176x2176x256", kTypes[4], Sm80Variant::t128x128_ws, 2176, 2176, 256, 4, 1.0f, 0.5f, R},
+        // Unsplit, fewer k-tiles than stages: two (the second 40 deep), so
+        // no copy warp waits on an "empty" barrier, and one.
+        {"ws_f16acc_200x136x104_s1", kTypes[4], Sm80Variant::t128x128_ws, 200, 136, 104, 1, 1.0f, 0.25f, R},
+        {"ws_f16acc_130x260x64_s1", kTypes[4], Sm80Variant::t128x128_ws, 130, 260, 64, 1, 0.5f, 0.0f, C},
     };
     for (const SplitShape& s : split_shapes) {
       Case c = tn_case(std::string("split_") + s.name, s.t, s.m, s.n, s.k, s.alpha, s.beta, s.d, s.variant);
