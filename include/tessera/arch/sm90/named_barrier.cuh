@@ -5,7 +5,8 @@
 // Named CTA barriers: a subset of the CTA's warps synchronises on one of the
 // 16 hardware barriers (id 0 is the one __syncthreads uses).
 //
-//   bar.sync id, nthreads;     (PTX 2.0+, sm_20+; used here by sm_90 kernels)
+//   bar.sync id, nthreads;     (PTX 2.0+, sm_20+; used here by sm_90 kernels
+//                              and the copy-warp Ampere kernel)
 //   bar.arrive id, nthreads;   (the same, without waiting)
 //
 // `nthreads` counts threads, a multiple of 32; every warp taking part
