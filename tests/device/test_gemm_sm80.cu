@@ -512,8 +512,9 @@ TEST(Sm80GemmErrors, TailSplitRefusedWhereItDoesNotExist) {
 }
 
 // The TMA-fed tuning variant runs one matrix at a time, on sm_90 devices
-// only: a batch (or any launch elsewhere) is refused with a message naming
-// the rule, and D stays untouched.
+// only, and the copy-warp one one matrix at a time: a batch (or a TMA-fed
+// launch elsewhere) is refused with a message naming the rule, and D stays
+// untouched.
 TEST(Sm80GemmErrors, TmaVariantRefusesWhatItDoesNotCover) {
   TESSERA_TEST_REQUIRE_SM_AT_LEAST(80);
   DeviceBuffer a, b, d;
@@ -538,6 +539,11 @@ TEST(Sm80GemmErrors, TmaVariantRefusesWhatItDoesNotCover) {
     EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
     EXPECT_NE(st.message.find("sm_90 devices only"), std::string::npos) << st.message;
   }
+  args.batch_count = 2;
+  args.accumulate = DataType::f16;  // the copy-warp variant's only accumulation
+  st = tessera::kernels::sm80_tensorop_launch_variant(args, Sm80Variant::t128x128_ws, nullptr);
+  EXPECT_EQ(st.code, tessera::StatusCode::cannot_implement);
+  EXPECT_NE(st.message.find("t128x128_ws computes one matrix, not batches"), std::string::npos) << st.message;
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<unsigned char> hd(2 * 128 * 128 * 2);
   ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -570,6 +576,33 @@ TEST(Sm80GemmErrors, CopyWarpVariantIsF16AccumulationOnly) {
   std::vector<unsigned char> hd(128 * 128 * 2);
   ASSERT_EQ(cudaMemcpy(hd.data(), d.p, hd.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(std::all_of(hd.begin(), hd.end(), [](unsigned char x) { return x == 0xFF; })) << "D was written";
+}
+
+// The TMA-fed and copy-warp kernels have no batch loop: covers() says no to
+// a batch and yes to the same problem as one matrix. Needs no GPU (covers()
+// asks the device nothing for a named variant; the addresses are read for
+// their alignment only).
+TEST(Sm80GemmCoverage, OneMatrixVariantsRefuseBatches) {
+  GemmArgs args;
+  args.m = args.n = args.k = 128;
+  args.batch_count = 2;
+  args.input = DataType::f16;
+  args.accumulate = DataType::f16;
+  void* const pa = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
+  void* const pb = reinterpret_cast<void*>(std::uintptr_t(1) << 21);
+  void* const pd = reinterpret_cast<void*>(std::uintptr_t(1) << 22);
+  args.a = {pa, R, 128, 128 * 128};
+  args.b = {pb, C, 128, 128 * 128};
+  args.d = {pd, R, 128, 128 * 128};
+  for (Sm80Variant const v : {Sm80Variant::t128x128_tma, Sm80Variant::t128x128_ws}) {
+    args.batch_count = 2;
+    EXPECT_FALSE(tessera::kernels::sm80_tensorop_variant_covers(args, v)) << tessera::kernels::to_string(v);
+    args.batch_count = 1;
+    EXPECT_TRUE(tessera::kernels::sm80_tensorop_variant_covers(args, v)) << tessera::kernels::to_string(v);
+  }
+  // The cp.async seed tile, which loops over the batch, covers both.
+  args.batch_count = 2;
+  EXPECT_TRUE(tessera::kernels::sm80_tensorop_variant_covers(args, Sm80Variant::tile128x128));
 }
 
 // `automatic` takes the TMA-fed seed tile exactly where it was measured

@@ -141,7 +141,8 @@ bool sm80_tensorop_can_implement(const GemmArgs& args);
 inline constexpr int kSm80TailSplitAuto = -1;
 Status sm80_tensorop_launch_variant(const GemmArgs& args, Sm80Variant variant, gemm_stream_t stream,
                                     int raster_group = 0, int tail_splits = kSm80TailSplitAuto);
-// Whether `variant` runs `args` (types, operand orders, alignment): what
+// Whether `variant` runs `args` (types, operand orders, alignment, one
+// matrix for the TMA-fed and copy-warp variants): what
 // sm80_tensorop_launch_variant would accept. Queries the device's compute
 // capability only for `automatic` (which variant it stands for).
 bool sm80_tensorop_variant_covers(const GemmArgs& args, Sm80Variant variant);

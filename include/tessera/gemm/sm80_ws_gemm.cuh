@@ -16,7 +16,8 @@
 // What stays the TMA-fed kernel's: the 128x128x64 tile of 4 MMA warps of
 // 64x64, the 3-stage ring and its shared-memory map (cp.async writes the
 // swizzled chunks itself, as in the seed kernel), the ldmatrix fragments and
-// mma.sync order of Sm80Mainloop, the epilogue and the tail split. What
+// mma.sync order of Sm80Mainloop, the epilogue and the tail split; one
+// matrix per launch (no batch loop: the launcher refuses batches). What
 // differs: no CTA barrier per k-tile (below).
 //
 // History (H200, seed problem, against the cp.async kernel in the same

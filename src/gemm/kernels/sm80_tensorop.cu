@@ -190,6 +190,10 @@ Sm80Variant choose(const GemmArgs& args, const Prepared& r) {
 
 bool needs_alignment(Sm80Variant v) { return v != Sm80Variant::scalar; }
 
+// The variants whose kernels compute one matrix and have no batch loop
+// (sm80_tma_gemm.cuh, sm80_ws_gemm.cuh).
+bool one_matrix_only(Sm80Variant v) { return v == Sm80Variant::t128x128_tma || v == Sm80Variant::t128x128_ws; }
+
 // p.tiles_m / p.tiles_n for the tile of `l`; false when there are more
 // tiles than a 1-D grid's int index holds.
 bool set_tiles(Params& p, const Launch& l) {
@@ -298,6 +302,9 @@ Status launch_prepared(const GemmArgs& args, Prepared& r, Sm80Variant v, gemm_st
     return fail(StatusCode::cannot_implement,
                 std::string("variant ") + to_string(v) +
                     " needs 16-byte aligned A/B pointers, leading dimensions and batch strides");
+  // (The TMA-fed variant says so in encode_operand_maps, after its device check.)
+  if (v == Sm80Variant::t128x128_ws && args.batch_count != 1)
+    return fail(StatusCode::cannot_implement, "variant t128x128_ws computes one matrix, not batches");
   int const smem = smem_bytes_of(r.elem_bytes, v);
   int const smem_limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (smem > smem_limit)
@@ -363,6 +370,7 @@ Launch covering_launch(const GemmArgs& args, Sm80Variant variant) {
   Prepared r = prepare(args);
   Sm80Variant const v = variant == Sm80Variant::automatic ? choose(args, r) : variant;
   if (needs_alignment(v) && !r.operands_aligned16) return {};
+  if (one_matrix_only(v) && args.batch_count != 1) return {};
   return select(args, r, v);
 }
 
