@@ -83,9 +83,10 @@ __device__ __forceinline__ void sm80_signalled_ring_mma(const typename Mainloop:
 #pragma unroll
     for (int ks = 0; ks < kKSteps; ++ks) {
       if (ks == kKSteps - 1) {
-        // k-tile kt+1 has landed, and every warp is done reading the stage
-        // that k-step 0 of k-tile kt+1 lets be refilled (k-tile kt's; its
-        // last fragments were loaded at the k-step before this one).
+        // k-tile kt+1 has landed, and this warp is done reading k-tile kt's
+        // stage (its last fragments were loaded at the k-step before this
+        // one): release(kt) lets it be refilled once every warp has said so
+        // (a CTA barrier, or the "empty" barrier's count).
         if (kt + 1 < k_tiles) wait_full(kt + 1);
         release(kt);
         read = read + 1 == kStages ? 0 : read + 1;
