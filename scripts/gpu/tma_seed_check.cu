@@ -12,6 +12,9 @@
 // accumulation. Kernels: kind 0 cp.async, 1 TMA-fed, 2 one copy warp, 3 two
 // copy warps (the library's t128x128_ws). SEED_ONLY=1: the seed problem's
 // checks only, f16 accumulation, no timing (one launch per kernel, for ncu).
+// WAIT_PROBE=1: after the timing, the TMA-fed and two-copy-warp kernels
+// again with clock64 around each wait (where each role's cycles go).
+// RASTER=g: CTA rasterisation groups of g M-tiles (default kRasterGroupM).
 // Build: nvcc -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90a -Iinclude -Isrc
 //        scripts/gpu/tma_seed_check.cu src/tma/tensor_map.cpp -lcublas -o tma_seed_check
 #include <cublas_v2.h>
@@ -32,6 +35,30 @@
 using namespace tessera;
 using namespace tessera::kernels::sm80;
 using Cfg = tessera::kernels::sm80::ConfigTile128x128<2, true, true>;
+
+// WAIT_PROBE=1: clock64 summed around every wait of the TMA-fed and
+// two-copy-warp kernels (sm80_wait_probe.cuh), per role: [role][site],
+// [role][kWaitSites] the warps' cycles from the probe's start to done(),
+// [role][kWaitSites + 1] the number of warps.
+__device__ unsigned long long g_wait[2][kWaitSites + 2];
+struct ClockProbe {
+  long long t0 = 0;
+  long long sum[kWaitSites] = {};
+  __device__ ClockProbe() { t0 = clock64(); }
+  template <class Wait>
+  __device__ __forceinline__ void operator()(WaitSite site, Wait&& wait) {
+    long long const a = clock64();
+    wait();
+    sum[int(site)] += clock64() - a;
+  }
+  __device__ void done(WaitRole role) {
+    if ((threadIdx.x & 31) != 0) return;
+    unsigned long long* const g = g_wait[int(role)];
+    for (int s = 0; s < kWaitSites; ++s) atomicAdd(g + s, (unsigned long long)sum[s]);
+    atomicAdd(g + kWaitSites, (unsigned long long)(clock64() - t0));
+    atomicAdd(g + kWaitSites + 1, 1ull);
+  }
+};
 
 #define CHECK(x)                                                                                   \
   do {                                                                                             \
@@ -109,7 +136,7 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
   p.batch_count = 1;
   p.tiles_m = (m + 127) / 128;
   p.tiles_n = (n + 127) / 128;
-  p.raster_group = kRasterGroupM;
+  p.raster_group = std::getenv("RASTER") != nullptr ? std::atoi(std::getenv("RASTER")) : kRasterGroupM;
   p.a = pb.a;
   p.lda = k;
   p.b = pb.b;
@@ -142,8 +169,62 @@ void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
     if constexpr (std::is_same_v<Acc, __half>)
       sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2><<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
   }
+  else if (kind == 4)
+    sm80_tma_gemm_kernel<Cfg, __half, Acc, false, ClockProbe>
+        <<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
+  else if (kind == 5) {
+    if constexpr (std::is_same_v<Acc, __half>)
+      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2, ClockProbe>
+          <<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
+  }
+  else if (kind == 6) {
+    if constexpr (std::is_same_v<Acc, __half>)
+      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 1, ClockProbe>
+          <<<grid, kWsThreads<Cfg, 1>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
+  }
   else
     sm80_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, Cfg::kSmemBytes, s>>>(pb.p);
+}
+
+// WAIT_PROBE=1: kinds 4 (TMA-fed), 5 (two copy warps) and 6 (one) with ClockProbe,
+// `launches` times each after the timing's warm-up; where each role's warps
+// spent their cycles.
+void wait_probe(Problem& pb, int launches) {
+  char const* site_names[kWaitSites] = {"full", "release", "empty", "landed", "issue"};
+  int const k_tiles = (pb.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  for (int kind = 4; kind <= 6; ++kind) {
+    unsigned long long zero[2][kWaitSites + 2] = {};
+    CHECK(cudaMemcpyToSymbol(g_wait, zero, sizeof zero));
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    CHECK(cudaEventRecord(e0));
+    for (int i = 0; i < launches; ++i) launch<__half>(pb, kind);
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    CHECK(cudaGetLastError());
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    unsigned long long g[2][kWaitSites + 2];
+    CHECK(cudaMemcpyFromSymbol(g, g_wait, sizeof g));
+    std::printf("  wait probe, %s, %d launches back to back, %.1f TFLOP/s:\n", kind == 4 ? "TMA-fed" : kind == 5 ? "2 copy warps" : "1 copy warp",
+                launches, 2.0 * pb.m * pb.n * double(pb.k) * launches / (ms * 1e-3) / 1e12);
+    for (int role = 0; role < 2; ++role) {
+      double const warps = double(g[role][kWaitSites + 1]);
+      if (warps == 0) continue;
+      double const total = double(g[role][kWaitSites]) / warps;
+      std::printf("    %-4s warps: %.0f cycles each to done() (%.0f per k-tile)", role == 0 ? "mma" : "copy", total,
+                  total / k_tiles);
+      double waits = 0;
+      for (int s = 0; s < kWaitSites; ++s) {
+        double const c = double(g[role][s]) / warps;
+        if (c == 0) continue;
+        if (s != int(WaitSite::issue)) waits += c;
+        std::printf(", %s %.1f%% (%.0f per k-tile)", site_names[s], 100.0 * c / total, c / k_tiles);
+      }
+      std::printf("; not waiting %.0f per k-tile\n", (total - waits) / k_tiles);
+    }
+  }
 }
 
 double rel_diff(Problem& pb, double* acc) {
@@ -165,6 +246,12 @@ int main(int argc, char** argv) {
   CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, float, false>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 2>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, __half, false, ClockProbe>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 2, ClockProbe>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 1, ClockProbe>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
   CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, __half, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              Cfg::kSmemBytes));
@@ -210,14 +297,15 @@ int main(int argc, char** argv) {
         else
           launch<__half>(pb, i - 1);
       };
+      constexpr int kTimed = 5;  // cuBLAS, kinds 0-3
       for (int w = 0; w < 20; ++w)
-        for (int i = 0; i < 5; ++i) run(i);
+        for (int i = 0; i < kTimed; ++i) run(i);
       // PAIR=1: each kernel interleaved beside cuBLAS alone (its own cuBLAS
       // times kept for neither), not all three together: timed among
       // slower kernels a kernel runs at a higher clock (docs/performance.md,
       // Ampere v6).
       bool const pair = std::getenv("PAIR") != nullptr && std::atoi(std::getenv("PAIR")) != 0;
-      std::vector<float> t[5];
+      std::vector<float> t[kTimed];
       auto timed = [&](int i) {
         CHECK(cudaEventRecord(e0));
         run(i);
@@ -228,13 +316,13 @@ int main(int argc, char** argv) {
         return ms;
       };
       for (int r = 0; r < rounds; ++r)
-        for (int i = 0; i < 5; ++i) {
+        for (int i = 0; i < kTimed; ++i) {
           CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
           t[i].push_back(timed(i));
         }
-      std::vector<float> tc[5];  // PAIR=1: the cuBLAS times beside kernel i
+      std::vector<float> tc[kTimed];  // PAIR=1: the cuBLAS times beside kernel i
       if (pair) {
-        for (int i = 1; i < 5; ++i) {
+        for (int i = 1; i < kTimed; ++i) {
           t[i].clear();
           for (int r = 0; r < rounds; ++r) {
             CHECK(cudaMemset(flush, r & 0xff, flush_bytes));
@@ -250,13 +338,14 @@ int main(int argc, char** argv) {
         std::sort(v.begin(), v.end());
         return flop / (v[v.size() / 2] * 1e-3) / 1e12;
       };
-      double tf[5], cub[5];
-      for (int i = 0; i < 5; ++i) {
+      double tf[kTimed], cub[kTimed];
+      for (int i = 0; i < kTimed; ++i) {
         tf[i] = median_tflops(t[i]);
         cub[i] = pair && i > 0 ? median_tflops(tc[i]) : tf[0];
       }
-      for (int i = 0; i < 5; ++i)
+      for (int i = 0; i < kTimed; ++i)
         std::printf("  %-17s %7.1f TFLOP/s  %.3fx cuBLAS (%.1f)\n", names[i], tf[i], tf[i] / cub[i], cub[i]);
+      if (std::getenv("WAIT_PROBE") != nullptr && std::atoi(std::getenv("WAIT_PROBE")) != 0) wait_probe(pb, 20);
       std::printf("  tma / cp.async %.3f, copy warp / cp.async %.3f, 2 copy warps / cp.async %.3f (unsplit, median of %d, L2 flushed, %s)\n",
                   tf[2] / tf[1], tf[3] / tf[1], tf[4] / tf[1], rounds, pair ? "each beside cuBLAS alone" : "all five interleaved");
     }

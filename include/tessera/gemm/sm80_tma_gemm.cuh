@@ -41,10 +41,13 @@
 #include <tessera/arch/sm90/mbarrier.cuh>
 #include <tessera/arch/sm90/tma.cuh>
 #include <tessera/gemm/sm80_tensorop.cuh>
+#include <tessera/gemm/sm80_wait_probe.cuh>
 
 namespace tessera::kernels::sm80 {
 
-template <class Cfg, class Elem, class Acc, bool kTailSplit>
+// Probe: where the warps wait (sm80_wait_probe.cuh); the library's
+// NoWaitProbe adds nothing.
+template <class Cfg, class Elem, class Acc, bool kTailSplit, class Probe = NoWaitProbe>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
     sm80_tma_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const Params p) {
@@ -94,6 +97,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
       if (s < k_tiles) issue(s);
   }
 
+  Probe probe{};
   typename Mainloop::Frags const frags(place.warp_m, place.warp_n);
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
   sm80_zero_accumulators(acc);
@@ -102,11 +106,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
   // loads of the k-tile.
   sm80_signalled_ring_mma<Cfg, Mainloop>(
       frags, sA, sB, k_tiles, acc,
-      [&](int kt) { arch::mbarrier_wait(&full[kt % kStages], uint32_t(kt / kStages) & 1u); },
+      [&](int kt) {
+        probe(WaitSite::full, [&] { arch::mbarrier_wait(&full[kt % kStages], uint32_t(kt / kStages) & 1u); });
+      },
       [&](int kt) {
         if (threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
       },
-      [](int) { __syncthreads(); });  // every warp is done with the stage thread 0 refills next
+      [&](int) { probe(WaitSite::release, [] { __syncthreads(); }); });  // every warp is done with the stage thread 0 refills next
+  probe.done(WaitRole::mma);
   // Every box issued has been waited for: no TMA write is in flight when
   // the epilogue reuses the ring.
 

@@ -21,32 +21,36 @@
 // differs: no CTA barrier per k-tile (below).
 //
 // History (H200, seed problem, against the cp.async kernel in the same
-// run; docs/performance.md, Ampere v9 and v10): v1, one copy warp joining a
+// run; docs/performance.md, Ampere v9 to v12): v1, one copy warp joining a
 // CTA barrier per k-tile, 0.91x; without it, one copy warp spinning on
 // "empty" mbarriers 0.84x, two 0.94-0.95x; "empty" as hardware barriers,
-// one copy warp 0.94x, two 1.02-1.03x; "full" as hardware barriers too (what
-// is here), two copy warps 1.04x.
+// one copy warp 0.94x, two 1.02-1.03x; "full" as hardware barriers too,
+// two copy warps 1.04x; "full" per MMA warp (what is here), +1% more.
 //
-// Synchronisation, two hardware barriers per stage s, all 128 + 32 *
-// kCopyWarps threads on each:
-//   "full"  (id 1 + kStages + s): a copy warp issues its share of k-tile kt
+// Synchronisation, hardware barriers only:
+//   "full"  (stage s, MMA warp w: id 1 + kStages + 4 s + w; that warp and
+//     the copy warps): a copy warp issues its share of k-tile kt
 //     (GmemTileLoader with 32 threads, interior loop unrolled whole) as one
 //     cp.async group, then waits for its previous group (k-tile kt - 1) to
-//     land and arrives (bar.arrive) on that k-tile's "full"; the MMA warps
-//     wait there (bar.sync) before reading the stage.
-//   "empty" (id 1 + s): when an MMA warp's last fragment loads from a stage
-//     are done and a later k-tile will reuse the stage, it arrives; the
-//     copy warps wait there before refilling the stage.
+//     land and arrives (bar.arrive) on that k-tile's four "full" barriers;
+//     each MMA warp waits on its own (bar.sync) before reading the stage.
+//     One barrier per MMA warp rather than one for all four: the MMA warps
+//     do not wait for each other at every k-tile (v12: 1741 cycles per
+//     k-tile against 1762, clock64 on every wait).
+//   "empty" (stage s: id 1 + s; every warp): when an MMA warp's last
+//     fragment loads from a stage are done and a later k-tile will reuse
+//     the stage, it arrives; the copy warps wait there before refilling it.
 // A barrier's completion orders the arriving threads' earlier accesses
 // (cp.async.wait_group has made the copies the copy warp's own writes;
 // ldmatrix reads before the refill) before the waiting threads' later ones.
+// Three stages use all fifteen ids (3 "empty" + 12 "full").
 // Hardware barriers rather than mbarriers: sm_80 has no suspending
 // try_wait, and warps polling test_wait took issue slots from the warps
 // on their scheduler (v10).
 // kCopyWarps 1: one warp copies both operands; 2: one per operand, which
 // spreads the copies' issue over two of the SM's four schedulers.
-// After its last k-tile a copy warp waits for its copies, arrives on the
-// last "full" and exits; the epilogue's barriers then count the MMA warps
+// After its last k-tile a copy warp waits for its copies, arrives on that
+// k-tile's "full" barriers and exits; the epilogue's barriers then count the MMA warps
 // alone (a CTA barrier waits for the threads that have not exited).
 //
 // Registers: 160 (192) threads and two CTAs per SM leave 204 (170) per
@@ -58,6 +62,7 @@
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/arch/sm90/named_barrier.cuh>
 #include <tessera/gemm/sm80_tensorop.cuh>
+#include <tessera/gemm/sm80_wait_probe.cuh>
 
 namespace tessera::kernels::sm80 {
 
@@ -72,7 +77,9 @@ using WsCopyA = GmemTileLoader<Elem, true, Cfg::kBlockM, Cfg::kBlockK, 32, 16, t
 template <class Cfg, class Elem>
 using WsCopyB = GmemTileLoader<Elem, true, Cfg::kBlockN, Cfg::kBlockK, 32, 16, true>;
 
-template <class Cfg, class Elem, class Acc, bool kTailSplit, int kCopyWarps = 1>
+// Probe: where the warps wait (sm80_wait_probe.cuh); the library's
+// NoWaitProbe adds nothing.
+template <class Cfg, class Elem, class Acc, bool kTailSplit, int kCopyWarps = 1, class Probe = NoWaitProbe>
 __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_kernel(const Params p) {
   static_assert(Cfg::kAKMajor && Cfg::kBKMajor && Cfg::kElemBytes == 2 && Cfg::kAccessBytes == 16,
                 "sm80_ws_gemm_kernel: 16-bit operands, both K-major, 16-byte copies");
@@ -89,17 +96,27 @@ __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_k
   extern __shared__ __align__(128) char smem[];
   char* const sA = smem;                                // (BLK_M,BLK_K,PIPE)
   char* const sB = smem + kStages * Cfg::kStageBytesA;  // (BLK_N,BLK_K,PIPE)
-  // The hardware barriers of stage s (ids 1..2 kStages; 0 is __syncthreads').
-  constexpr uint32_t kBarThreads = uint32_t(Cfg::kThreads + 32 * kCopyWarps);
-  static_assert(2 * kStages <= 15, "sm80_ws_gemm_kernel: two hardware barriers per stage, ids 1..15");
+  // The hardware barriers (ids 1..15; 0 is __syncthreads'): "empty" of
+  // stage s for every warp, "full" of stage s and MMA warp w for that warp
+  // and the copy warps.
+  constexpr int kMmaWarps = Cfg::kThreads / 32;
+  constexpr uint32_t kEmptyThreads = uint32_t(Cfg::kThreads + 32 * kCopyWarps);
+  constexpr uint32_t kFullThreads = uint32_t(32 + 32 * kCopyWarps);
+  static_assert(kStages * (1 + kMmaWarps) <= 15,
+                "sm80_ws_gemm_kernel: one \"empty\" barrier per stage and one \"full\" per stage and MMA warp, ids 1..15");
   auto empty_bar = [](int s) { return 1u + uint32_t(s); };
-  auto full_bar = [](int s) { return 1u + uint32_t(kStages + s); };
+  auto full_bar = [](int s, int w) { return 1u + uint32_t(kStages + s * kMmaWarps + w); };
+  auto arrive_full = [&](int s) {
+#pragma unroll
+    for (int w = 0; w < kMmaWarps; ++w) arch::named_barrier_arrive(full_bar(s, w), kFullThreads);
+  };
 
   int const all_k_tiles = (p.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
   Sm80CtaPlace const place = sm80_cta_place<Cfg, kTailSplit>(p, all_k_tiles);
   int const k_tiles = place.unit.k_tiles;
   auto stage_a = [&](int s) { return sA + s * Cfg::kStageBytesA; };
   auto stage_b = [&](int s) { return sB + s * Cfg::kStageBytesB; };
+  Probe probe{};
 
   if (int(threadIdx.x) >= Cfg::kThreads) {
     // A copy warp. The slice's operands start at k0 and end k_len later.
@@ -118,30 +135,38 @@ __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_k
     // its copies have landed.
     for (int kt = 0; kt < k_tiles; ++kt) {
       int const s = kt % kStages;
-      if (kt >= kStages) arch::named_barrier_sync(empty_bar(s), kBarThreads);
-      if (copies_a) la.copy_async(stage_a(s), kt);
-      if (copies_b) lb.copy_async(stage_b(s), kt);
-      arch::cp_async_fence();
+      if (kt >= kStages) probe(WaitSite::empty, [&] { arch::named_barrier_sync(empty_bar(s), kEmptyThreads); });
+      probe(WaitSite::issue, [&] {
+        if (copies_a) la.copy_async(stage_a(s), kt);
+        if (copies_b) lb.copy_async(stage_b(s), kt);
+        arch::cp_async_fence();
+      });
       if (kt >= 1) {
-        arch::cp_async_wait<1>();
-        arch::named_barrier_arrive(full_bar((kt - 1) % kStages), kBarThreads);
+        probe(WaitSite::landed, [] { arch::cp_async_wait<1>(); });
+        arrive_full((kt - 1) % kStages);
       }
     }
-    arch::cp_async_wait_all();
-    if (k_tiles >= 1) arch::named_barrier_arrive(full_bar((k_tiles - 1) % kStages), kBarThreads);
+    probe(WaitSite::landed, [] { arch::cp_async_wait_all(); });
+    if (k_tiles >= 1) arrive_full((k_tiles - 1) % kStages);
+    probe.done(WaitRole::copy);
     return;
   }
 
+  int const mma_warp = int(threadIdx.x) >> 5;  // warp-uniform
   typename Mainloop::Frags const frags(place.warp_m, place.warp_n);
   typename Mainloop::FragD acc[Cfg::kMmaM][Cfg::kMmaN];
   sm80_zero_accumulators(acc);
   sm80_signalled_ring_mma<Cfg, Mainloop>(
       frags, sA, sB, k_tiles, acc,
-      [&](int kt) { arch::named_barrier_sync(full_bar(kt % kStages), kBarThreads); },
+      [&](int kt) {
+        probe(WaitSite::full, [&] { arch::named_barrier_sync(full_bar(kt % kStages, mma_warp), kFullThreads); });
+      },
       [](int) {},  // the copy warps refill the stages
       [&](int kt) {  // k-tile kt's stage is free; the copy warps wait for it only if a later k-tile reuses it
-        if (kt + kStages < k_tiles) arch::named_barrier_arrive(empty_bar(kt % kStages), kBarThreads);
+        if (kt + kStages < k_tiles)
+          probe(WaitSite::release, [&] { arch::named_barrier_arrive(empty_bar(kt % kStages), kEmptyThreads); });
       });
+  probe.done(WaitRole::mma);
   // Every k-tile issued has been waited for: no copy is in flight when the
   // epilogue reuses the ring.
 
