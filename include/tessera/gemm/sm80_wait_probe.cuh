@@ -16,6 +16,13 @@
 // else: the kernels compile to what they were without the hook.
 // scripts/gpu/tma_seed_check.cu (WAIT_PROBE=1) passes one that sums clock64
 // around each site.
+// NOTE: a hardware barrier's wait compiles to BAR.SYNC.DEFER_BLOCKING: the
+// warp blocks at its next instruction that has to wait, and a clock read
+// is not one. So a bar.sync's cycles can show up at the site that follows
+// it (run 345: the MMA warps' "full" wait read as their bar.arrive on
+// "empty"; the copy warps' "empty" wait as their first cp.async). Per-warp
+// totals are exact; the split between neighbouring sites is not
+// (docs/performance.md, Ampere v12).
 
 namespace tessera::kernels::sm80 {
 
