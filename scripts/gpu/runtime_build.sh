@@ -5,8 +5,9 @@
 # (seed_f16acc.sh, tiled.sh, host_overhead.sh, layouts.sh, waves.sh). Expects OUT (the log folder)
 # to be set; goes to the repository root, sets ROOT and BUILD (default
 # build-gpu), CMake-builds tessera_runtime for sm_90a there (logs
-# $OUT/configure.log, $OUT/build.log; SPLIT_COMPILE=1 splits each translation
-# unit's compilation over the cores) and exits the caller on failure.
+# $OUT/configure.log, $OUT/build.log; SPLIT_COMPILE non-empty splits each
+# translation unit's compilation over the cores) and exits the caller on
+# failure.
 # Defines build_driver SRC EXE: nvcc SRC against the runtime and cuBLAS, then
 # the seconds since this file was sourced and the GPU's name, clocks and power
 # (the lines every driver prints before it runs).
@@ -17,8 +18,8 @@ ROOT=$(pwd)
 BUILD=${BUILD:-build-gpu}
 export PATH="$PATH:/usr/local/cuda/bin"
 GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
-# SPLIT_COMPILE=1: nvcc -split-compile=0, as in session28.sh (whose build of
-# the same $BUILD then reuses these objects).
+# SPLIT_COMPILE set to any non-empty value: nvcc -split-compile=0, as in
+# session28.sh (whose build of the same $BUILD then reuses these objects).
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a -DTESSERA_ENABLE_EXAMPLES=OFF \
   -DCMAKE_CUDA_FLAGS="${SPLIT_COMPILE:+-split-compile=0}" \
   "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; exit 1; }

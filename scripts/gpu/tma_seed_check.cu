@@ -12,9 +12,12 @@
 // accumulation. Kernels: kind 0 cp.async, 1 TMA-fed, 2 one copy warp, 3 two
 // copy warps (the library's t128x128_ws). SEED_ONLY=1: the seed problem's
 // checks only, f16 accumulation, no timing (one launch per kernel, for ncu).
-// WAIT_PROBE=1: after the timing, the TMA-fed and two-copy-warp kernels
-// again with clock64 around each wait (where each role's cycles go).
-// RASTER=g: CTA rasterisation groups of g M-tiles (default kRasterGroupM).
+// WAIT_PROBE=1: after the timing, the TMA-fed, two-copy-warp and
+// one-copy-warp kernels again (kinds 4, 5, 6) with clock64 around each wait
+// (where each role's cycles go; their results are not checked, and
+// SEED_ONLY=1 skips them).
+// RASTER=g: CTA rasterisation groups of g M-tiles (g >= 1; default
+// kRasterGroupM).
 // Build: nvcc -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90a -Iinclude -Isrc
 //        scripts/gpu/tma_seed_check.cu src/tma/tensor_map.cpp -lcublas -o tma_seed_check
 #include <cublas_v2.h>
@@ -37,7 +40,7 @@ using namespace tessera::kernels::sm80;
 using Cfg = tessera::kernels::sm80::ConfigTile128x128<2, true, true>;
 
 // WAIT_PROBE=1: clock64 summed around every wait of the TMA-fed and
-// two-copy-warp kernels (sm80_wait_probe.cuh), per role: [role][site],
+// copy-warp kernels (sm80_wait_probe.cuh), per role: [role][site],
 // [role][kWaitSites] the warps' cycles from the probe's start to done(),
 // [role][kWaitSites + 1] the number of warps.
 __device__ unsigned long long g_wait[2][kWaitSites + 2];
@@ -136,7 +139,8 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
   p.batch_count = 1;
   p.tiles_m = (m + 127) / 128;
   p.tiles_n = (n + 127) / 128;
-  p.raster_group = std::getenv("RASTER") != nullptr ? std::atoi(std::getenv("RASTER")) : kRasterGroupM;
+  int const raster = std::getenv("RASTER") != nullptr ? std::atoi(std::getenv("RASTER")) : 0;
+  p.raster_group = raster >= 1 ? raster : kRasterGroupM;  // 0 would divide by zero in rasterize()
   p.a = pb.a;
   p.lda = k;
   p.b = pb.b;
@@ -157,7 +161,8 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
 }
 
 // kind 0: the cp.async seed tile; 1: TMA-fed; 2: fed by a copy warp; 3: by
-// two (one per operand; f16 accumulation only).
+// two (one per operand; f16 accumulation only); 4-6: kinds 1, 3 and 2 with
+// ClockProbe (f16 accumulation only).
 template <class Acc>
 void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
   dim3 const grid(unsigned(pb.p.tiles_m * pb.p.tiles_n));
@@ -169,9 +174,11 @@ void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
     if constexpr (std::is_same_v<Acc, __half>)
       sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2><<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
   }
-  else if (kind == 4)
-    sm80_tma_gemm_kernel<Cfg, __half, Acc, false, ClockProbe>
-        <<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
+  else if (kind == 4) {
+    if constexpr (std::is_same_v<Acc, __half>)
+      sm80_tma_gemm_kernel<Cfg, __half, Acc, false, ClockProbe>
+          <<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
+  }
   else if (kind == 5) {
     if constexpr (std::is_same_v<Acc, __half>)
       sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2, ClockProbe>
@@ -196,19 +203,22 @@ void wait_probe(Problem& pb, int launches) {
     unsigned long long zero[2][kWaitSites + 2] = {};
     CHECK(cudaMemcpyToSymbol(g_wait, zero, sizeof zero));
     cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
     CHECK(cudaEventRecord(e0));
     for (int i = 0; i < launches; ++i) launch<__half>(pb, kind);
     CHECK(cudaEventRecord(e1));
     CHECK(cudaEventSynchronize(e1));
     CHECK(cudaGetLastError());
     float ms;
-    cudaEventElapsedTime(&ms, e0, e1);
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
     unsigned long long g[2][kWaitSites + 2];
     CHECK(cudaMemcpyFromSymbol(g, g_wait, sizeof g));
-    std::printf("  wait probe, %s, %d launches back to back, %.1f TFLOP/s:\n", kind == 4 ? "TMA-fed" : kind == 5 ? "2 copy warps" : "1 copy warp",
-                launches, 2.0 * pb.m * pb.n * double(pb.k) * launches / (ms * 1e-3) / 1e12);
+    std::printf("  wait probe, %s, %d launches back to back, %.1f TFLOP/s:\n",
+                kind == 4 ? "TMA-fed" : kind == 5 ? "2 copy warps" : "1 copy warp", launches,
+                2.0 * pb.m * pb.n * double(pb.k) * launches / (ms * 1e-3) / 1e12);
     for (int role = 0; role < 2; ++role) {
       double const warps = double(g[role][kWaitSites + 1]);
       if (warps == 0) continue;

@@ -431,6 +431,11 @@ std::vector<Case> all_cases() {
         // no copy warp waits on an "empty" barrier, and one.
         {"ws_f16acc_200x136x104_s1", kTypes[4], Sm80Variant::t128x128_ws, 200, 136, 104, 1, 1.0f, 0.25f, R},
         {"ws_f16acc_130x260x64_s1", kTypes[4], Sm80Variant::t128x128_ws, 130, 260, 64, 1, 0.5f, 0.0f, C},
+        // Unsplit, as many k-tiles as stages (no "empty" wait yet) and one
+        // more (the first wait, and each MMA warp's "full" barrier of stage
+        // 0 in its second phase).
+        {"ws_f16acc_200x264x192_s1", kTypes[4], Sm80Variant::t128x128_ws, 200, 264, 192, 1, 1.0f, 0.5f, R},
+        {"ws_f16acc_264x200x256_s1", kTypes[4], Sm80Variant::t128x128_ws, 264, 200, 256, 1, -0.5f, 0.0f, C},
     };
     for (const SplitShape& s : split_shapes) {
       Case c = tn_case(std::string("split_") + s.name, s.t, s.m, s.n, s.k, s.alpha, s.beta, s.d, s.variant);

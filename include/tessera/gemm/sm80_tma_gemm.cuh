@@ -112,7 +112,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kThreads <= 128 ? 2 : 1)
       [&](int kt) {
         if (threadIdx.x == 0 && kt + kStages - 1 < k_tiles) issue(kt + kStages - 1);
       },
-      [&](int) { probe(WaitSite::release, [] { __syncthreads(); }); });  // every warp is done with the stage thread 0 refills next
+      // Every warp is done with the stage thread 0 refills next.
+      [&](int) { probe(WaitSite::release, [] { __syncthreads(); }); });
   probe.done(WaitRole::mma);
   // Every box issued has been waited for: no TMA write is in flight when
   // the epilogue reuses the ring.

@@ -50,11 +50,12 @@
 // kCopyWarps 1: one warp copies both operands; 2: one per operand, which
 // spreads the copies' issue over two of the SM's four schedulers.
 // After its last k-tile a copy warp waits for its copies, arrives on that
-// k-tile's "full" barriers and exits; the epilogue's barriers then count the MMA warps
-// alone (a CTA barrier waits for the threads that have not exited).
+// k-tile's "full" barriers and exits; the epilogue's barriers then count
+// the MMA warps alone (a CTA barrier waits for the threads that have not
+// exited).
 //
-// Registers: 160 (192) threads and two CTAs per SM leave 204 (170) per
-// thread.
+// Registers: 160 (192) threads and two CTAs per SM leave 200 (168) per
+// thread (allocated in units of 8).
 
 #include <cstdint>
 
@@ -103,7 +104,8 @@ __global__ void __launch_bounds__(kWsThreads<Cfg, kCopyWarps>, 2) sm80_ws_gemm_k
   constexpr uint32_t kEmptyThreads = uint32_t(Cfg::kThreads + 32 * kCopyWarps);
   constexpr uint32_t kFullThreads = uint32_t(32 + 32 * kCopyWarps);
   static_assert(kStages * (1 + kMmaWarps) <= 15,
-                "sm80_ws_gemm_kernel: one \"empty\" barrier per stage and one \"full\" per stage and MMA warp, ids 1..15");
+                "sm80_ws_gemm_kernel: one \"empty\" barrier per stage and one \"full\" per stage and MMA "
+                "warp, ids 1..15");
   auto empty_bar = [](int s) { return 1u + uint32_t(s); };
   auto full_bar = [](int s, int w) { return 1u + uint32_t(kStages + s * kMmaWarps + w); };
   auto arrive_full = [&](int s) {
