@@ -13,7 +13,7 @@
 // copy warps (the library's t128x128_ws). SEED_ONLY=1: the seed problem's
 // checks only, f16 accumulation, no timing (one launch per kernel, for ncu).
 // WAIT_PROBE=1: after the timing, the TMA-fed, two-copy-warp and
-// one-copy-warp kernels again (kinds 4, 5, 6) with clock64 around each wait
+// one-copy-warp kernels again (kinds 1, 3, 2) with clock64 around each wait
 // (where each role's cycles go; their results are not checked, and
 // SEED_ONLY=1 skips them).
 // RASTER=g: CTA rasterisation groups of g M-tiles (g >= 1; default
@@ -161,52 +161,54 @@ Problem make(int m, int n, int k, cublasHandle_t h) {
 }
 
 // kind 0: the cp.async seed tile; 1: TMA-fed; 2: fed by a copy warp; 3: by
-// two (one per operand; f16 accumulation only); 4-6: kinds 1, 3 and 2 with
-// ClockProbe (f16 accumulation only).
-template <class Acc>
+// two (one per operand; f16 accumulation only). Probe: the wait probe of
+// kinds 1-3 (ClockProbe with WAIT_PROBE=1).
+template <class Acc, class Probe = NoWaitProbe>
 void launch(Problem& pb, int kind, cudaStream_t s = nullptr) {
   dim3 const grid(unsigned(pb.p.tiles_m * pb.p.tiles_n));
   if (kind == 1)
-    sm80_tma_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
+    sm80_tma_gemm_kernel<Cfg, __half, Acc, false, Probe>
+        <<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
   else if (kind == 2)
-    sm80_ws_gemm_kernel<Cfg, __half, Acc, false><<<grid, kWsThreads<Cfg>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
+    sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 1, Probe>
+        <<<grid, kWsThreads<Cfg>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
   else if (kind == 3) {
     if constexpr (std::is_same_v<Acc, __half>)
-      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2><<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
-  }
-  else if (kind == 4) {
-    if constexpr (std::is_same_v<Acc, __half>)
-      sm80_tma_gemm_kernel<Cfg, __half, Acc, false, ClockProbe>
-          <<<grid, Cfg::kThreads, tma_ring_smem_bytes<Cfg>(), s>>>(pb.ma, pb.mb, pb.p);
-  }
-  else if (kind == 5) {
-    if constexpr (std::is_same_v<Acc, __half>)
-      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2, ClockProbe>
+      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2, Probe>
           <<<grid, kWsThreads<Cfg, 2>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
-  }
-  else if (kind == 6) {
-    if constexpr (std::is_same_v<Acc, __half>)
-      sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 1, ClockProbe>
-          <<<grid, kWsThreads<Cfg, 1>, ws_ring_smem_bytes<Cfg>(), s>>>(pb.p);
   }
   else
     sm80_gemm_kernel<Cfg, __half, Acc, false><<<grid, Cfg::kThreads, Cfg::kSmemBytes, s>>>(pb.p);
 }
 
-// WAIT_PROBE=1: kinds 4 (TMA-fed), 5 (two copy warps) and 6 (one) with ClockProbe,
-// `launches` times each after the timing's warm-up; where each role's warps
-// spent their cycles.
+// The dynamic shared memory each kernel of launch<Acc, Probe> asks for.
+template <class Acc, class Probe = NoWaitProbe>
+void allow_smem() {
+  CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, Acc, false, Probe>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 1, Probe>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  if constexpr (std::is_same_v<Acc, __half>)
+    CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, Acc, false, 2, Probe>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
+  CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, Acc, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             Cfg::kSmemBytes));
+}
+
+// WAIT_PROBE=1: kinds 1 (TMA-fed), 3 (two copy warps) and 2 (one) with
+// ClockProbe, `launches` times each after the timing's warm-up; where each
+// role's warps spent their cycles.
 void wait_probe(Problem& pb, int launches) {
   char const* site_names[kWaitSites] = {"full", "release", "empty", "landed", "issue"};
   int const k_tiles = (pb.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
-  for (int kind = 4; kind <= 6; ++kind) {
+  for (int kind : {1, 3, 2}) {
     unsigned long long zero[2][kWaitSites + 2] = {};
     CHECK(cudaMemcpyToSymbol(g_wait, zero, sizeof zero));
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     CHECK(cudaEventRecord(e0));
-    for (int i = 0; i < launches; ++i) launch<__half>(pb, kind);
+    for (int i = 0; i < launches; ++i) launch<__half, ClockProbe>(pb, kind);
     CHECK(cudaEventRecord(e1));
     CHECK(cudaEventSynchronize(e1));
     CHECK(cudaGetLastError());
@@ -217,7 +219,7 @@ void wait_probe(Problem& pb, int launches) {
     unsigned long long g[2][kWaitSites + 2];
     CHECK(cudaMemcpyFromSymbol(g, g_wait, sizeof g));
     std::printf("  wait probe, %s, %d launches back to back, %.1f TFLOP/s:\n",
-                kind == 4 ? "TMA-fed" : kind == 5 ? "2 copy warps" : "1 copy warp", launches,
+                kind == 1 ? "TMA-fed" : kind == 3 ? "2 copy warps" : "1 copy warp", launches,
                 2.0 * pb.m * pb.n * double(pb.k) * launches / (ms * 1e-3) / 1e12);
     for (int role = 0; role < 2; ++role) {
       double const warps = double(g[role][kWaitSites + 1]);
@@ -247,26 +249,9 @@ double rel_diff(Problem& pb, double* acc) {
 
 int main(int argc, char** argv) {
   int const rounds = argc > 1 ? std::atoi(argv[1]) : 30;
-  CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, __half, false>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, float, false>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, float, false>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 2>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_tma_gemm_kernel<Cfg, __half, __half, false, ClockProbe>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, tma_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 2, ClockProbe>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_ws_gemm_kernel<Cfg, __half, __half, false, 1, ClockProbe>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, ws_ring_smem_bytes<Cfg>()));
-  CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, __half, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             Cfg::kSmemBytes));
-  CHECK(cudaFuncSetAttribute(sm80_gemm_kernel<Cfg, __half, float, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             Cfg::kSmemBytes));
+  allow_smem<__half>();
+  allow_smem<float>();
+  allow_smem<__half, ClockProbe>();
   cublasHandle_t h;
   cublasCreate(&h);
   double* acc;
