@@ -1487,9 +1487,10 @@ TEST(HopperGemm, SplitK) {
 // D's ld and base are 16-byte aligned in every case below except the ones
 // marked "fallback" (direct epilogue); edge tiles (M and N not multiples of
 // the tile) rely on the TMA store clipping. Beta != 0 reads C per element.
-// Cooperative with 16-bit outputs: the epilogue borrows the last K-block's
-// ring stage and does not wait for its stores (WsGemmConfigT::kHoldStage);
-// with f32 outputs it rolls through its two buffers.
+// Cooperative with 16-bit outputs: the epilogue packs each block into
+// registers and stores it during the next tile's first four K-blocks
+// (WsGemmConfigT::kDeferStores); with f32 outputs it rolls through its two
+// buffers.
 detail::Sm90WsVariant tma_store_variant(bool pp) {
   detail::Sm90WsVariant v;
   v.pingpong = pp;
@@ -1508,6 +1509,10 @@ TEST(HopperGemm, TmaStoreSmall) {
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 264, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);
     run_gemm<__half, __half>({264, 136, 72}, MatrixOrder::col_major, 1.0f, 0.5f, 2, v);
   }
+  // 143 cooperative tiles on at most 132 CTAs: the deferred epilogue's
+  // pending block crosses into a CTA's next tile (1 and 3 K-blocks).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1664, 2816, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, tma_store_variant(false));
+  run_gemm<__half, __half>({1664, 2816, 192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, tma_store_variant(false));
   // The column-major D' (transposed orientation, stmatrix .trans) and the
   // wide cooperative tiles' boxes of 64 and 32 bytes or 32 and 16 columns;
   // 128x256 and ping-pong 128x128 transposed fall back to the direct
@@ -1537,9 +1542,18 @@ TEST(HopperGemm, TmaStoreEpilogue) {
     run_gemm<__nv_bfloat16, float>({8192, 4096, 256}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // many tiles per CTA
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // fallback
   }
-  // The cooperative epilogue that does not wait for its stores (16-bit
-  // outputs) as the finisher of split-K and tail-split tiles: a unit that
-  // does not finish gives its held ring stage back at once.
+  // The deferred cooperative epilogue (16-bit outputs) with several tiles
+  // per CTA: units of 1, 2 and 3 K-blocks store the previous block's
+  // remaining groups after their K loop, 5 K-blocks all four inside it;
+  // f16 accumulation, beta with C, a batch whose tiles follow each other.
+  detail::Sm90WsVariant const coop = tma_store_variant(false);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, coop);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4000, 4100, 128}, MatrixOrder::row_major, -1.0f, 0.0f, 1, coop);
+  run_gemm<__half, __half>({2048, 8192, 192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, coop);
+  run_gemm<__half, __half, true>({4096, 2048, 320}, MatrixOrder::row_major, 1.0f, 0.0f, 1, coop);
+  run_gemm<__half, __half>({1000, 1000, 200}, MatrixOrder::col_major, 1.0f, 0.25f, 8, coop);
+  // The same epilogue as the finisher of split-K and tail-split tiles: a
+  // unit that does not finish its block leaves nothing pending.
   detail::Sm90WsVariant split = tma_store_variant(false);
   split.splits = 3;
   run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, split);

@@ -148,13 +148,15 @@ struct WsGemmParams {
 // kTmaStore = true: the epilogue goes through shared memory and TMA stores
 // (two 8 KiB sub-tile buffers per consumer warpgroup after the ring).
 template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1, bool kTmaStore_ = false,
-          bool kHoldStage_ = false>
+          bool kDeferStores_ = false>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
   static constexpr bool kTmaStore = kTmaStore_;
-  // The TMA-store epilogue of 16-bit outputs borrows the last K-block's ring
-  // stage and does not wait for its stores (ws_epilogue_tma_held).
-  static constexpr bool kHoldStage = kHoldStage_;
+  // The TMA-store epilogue of 16-bit outputs packs the block into registers
+  // when its K loop ends and writes it to shared memory one group per
+  // K-block during the next tile's first four K-blocks, behind their wgmmas
+  // (ws_pack_group, ws_store_packed_group).
+  static constexpr bool kDeferStores = kDeferStores_;
   static constexpr int kCluster = kCluster_;
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_;
   // A K-block is one 128-byte swizzle row of each operand: 64 16-bit or 32
@@ -200,9 +202,9 @@ struct WsGemmConfigT {
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
   static_assert(kStageBytes % 1024 == 0, "WsGemmConfig: stages (and the epilogue buffers after them) must stay 1024-byte aligned");
-  static_assert(!kHoldStage || (kTmaStore && !kPingPong && kCluster == 1 && kBlockN == 256 && kStages >= 4),
-                "WsGemmConfig: kHoldStage needs the unclustered cooperative 128x256 TMA-store kernel and at least 4 "
-                "stages (the next tile's first K-blocks load into the others)");
+  static_assert(!kDeferStores || (kTmaStore && !kPingPong && kCluster == 1 && kBlockN == 256),
+                "WsGemmConfig: kDeferStores needs the unclustered cooperative 128x256 TMA-store kernel (four "
+                "128-byte groups per 64x256 block of 16-bit outputs)");
   static_assert(kCluster == 1 || kCluster == 2, "WsGemmConfig: clusters (B multicast) are implemented for pairs only");
   static_assert(kCluster == 1 || kBlockN % 16 == 0,
                 "WsGemmConfig: a cluster pair multicasts B in halves of whole 8-row swizzle atoms (kBlockN % 16 == 0)");
@@ -259,11 +261,13 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // NOTE: the TMA-store epilogue takes 32 KiB of shared memory: the cooperative
 // ring keeps its 4 stages (230,480 bytes in all, under 232,448), the 128x128
 // ping-pong ring drops from 7 to 6 stages.
-// NOTE: its epilogue does not wait for its TMA stores (kHoldStage, 16-bit
-// outputs). Session 10 (H100, waves.sh, median of 100, two passes, ratio to
-// cuBLAS, waiting -> not waiting): 2048^3 0.906 -> 0.927 and 0.904 -> 0.924,
-// 8192^3 1.019 -> 1.023 / 1.022, 4096x4096x14336 0.995 -> 0.997 and 0.988 ->
-// 0.991, 4096^3 and 4096x6144x4096 unchanged within 0.5%.
+// NOTE: with 16-bit outputs its epilogue writes each block to shared memory
+// behind the next tile's first four K-blocks (kDeferStores). Session 42
+// (H200, layouts.sh, rotating inputs, median of 100, ratio to cuBLAS, same
+// run; the session 10 form, which staged half of each block in the last
+// K-block's ring stage and did not wait for its stores, -> deferred):
+// 4096^3 0.993 -> 1.003, 4096x6144x4096 0.997 -> 1.006, 8192^3 1.025 ->
+// 1.033, 2048^3 0.956 -> 0.964, 4096x4096x14336 1.000 -> 1.001.
 using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true, true>;
 // Clusters of 2 with the TMA-store epilogue: the same ring and buffers (each
 // CTA stores its own tile; only the B loads are shared).
@@ -468,36 +472,20 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
                : ws_epi_offset(16 * w + 8 * h + r8, 8 * (jb + dj), 2, box_bytes, false);
 }
 
-// Writes group `sub` (64 rows x up to kW columns, kW x sizeof(TOut) = 128
-// bytes) of a consumer warpgroup's m64nN f32 accumulator, times alpha plus
-// beta * C, into `tile` (8 KiB, 1024-byte aligned) as ws_epi_offset lays it
-// out for the TMA stores (kColMajor and p.d_trans: D' column-major, 16-bit
-// outputs; kColMajor is WsGemmConfigT::kWideTmaStore).
-// 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
-// accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
-// and + 1 of the warp's 16-row strip) is exactly the register an
-// m8n8.b16 stmatrix takes from lane 4g + q, so one stmatrix.x4 (.trans for
-// a column-major D') stores the 16x16 block of column blocks j and j + 1,
-// each matrix row one whole 16-byte chunk. f32 outputs (row-major D' only)
-// use 8-byte st.shared. Either way the 8 rows of one matrix land on 8
-// different chunks of the 128-byte bank window: no bank conflicts.
-// `sub` is a compile-time constant after the callers' unrolling, so the
-// blocks past kN in a narrower last group fold away.
-// The C term is a separate pass over the group's values, skipped as a
-// whole when beta == 0, so that the common case runs (and fetches) only
-// the scaling, the packing and the stores.
-template <class TOut, int kN, bool kColMajor, class Acc>
-__device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const WsGemmParams& p, uint8_t* tile,
-                                                          int sub, int row0, int col0) {
-  constexpr int kOutBytes = int(sizeof(TOut));
-  constexpr int kW = 128 / kOutBytes;
+// Group `sub` (64 rows x up to kW = 128 / sizeof(TOut) columns) of a
+// consumer warpgroup's m64nN block as this thread's f32 values, times alpha
+// plus beta * C: v[4 jb + 2 h + e] is row 16w + g + 8h, column 8 jb + 2q + e
+// of the group (zero past the block's kN columns). The C term is a separate
+// pass over the values, skipped as a whole when beta == 0, so that the
+// common case runs (and fetches) only the scaling.
+template <class TOut, int kN, class Acc>
+__device__ __forceinline__ void ws_group_values(const Acc& acc, const WsGemmParams& p, int sub, int row0, int col0,
+                                                float (&v)[4 * (128 / int(sizeof(TOut))) / 8]) {
+  constexpr int kW = 128 / int(sizeof(TOut));
   constexpr int kBlocks = kW / 8;  // 8-column blocks of a full group
-  constexpr int kBox = ws_epi_box_bytes(kN * kOutBytes);
   int const t = threadIdx.x % 128;
   int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
   int const blocks = (kN - sub * kW) / 8 < kBlocks ? (kN - sub * kW) / 8 : kBlocks;  // in this group
-  // v[4 jb + 2 h + e]: row 16w + g + 8h, column 8 jb + 2q + e of the group.
-  float v[4 * kBlocks];
 #pragma unroll
   for (int i = 0; i < 4 * kBlocks; ++i) v[i] = i < 4 * blocks ? p.alpha * acc[4 * sub * kBlocks + i] : 0.0f;
   if (p.beta != 0.0f) {
@@ -511,6 +499,48 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
           ws_add_c_pair<TOut>(p, grow, col0 + sub * kW + 8 * jb + 2 * q, v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
     }
   }
+}
+
+// Two values rounded to a 16-bit output type, packed as one register (the
+// first in the low half), as stmatrix takes them.
+template <class TOut>
+__device__ __forceinline__ uint32_t ws_pack_pair(float a, float b) {
+  if constexpr (std::is_same_v<TOut, __half>) {
+    __half2 const x = __floats2half2_rn(a, b);
+    return *reinterpret_cast<const uint32_t*>(&x);
+  } else {
+    __nv_bfloat162 const x = __floats2bfloat162_rn(a, b);
+    return *reinterpret_cast<const uint32_t*>(&x);
+  }
+}
+
+// Writes group `sub` of a consumer warpgroup's m64nN f32 accumulator
+// (ws_group_values) into `tile` (8 KiB, 1024-byte aligned) as
+// ws_epi_offset lays it out for the TMA stores (kColMajor and p.d_trans:
+// D' column-major, 16-bit outputs; kColMajor is
+// WsGemmConfigT::kWideTmaStore).
+// 16-bit outputs go out by stmatrix: the fragment of one 8x8 block of the
+// accumulator (acc[4j + 2h], acc[4j + 2h + 1]: row g + 8h, columns 8j + 2q
+// and + 1 of the warp's 16-row strip) is exactly the register an
+// m8n8.b16 stmatrix takes from lane 4g + q, so one stmatrix.x4 (.trans for
+// a column-major D') stores the 16x16 block of column blocks j and j + 1,
+// each matrix row one whole 16-byte chunk. f32 outputs (row-major D' only)
+// use 8-byte st.shared. Either way the 8 rows of one matrix land on 8
+// different chunks of the 128-byte bank window: no bank conflicts.
+// `sub` is a compile-time constant after the callers' unrolling, so the
+// blocks past kN in a narrower last group fold away.
+template <class TOut, int kN, bool kColMajor, class Acc>
+__device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const WsGemmParams& p, uint8_t* tile,
+                                                          int sub, int row0, int col0) {
+  constexpr int kOutBytes = int(sizeof(TOut));
+  constexpr int kW = 128 / kOutBytes;
+  constexpr int kBlocks = kW / 8;  // 8-column blocks of a full group
+  constexpr int kBox = ws_epi_box_bytes(kN * kOutBytes);
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  int const blocks = (kN - sub * kW) / 8 < kBlocks ? (kN - sub * kW) / 8 : kBlocks;  // in this group
+  float v[4 * kBlocks];
+  ws_group_values<TOut, kN>(acc, p, sub, row0, col0, v);
   if constexpr (kOutBytes == 2) {
 #pragma unroll
     for (int jb = 0; jb < kBlocks; jb += 2) {
@@ -519,13 +549,7 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         int const k = 4 * (jb + i / 2) + 2 * (i % 2);  // matrix i = (h = i % 2, jb + i / 2)
-        if constexpr (std::is_same_v<TOut, __half>) {
-          __half2 const x = __floats2half2_rn(v[k], v[k + 1]);
-          s[i] = *reinterpret_cast<const uint32_t*>(&x);
-        } else {
-          __nv_bfloat162 const x = __floats2bfloat162_rn(v[k], v[k + 1]);
-          s[i] = *reinterpret_cast<const uint32_t*>(&x);
-        }
+        s[i] = ws_pack_pair<TOut>(v[k], v[k + 1]);
       }
       if (kColMajor && p.d_trans)
         arch::stmatrix<4, true>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, true), s);
@@ -542,6 +566,36 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
           *reinterpret_cast<float2*>(tile + ws_epi_offset(r, 8 * jb + 2 * q, kOutBytes, kBox, false)) =
               make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
     }
+  }
+}
+
+// The deferred epilogue (WsGemmConfigT::kDeferStores: 16-bit outputs, a
+// 64x256 block per consumer, row-major D', four full 64-column groups).
+// ws_pack_group rounds group `sub` into 16 registers, s[4 (jb / 2) + i]
+// the register of stmatrix matrix i = (h = i % 2, block jb + i / 2) for the
+// even blocks jb; ws_store_packed_group stores them as
+// ws_epilogue_write_subtile would have.
+template <class TOut, class Acc>
+__device__ __forceinline__ void ws_pack_group(const Acc& acc, const WsGemmParams& p, int sub, int row0, int col0,
+                                              uint32_t* s) {
+  static_assert(sizeof(TOut) == 2, "ws_pack_group: 16-bit outputs only");
+  float v[32];
+  ws_group_values<TOut, 256>(acc, p, sub, row0, col0, v);
+#pragma unroll
+  for (int jb = 0; jb < 8; jb += 2)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      int const k = 4 * (jb + i / 2) + 2 * (i % 2);
+      s[2 * jb + i] = ws_pack_pair<TOut>(v[k], v[k + 1]);
+    }
+}
+__device__ __forceinline__ void ws_store_packed_group(const uint32_t* s, uint8_t* tile) {
+  int const t = threadIdx.x % 128;
+  int const w = t / 32, lane = t % 32;
+#pragma unroll
+  for (int jb = 0; jb < 8; jb += 2) {
+    uint32_t const r[4] = {s[2 * jb], s[2 * jb + 1], s[2 * jb + 2], s[2 * jb + 3]};
+    arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb, 128, false), r);
   }
 }
 
@@ -605,39 +659,6 @@ __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmPara
       ws_store_subtile<TOut, kN, kColMajor>(p, tmap_d, tile, sub, row0, col0);
       arch::tma_store_commit_group();
     }
-  }
-}
-
-// The epilogue that does not wait for its stores (WsGemmConfigT::kHoldStage,
-// 16-bit outputs: four groups per 64x256 block). Groups 0 and 1 go to
-// `held` (16 KiB of the ring stage of the tile's last K-block, which the
-// caller keeps from the producer) as one bulk group, groups 2 and 3 to
-// `buf` (the consumer's two 8 KiB buffers) as a second group. Thread 0 only
-// waits, before the writes, for the previous call's groups to finish
-// reading; the caller gives `held` back once the first group has read it
-// (tma_store_wait_read<1>), one K-block into the next tile.
-template <class TOut, int kN, class Acc>
-__device__ __forceinline__ void ws_epilogue_tma_held(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
-                                                     uint8_t* buf, uint8_t* held, uint32_t bar_id, int row0,
-                                                     int col0) {
-  static_assert(kN / (128 / int(sizeof(TOut))) == 4 && kN % (128 / int(sizeof(TOut))) == 0,
-                "ws_epilogue_tma_held: the block must be four 128-byte-wide groups (64x256 of 16-bit outputs)");
-  int const t = threadIdx.x % 128;
-  if (t == 0) arch::tma_store_wait_read<0>();
-  arch::named_barrier_sync(bar_id, 128);
-#pragma unroll
-  for (int sub = 0; sub < 4; ++sub)
-    ws_epilogue_write_subtile<TOut, kN, false>(acc, p, sub < 2 ? held + sub * 8192 : buf + (sub - 2) * 8192, sub, row0,
-                                               col0);
-  arch::fence_proxy_async_shared_cta();
-  arch::named_barrier_sync(bar_id, 128);
-  if (t == 0) {
-    ws_store_subtile<TOut, kN, false>(p, tmap_d, held, 0, row0, col0);
-    ws_store_subtile<TOut, kN, false>(p, tmap_d, held + 8192, 1, row0, col0);
-    arch::tma_store_commit_group();
-    ws_store_subtile<TOut, kN, false>(p, tmap_d, buf, 2, row0, col0);
-    ws_store_subtile<TOut, kN, false>(p, tmap_d, buf + 8192, 3, row0, col0);
-    arch::tma_store_commit_group();
   }
 }
 
@@ -865,8 +886,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // back every stage covers them, and the peer has consumed every half
       // multicast from here. (This replaces a cluster barrier at the exit,
       // which also waited for the slower CTA's epilogue.) It needs every
-      // filled stage given back: kHoldStage, which keeps its last one, is
-      // unclustered (static_assert in WsGemmConfigT).
+      // filled stage given back, which the consumers of every
+      // configuration do at the end of each unit.
       if constexpr (Cfg::kCluster == 2) {
         for (int i = 0; i < Cfg::kStages; ++i) {
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
@@ -927,19 +948,41 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
     }
     uint32_t my_tiles = 0;  // tiles this consumer has started
-    // kHoldStage (16-bit outputs): the ring stage whose first 16 KiB per
-    // consumer still feed the previous tile's first TMA store group, -1 when
-    // none. Given back at the end of the next tile's first K-block: that
-    // tile's K-blocks 0-2 sit in the other three stages and K-block 3 needs
-    // this one, so it cannot wait longer.
-    constexpr bool kHold = Cfg::kHoldStage && sizeof(TOut) == 2;
-    int held = -1;
-    auto give_back_held = [&]() {
-      if (threadIdx.x % 128 == 0) {
-        arch::tma_store_wait_read<1>();
-        arch::mbarrier_arrive_count(&empty[held], 4);  // for the warpgroup's 4 warps
+    // kDeferStores (16-bit outputs): the last block this consumer finished,
+    // packed to 16 bits in registers (four groups of 16), whose groups go to
+    // shared memory and out by TMA store one per K-block, group j in K-block
+    // j of the next unit (between its wgmma issue and its wait), through
+    // the consumer's two 8 KiB buffers: D' block (pend_row0, pend_col0).
+    constexpr bool kDefer = Cfg::kDeferStores && sizeof(TOut) == 2;
+    [[maybe_unused]] uint32_t packed[kDefer ? 64 : 1];
+    bool pending = false;
+    int pend_row0 = 0, pend_col0 = 0;
+    auto store_group = [&](int j) {
+      if constexpr (kDefer) {
+        uint8_t* const buf = sEpi + cw * 2 * Cfg::kEpiTileBytes + (j % 2) * Cfg::kEpiTileBytes;
+        // The group that last read this buffer was issued two groups ago.
+        if (threadIdx.x % 128 == 0) arch::tma_store_wait_read<1>();
+        arch::named_barrier_sync(uint32_t(1 + cw), 128);
+        ws_store_packed_group(packed + 16 * j, buf);
+        arch::fence_proxy_async_shared_cta();
+        arch::named_barrier_sync(uint32_t(1 + cw), 128);
+        if (threadIdx.x % 128 == 0) {
+          ws_store_subtile<TOut, Cfg::kBlockN, false>(p, &tmap_d, buf, j, pend_row0, pend_col0);
+          arch::tma_store_commit_group();
+        }
       }
-      held = -1;
+    };
+    // The packed block's groups from `from` on (compile-time indices into
+    // `packed` after unrolling).
+    auto store_pending = [&](int from) {
+      if constexpr (kDefer) {
+        if (pending) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (j >= from) store_group(j);
+        }
+        pending = false;
+      }
     };
     for (int tile = first; tile < num_tiles; tile += tile_step, ++my_tiles) {
       int tm, tn;
@@ -1018,14 +1061,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           arch::wgmma_commit_group();
 #pragma unroll
           for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
+          if constexpr (kDefer) {
+            // Behind this K-block's wgmmas: group kb of the previous block.
+            if (pending && kb < 4) {
+              if (kb == 0) store_group(0);
+              else if (kb == 1) store_group(1);
+              else if (kb == 2) store_group(2);
+              else store_group(3);
+            }
+          }
           // Keep this K-block's group in flight; the previous one is done, so
           // its stage goes back to the producer.
           arch::wgmma_wait_group<1>();
           if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
           prev_stage = stage;
-          if constexpr (kHold) {
-            if (kb == 0 && held >= 0) give_back_held();
-          }
         }
       };
       if constexpr (sizeof(TIn) == 2) {
@@ -1105,22 +1154,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
         for (int hf = 0; hf < Cfg::kHalves; ++hf) widen_f16_block(acc[hf], widened[hf]);
       }
-      if constexpr (kHold) {
-        // Both consumers have finished reading the last K-block's stage
-        // (named barrier 3, the two consumer warpgroups): consumer cw stages
-        // sub-tiles 0-1 in bytes [16 KiB cw, 16 KiB (cw + 1)) of its B part.
-        // Every unit has at least one K-block, so the previous tile's stage
-        // went back in this tile's first K-block.
-        arch::named_barrier_sync(3, 256);
+      if constexpr (kDefer) {
+        // The previous block's groups that this unit's K loop (shorter than
+        // four K-blocks) did not store, then this block packed.
+        if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
+        store_pending(unit.kbs);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
         auto const v0 = acc_view(0);
         if (finishes_block(v0, row0)) {
-          ws_epilogue_tma_held<TOut, Cfg::kBlockN>(v0, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
-                                                   sB + prev_stage * Cfg::kBBytes + cw * 16384, uint32_t(1 + cw), row0,
-                                                   tn * Cfg::kBlockN);
-          held = prev_stage;
-        } else if (lane == 0) {
-          ws_release<Cfg>(&empty[prev_stage], rank);
+#pragma unroll
+          for (int j = 0; j < 4; ++j) ws_pack_group<TOut>(v0, p, j, row0, tn * Cfg::kBlockN, packed + 16 * j);
+          pending = true;
+          pend_row0 = row0;
+          pend_col0 = tn * Cfg::kBlockN;
         }
         continue;
       }
@@ -1140,6 +1186,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         }
       }
     }
+    store_pending(0);
     // The shared sources must outlive the bulk stores; wait for the global
     // writes too, so the kernel's completion covers them.
     if constexpr (Cfg::kTmaStore) {
