@@ -1543,23 +1543,33 @@ TEST(HopperGemm, TmaStoreEpilogue) {
     run_gemm<__nv_bfloat16, __nv_bfloat16>({129, 257, 65}, MatrixOrder::row_major, 1.0f, 0.0f, 1, v);  // fallback
   }
   // The deferred cooperative epilogue (16-bit outputs) with several tiles
-  // per CTA: units of 1, 2 and 3 K-blocks store the previous block's
-  // remaining groups after their K loop, 5 K-blocks all four inside it;
-  // f16 accumulation, beta with C, a batch whose tiles follow each other.
+  // per CTA (more than 132 tiles in one launch; D's rows 16-byte aligned,
+  // or the launch takes the direct epilogue): units of 1, 2 and 3 K-blocks
+  // store the previous block's remaining groups after their K loop, 5
+  // K-blocks all four inside it; N not a multiple of the tile; f16
+  // accumulation with and without beta; M/N-major A and B (the other K
+  // loop copies); a batch (one launch per entry: the final block only).
   detail::Sm90WsVariant const coop = tma_store_variant(false);
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 64}, MatrixOrder::row_major, 1.0f, 0.0f, 1, coop);
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({4000, 4100, 128}, MatrixOrder::row_major, -1.0f, 0.0f, 1, coop);
-  run_gemm<__half, __half>({2048, 8192, 192}, MatrixOrder::row_major, 1.0f, 0.5f, 1, coop);
-  run_gemm<__half, __half, true>({4096, 2048, 320}, MatrixOrder::row_major, 1.0f, 0.0f, 1, coop);
-  run_gemm<__half, __half>({1000, 1000, 200}, MatrixOrder::col_major, 1.0f, 0.25f, 8, coop);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 64}, R, 1.0f, 0.0f, 1, coop);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({4000, 4104, 128}, R, -1.0f, 0.0f, 1, coop);
+  run_gemm<__half, __half>({2048, 8192, 192}, R, 1.0f, 0.5f, 1, coop);
+  run_gemm<__half, __half, true>({4096, 2048, 320}, R, 1.0f, 0.0f, 1, coop);
+  run_gemm<__half, __half, true>({2048, 4096, 128}, R, 1.0f, 0.5f, 1, coop);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 4096, 256}, R, 1.0f, 0.0f, 1, coop, C, R);
+  run_gemm<__half, __half>({2048, 4104, 192}, R, 1.0f, 0.0f, 1, coop, R, R);
+  run_gemm<__half, __half>({1000, 1000, 200}, C, 1.0f, 0.25f, 8, coop);
   // The same epilogue as the finisher of split-K and tail-split tiles: a
-  // unit that does not finish its block leaves nothing pending.
+  // unit that does not finish its block leaves nothing pending; with more
+  // units than CTAs (768 units of 3, 3 and 2 K-blocks), a pending block
+  // is stored during units that finish theirs and units that do not.
   detail::Sm90WsVariant split = tma_store_variant(false);
   split.splits = 3;
-  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, MatrixOrder::row_major, 1.0f, 0.0f, 1, split);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, split);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 4096, 512}, R, 1.0f, 0.0f, 1, split);
   split.splits = 4;
   split.split_tail = true;
-  run_gemm<__half, __half>({5120, 5120, 512}, MatrixOrder::row_major, 1.0f, -0.5f, 1, split);
+  run_gemm<__half, __half>({5120, 5120, 512}, R, 1.0f, -0.5f, 1, split);
   detail::Sm90WsVariant bad;
   bad.pingpong = true;
   bad.tile_n = 256;

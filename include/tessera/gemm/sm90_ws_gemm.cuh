@@ -962,6 +962,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // j of the next unit (between its wgmma issue and its wait), through
     // the consumer's two 8 KiB buffers: D' block (pend_row0, pend_col0).
     constexpr bool kDefer = Cfg::kDeferStores && sizeof(TOut) == 2;
+    // Only the 16-bit K loop stores groups (the tf32 one never has a 16-bit output).
+    static_assert(!kDefer || sizeof(TIn) == 2, "ws_gemm_kernel: kDeferStores with a 16-bit output needs 16-bit inputs");
     [[maybe_unused]] uint32_t packed[kDefer ? 64 : 1];
     bool pending = false;
     int pend_row0 = 0, pend_col0 = 0;
