@@ -622,6 +622,11 @@ __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const vo
   }
 }
 
+// Groups (64 rows x 128 bytes) of a consumer warpgroup's 64 x kN block of
+// TOut outputs.
+template <class TOut, int kN>
+inline constexpr int kWsEpiGroups = (kN * int(sizeof(TOut)) + 127) / 128;
+
 // One m64nN f32 accumulator of a consumer warpgroup -> shared memory ->
 // TMA store, in groups of 64 rows x kW columns (ws_epilogue_write_subtile).
 // `buf` holds two kEpiTileBytes buffers. Buffer reuse: thread 0 of the
@@ -642,8 +647,7 @@ template <class TOut, int kN, bool kColMajor, class Acc>
 __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0,
                                                 uint8_t* ring = nullptr, int ring_stride = 0) {
-  constexpr int kW = 128 / int(sizeof(TOut));  // columns per group
-  constexpr int kSub = (kN + kW - 1) / kW;
+  constexpr int kSub = kWsEpiGroups<TOut, kN>;
   static_assert((kN * int(sizeof(TOut))) % 32 == 0 && (sizeof(TOut) == 4 || kN % 16 == 0),
                 "ws_epilogue_tma: a 64xN block must split into TMA boxes of at least 32 bytes and whole 16x16 "
                 "stmatrix blocks");
@@ -1165,10 +1169,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
         for (int hf = 0; hf < Cfg::kHalves; ++hf) widen_f16_block(acc[hf], widened[hf]);
       }
+      // The unit's last stage goes back before its epilogue.
+      if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
       if constexpr (kDefer) {
         // The previous block's groups that this unit's K loop (shorter than
         // four K-blocks) did not store, then this block packed.
-        if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
         store_pending(unit.kbs);
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128;
         auto const v0 = acc_view(0);
@@ -1181,7 +1186,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         }
         continue;
       }
-      if (lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) {
         int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
@@ -1193,9 +1197,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // The cooperative consumer's last unit: its groups go to its own
           // A rows of the idle ring, one stage each, none waiting for a
           // buffer (ws_epilogue_tma).
-          constexpr int kSubs = (Cfg::kBlockN * int(sizeof(TOut)) + 127) / 128;
           uint8_t* const ring =
-              (!Cfg::kPingPong && kSubs <= Cfg::kStages && tile + tile_step >= num_tiles) ? sA + a_row_off : nullptr;
+              (!Cfg::kPingPong && kWsEpiGroups<TOut, Cfg::kBlockN> <= Cfg::kStages && tile + tile_step >= num_tiles)
+                  ? sA + a_row_off
+                  : nullptr;
           ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                               uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes);
         } else {
