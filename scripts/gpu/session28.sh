@@ -13,8 +13,9 @@
 #   layouts  scripts/gpu/layouts.sh on $LAYOUTS (MxNxK:LAYOUTS:VARIANTS ...),
 #            $ROUNDS rounds, without the L2-flush memset unless FLUSH_MB is
 #            set (session 29: FLUSH_MB=256 for the small cubes);
-#   bench    `tessera bench --suite $BENCH_SUITE` (default skinny; bf16, the
-#            Ampere and generic kernels skipped), $BENCH_ROUNDS times;
+#   bench    `tessera bench --suite $BENCH_SUITE` (default skinny) for
+#            $BENCH_TYPES (default bf16), the Ampere and generic kernels
+#            skipped, $BENCH_ROUNDS times;
 #   ncu      ncu (clocks not locked, caches flushed by ncu) of the first
 #            launches of cuBLAS, the default and the variants of $NCU_SPEC, in
 #            the layouts driver's check order: $NCU_METRICS (default time,
@@ -70,7 +71,7 @@ if step bench; then
   tool=$(find "$BUILD" -type f -name tessera -perm -u+x | head -1)
   for r in $(seq 1 "${BENCH_ROUNDS:-1}"); do
     suite=${BENCH_SUITE:-skinny}
-    timeout 300 "$tool" bench --suite "$suite" --types bf16 --skip-kernels sm80_tensorop,sm80_tiled,simt_generic \
+    timeout 300 "$tool" bench --suite "$suite" --types "${BENCH_TYPES:-bf16}" --skip-kernels sm80_tensorop,sm80_tiled,simt_generic \
       > "$OUT/bench_${suite}_$r.txt" 2>&1
     echo "== bench $suite, round $r"
     grep -vE "^\s*$|^#" "$OUT/bench_${suite}_$r.txt" | tail -n "${BENCH_LINES:-12}"
