@@ -46,6 +46,14 @@ constexpr int kUnroll = 8;
 // Each thread XORs 16-byte words, kUnroll loads issued before any is used;
 // the XOR is stored only if it equals a value the data never gives (the
 // buffers are filled with one byte), so the loads stay and nothing is written.
+// kStream: ld.global.cs (evict-first); otherwise ld.global.nc (the default
+// policy, as the GEMM's TMA loads use).
+template <bool kStream = true>
+__device__ __forceinline__ int4 load16(int4 const* p) {
+  if constexpr (kStream) return __ldcs(p);
+  else return __ldg(p);
+}
+template <bool kStream = true>
 __global__ void read_kernel(int4 const* __restrict__ p, long long n16, int* sink) {
   long long const stride = static_cast<long long>(gridDim.x) * blockDim.x;
   long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -53,12 +61,12 @@ __global__ void read_kernel(int4 const* __restrict__ p, long long n16, int* sink
   for (; i + (kUnroll - 1) * stride < n16; i += kUnroll * stride) {
     int4 v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(p + i + u * stride);
+    for (int u = 0; u < kUnroll; ++u) v[u] = load16<kStream>(p + i + u * stride);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }
   for (; i < n16; i += stride) {
-    int4 const v = __ldcs(p + i);
+    int4 const v = load16<kStream>(p + i);
     acc ^= v.x ^ v.y ^ v.z ^ v.w;
   }
   if (acc == 0x12345678) *sink = acc;
@@ -235,13 +243,16 @@ int main(int argc, char** argv) {
         CHECK(cudaMalloc(&b, bytes));
         CHECK(cudaMemset(b, 1, bytes));
       }
-      float const ms = median_ms(rounds, [&](int r) {
-        read_kernel<<<grid, 1024>>>(buf[(r + 3) % 3], bytes / 16, sink);
-      });
-      CHECK(cudaGetLastError());
-      double const gbps = bytes / (ms * 1e-3) / 1e9;
-      std::printf("  read %9lld B: %8.2f us  %6.0f GB/s  %5.1f%% of the copy bandwidth\n", bytes,
-                  1e3 * ms, gbps, 100.0 * gbps / copy_gbps);
+      for (bool stream : {true, false}) {
+        float const ms = median_ms(rounds, [&](int r) {
+          if (stream) read_kernel<true><<<grid, 1024>>>(buf[(r + 3) % 3], bytes / 16, sink);
+          else read_kernel<false><<<grid, 1024>>>(buf[(r + 3) % 3], bytes / 16, sink);
+        });
+        CHECK(cudaGetLastError());
+        double const gbps = bytes / (ms * 1e-3) / 1e9;
+        std::printf("  read %9lld B (%s): %8.2f us  %6.0f GB/s  %5.1f%% of the copy bandwidth\n", bytes,
+                    stream ? "ld.cs" : "ld.nc", 1e3 * ms, gbps, 100.0 * gbps / copy_gbps);
+      }
       for (auto& b : buf) CHECK(cudaFree(b));
     }
   }
@@ -300,10 +311,13 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    // Stages: 192 KiB of loads in flight per SM either way (the GEMM's ring:
-    // 8 stages of 24 KiB).
+    // Stages: 192 KiB of loads in flight per SM (the GEMM's ring: 8 stages of
+    // 24 KiB), and the B-alone ring also at a half and a third of that.
     struct Case { char const* name; int b_rows, share_log2, a_rows, stages; long long dram; };
-    Case const cases[] = {{"B alone, one band per CTA", n / 128, 0, 0, 192 * 1024 / (n / 128 * 128), b_bytes},
+    int const band_stages = 192 * 1024 / (n / 128 * 128);
+    Case const cases[] = {{"B alone, one band per CTA", n / 128, 0, 0, band_stages, b_bytes},
+                          {"B alone, one band per CTA", n / 128, 0, 0, band_stages / 2, b_bytes},
+                          {"B alone, one band per CTA", n / 128, 0, 0, band_stages / 3, b_bytes},
                           {"B bands read twice + A rows (pp64)", 2 * n / 128, 1, 64, 8, b_bytes + a_bytes}};
     for (Case const& c : cases) {
       if (c.b_rows > 256 || (c.b_rows != 128 && c.b_rows != n / 128)) continue;
