@@ -92,6 +92,7 @@
 #include <tessera/arch/sm90/wgmma.cuh>
 #include <tessera/gemm/api.hpp>
 #include <tessera/gemm/acc_view.cuh>
+#include <tessera/gemm/sm90_ws_timeline.cuh>
 #include <tessera/gemm/sm90_ws_variant.hpp>
 
 namespace tessera::kernels::sm90 {
@@ -800,6 +801,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int const wg = int(threadIdx.x) / 128;
   int const warp = int(threadIdx.x) / 32;
   int const lane = int(threadIdx.x) % 32;
+  TESSERA_WS_MARK_IF(threadIdx.x == 0, 0);  // sm90_ws_timeline.cuh: nothing unless measuring
 
   if (threadIdx.x == 0) {
 #pragma unroll
@@ -889,9 +891,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           } else {
             arch::tma_load_2d(sB + stage * Cfg::kBBytes, &tmap_b, &full[stage], kb * kBlockK, tn * Cfg::kBlockN);
           }
+          TESSERA_WS_MARK_IF(tile == unit0 && kb == unit.kb0, 1);
           next_stage();
         }
       }
+      TESSERA_WS_MARK_IF(true, 2);
       // Cluster: the peer's consumers give this CTA's stages back with
       // remote arrives, which must land before this CTA exits. Waiting, as
       // for one more round of fills, until both CTAs' consumers have given
@@ -911,6 +915,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // ---------------- consumer warpgroups ----------------
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     int const cw = wg - 1;
+    TESSERA_WS_CONSUMER_STATE;
     AccReg acc[Cfg::kHalves][Mma::kRegsD];
     // Row block hf as f32 fragment values (acc_view.cuh). f16 accumulators:
     // a consumer's one block (cooperative 64x256; ping-pong 64xN) is read in
@@ -1049,6 +1054,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           int const stage = int(seq % uint32_t(Cfg::kStages));
           uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
           arch::mbarrier_wait(&full[stage], phase);
+          TESSERA_WS_CONSUMER_DATA(cw);
           // Row block a_row_off / 128 of A' and each 64-row half hf start
           // 64 x 128 B = 8 KiB apart in both majors. A k16 (tf32: k8) step
           // is 32 bytes inside the K-major 128-byte swizzle row, or 16 rows
@@ -1117,6 +1123,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           int const stage = int(seq % uint32_t(Cfg::kStages));
           uint32_t const phase = (seq / uint32_t(Cfg::kStages)) & 1u;
           arch::mbarrier_wait(&full[stage], phase);
+          TESSERA_WS_CONSUMER_DATA(cw);
           const uint8_t* const a_stage = sA + stage * Cfg::kABytes;
           arch::GmmaDescriptor const db = arch::make_gmma_desc_k_major<arch::GmmaSwizzle::b128, 128>(
               arch::smem_u32(sB + stage * Cfg::kBBytes));
@@ -1215,6 +1222,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if constexpr (Cfg::kTmaStore) {
       if (threadIdx.x % 128 == 0) arch::tma_store_wait_writes<0>();
     }
+    TESSERA_WS_CONSUMER_DONE(cw);
   }
 #else
   // Compiled for another target in a multi-architecture build: never launched

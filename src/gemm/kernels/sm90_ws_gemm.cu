@@ -559,6 +559,28 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
   });
 }
 
+#ifdef TESSERA_WS_TIMELINE
+// The measurement hook's host side (sm90_ws_timeline.cuh): this translation
+// unit's copy of the slots is the one its kernels write.
+Status ws_timeline_clear() {
+  void* slots = nullptr;
+  cudaError_t err = cudaGetSymbolAddress(&slots, kernels::sm90::ws_timeline);
+  if (err == cudaSuccess) err = cudaMemset(slots, 0, sizeof(kernels::sm90::ws_timeline));
+  if (err != cudaSuccess) return {StatusCode::cuda_error, std::string("ws_timeline_clear: ") + cudaGetErrorString(err)};
+  return {};
+}
+
+Status ws_timeline_copy(std::uint64_t* out, int ctas) {
+  if (out == nullptr) return {StatusCode::null_pointer, "ws_timeline_copy: null output"};
+  if (ctas < 0 || ctas > kernels::sm90::kWsTimelineCtas)
+    return {StatusCode::invalid_size, "ws_timeline_copy: a CTA count outside [0, kWsTimelineCtas]"};
+  cudaError_t const err = cudaMemcpyFromSymbol(
+      out, kernels::sm90::ws_timeline, std::size_t(ctas) * kernels::sm90::kWsTimelineSlots * sizeof(std::uint64_t));
+  if (err != cudaSuccess) return {StatusCode::cuda_error, std::string("ws_timeline_copy: ") + cudaGetErrorString(err)};
+  return {};
+}
+#endif
+
 }  // namespace detail
 
 
