@@ -6,9 +6,10 @@
 // the TESSERA_WS_TIMELINE hook (include/tessera/gemm/sm90_ws_timeline.cuh),
 // ROUNDS times behind the bench's queue gate on three rotating input sets.
 // Per launch, times are taken from the first CTA's entry: when the CTAs
-// start, when the producers issue their first TMA load, when the consumers
-// pass their first and last full[] waits, and when they are done; each is
-// summarised over the CTAs (median, max), then over the launches (median).
+// start, when the producers issue their first and last TMA load, when the
+// consumers pass their first and last full[] waits, and when they are done;
+// each is summarised over the CTAs (median, max), then over the launches
+// (median).
 // Also printed: the launch's event time and the bytes of A and B over it and
 // over the stretch between the median first and last stage.
 // Usage: ws_timeline ROUNDS MxNxK...  (scripts/gpu/ws_timeline.sh builds it)
@@ -78,7 +79,7 @@ void run_problem(int m, int n, int k, int rounds) {
   CHECK(cudaEventCreate(&e1));
   bench::QueueHold gate;
   // Per launch: [0] event time; [1..] the summaries below (us).
-  enum { kEvent, kCtas, kEntryMax, kIssueMed, kFirstMed, kFirstMax, kLastMed, kLastMax, kDoneMed, kDoneMax, kN };
+  enum { kEvent, kCtas, kEntryMax, kIssueMed, kIssueLastMed, kFirstMed, kFirstMax, kLastMed, kLastMax, kDoneMed, kDoneMax, kN };
   std::vector<std::vector<double>> per(kN);
   for (int r = 0; r < rounds; ++r) {
     Status s = detail::ws_timeline_clear();
@@ -102,13 +103,14 @@ void run_problem(int m, int n, int k, int rounds) {
     std::uint64_t t0 = ~std::uint64_t{0};
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c)
       if (slots[size_t(c) * kS] != 0) t0 = std::min(t0, slots[size_t(c) * kS]);
-    std::vector<double> entry, issue, first, last, done;
+    std::vector<double> entry, issue, issue_last, first, last, done;
     auto us = [t0](std::uint64_t t) { return double(t - t0) * 1e-3; };
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c) {
       std::uint64_t const* q = &slots[size_t(c) * kS];
       if (q[0] == 0) continue;
       entry.push_back(us(q[0]));
       if (q[1] != 0) issue.push_back(us(q[1]));
+      if (q[2] != 0) issue_last.push_back(us(q[2]));
       std::uint64_t f = ~std::uint64_t{0}, l = 0, dn = 0;
       for (int cw = 0; cw < 2; ++cw) {
         if (q[3 + 3 * cw] == 0) continue;
@@ -126,6 +128,7 @@ void run_problem(int m, int n, int k, int rounds) {
     per[kCtas].push_back(double(entry.size()));
     per[kEntryMax].push_back(mx(entry));
     per[kIssueMed].push_back(median(issue));
+    per[kIssueLastMed].push_back(median(issue_last));
     per[kFirstMed].push_back(median(first));
     per[kFirstMax].push_back(mx(first));
     per[kLastMed].push_back(median(last));
@@ -141,8 +144,8 @@ void run_problem(int m, int n, int k, int rounds) {
   std::printf("%dx%dx%d tn bf16: %.0f CTAs (tile_n %d%s%s, splits %d), median of %d launches, us from the first CTA's entry\n",
               m, n, k, median(per[kCtas]), v.tile_n, v.pingpong ? ", ping-pong" : "", v.transpose ? ", transposed" : "",
               v.splits, rounds);
-  std::printf("  last CTA entry %6.2f | first TMA issue (median) %6.2f\n", median(per[kEntryMax]),
-              median(per[kIssueMed]));
+  std::printf("  last CTA entry %6.2f | TMA issue (median): first %6.2f, last %6.2f\n", median(per[kEntryMax]),
+              median(per[kIssueMed]), median(per[kIssueLastMed]));
   std::printf("  first stage in: median %6.2f, max %6.2f | last stage in: median %6.2f, max %6.2f\n",
               median(per[kFirstMed]), median(per[kFirstMax]), median(per[kLastMed]), median(per[kLastMax]));
   std::printf("  consumers done: median %6.2f, max %6.2f | event time %6.2f (gated)\n", median(per[kDoneMed]),
