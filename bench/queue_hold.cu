@@ -5,21 +5,17 @@
 #include <atomic>
 #include <string>
 
+#include <tessera/arch/global_timer.cuh>
+
 namespace tessera::bench {
 namespace {
-
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // Spins until flags[0] reaches `ticket` (the host's release) or for
 // `timeout_ns`; records a timeout in flags[1].
 __global__ void queue_gate(volatile std::uint32_t* flags, std::uint32_t ticket, std::uint64_t timeout_ns) {
-  std::uint64_t const start = global_ns();
+  std::uint64_t const start = arch::global_timer_ns();
   while (flags[0] < ticket) {
-    if (global_ns() - start > timeout_ns) {
+    if (arch::global_timer_ns() - start > timeout_ns) {
       flags[1] = 1u;
       break;
     }

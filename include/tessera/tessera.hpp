@@ -39,6 +39,7 @@
 
 #if defined(__CUDACC__)
 #include <tessera/arch/arch.cuh>
+#include <tessera/arch/global_timer.cuh>
 #include <tessera/arch/sm80/cp_async.cuh>
 #include <tessera/arch/sm80/ldmatrix.cuh>
 #include <tessera/arch/sm80/cache_policy.cuh>

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include <tessera/arch/global_timer.cuh>
+
 #include "device_test.cuh"
 #include "queue_hold.hpp"
 
@@ -23,11 +25,9 @@ namespace {
 __global__ void mark(volatile std::uint32_t* flag, std::uint32_t value) { *flag = value; }
 
 __global__ void spin_ns(std::uint64_t ns) {
-  std::uint64_t t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns);
+  std::uint64_t const t0 = tessera::arch::global_timer_ns();
+  while (tessera::arch::global_timer_ns() - t0 < ns) {
+  }
 }
 
 struct MappedFlag {

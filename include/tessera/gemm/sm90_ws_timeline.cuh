@@ -33,6 +33,7 @@
 
 #include <cstdint>
 
+#include <tessera/arch/global_timer.cuh>
 #include <tessera/gemm/api.hpp>
 
 namespace tessera::kernels::sm90 {
@@ -43,12 +44,6 @@ inline constexpr int kWsTimelineCtas = 2048;
 // Internal linkage: the copy that counts is the one of the translation unit
 // that launches the kernels (src/gemm/kernels/sm90_ws_gemm.cu).
 static __device__ unsigned long long ws_timeline[kWsTimelineCtas * kWsTimelineSlots];
-
-__device__ __forceinline__ unsigned long long ws_timeline_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __device__ __forceinline__ void ws_timeline_put(int slot, unsigned long long t) {
   if (blockIdx.x < unsigned(kWsTimelineCtas)) ws_timeline[blockIdx.x * kWsTimelineSlots + slot] = t;
@@ -61,7 +56,7 @@ struct WsTimelineConsumer {
   unsigned long long last = 0;
   __device__ __forceinline__ void data(int cw) {
     if (threadIdx.x % 128 != 0) return;
-    unsigned long long const t = ws_timeline_now();
+    unsigned long long const t = arch::global_timer_ns();
     if (!seen) ws_timeline_put(3 + 3 * cw, t);
     seen = true;
     last = t;
@@ -69,7 +64,7 @@ struct WsTimelineConsumer {
   __device__ __forceinline__ void done(int cw) {
     if (threadIdx.x % 128 != 0 || !seen) return;
     ws_timeline_put(4 + 3 * cw, last);
-    ws_timeline_put(5 + 3 * cw, ws_timeline_now());
+    ws_timeline_put(5 + 3 * cw, arch::global_timer_ns());
   }
 };
 
@@ -85,7 +80,7 @@ Status ws_timeline_copy(std::uint64_t* out, int ctas);
 
 #define TESSERA_WS_MARK_IF(cond, slot) \
   do {                                 \
-    if (cond) ::tessera::kernels::sm90::ws_timeline_put(slot, ::tessera::kernels::sm90::ws_timeline_now()); \
+    if (cond) ::tessera::kernels::sm90::ws_timeline_put(slot, ::tessera::arch::global_timer_ns()); \
   } while (0)
 #define TESSERA_WS_CONSUMER_STATE ::tessera::kernels::sm90::WsTimelineConsumer ws_timeline_consumer_
 #define TESSERA_WS_CONSUMER_DATA(cw) ws_timeline_consumer_.data(cw)
