@@ -26,20 +26,12 @@
 #include <utility>
 #include <vector>
 
+#include "driver_util.cuh"
 #include "queue_hold.hpp"
 #include "tessera/arch/sm90/fence.cuh"
 #include "tessera/arch/sm90/mbarrier.cuh"
 #include "tessera/arch/sm90/tma.cuh"
 #include "tessera/tma/tensor_map.hpp"
-
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    cudaError_t e_ = (x);                                                     \
-    if (e_ != cudaSuccess) {                                                  \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
 
 constexpr int kUnroll = 8;
 
@@ -267,50 +259,29 @@ int main(int argc, char** argv) {
       return 2;
     }
     long long const b_bytes = 2LL * n * k, a_bytes = 2LL * m * k;
-    void* bufs[3][2];
-    CUtensorMap maps[3][2];
-    for (int r = 0; r < 3; ++r) {
+    void* bufs[3][2];  // [input set][B, A]
+    for (auto& set : bufs)
       for (int o = 0; o < 2; ++o) {
         long long const bytes = o == 0 ? b_bytes : a_bytes;
-        CHECK(cudaMalloc(&bufs[r][o], bytes));
-        CHECK(cudaMemset(bufs[r][o], 1, bytes));
-        tessera::tma::TiledDesc d;
-        d.rank = 2;
-        d.elem_bytes = 2;
-        d.base = bufs[r][o];
-        d.dims[0] = std::uint64_t(k);
-        d.dims[1] = std::uint64_t(o == 0 ? n : m);
-        d.strides[0] = std::uint64_t(k) * 2;
-        d.box[0] = 64;
-        d.box[1] = o == 0 ? 128 : 64;  // the largest band below
-        d.swizzle = tessera::tma::Swizzle::b128;
-        auto const res = tessera::tma::encode_tiled(&maps[r][o], d);
-        if (!res.ok) {
-          std::fprintf(stderr, "tensor map: %s\n", res.message.c_str());
-          return 1;
-        }
+        CHECK(cudaMalloc(&set[o], bytes));
+        CHECK(cudaMemset(set[o], 1, bytes));
       }
-    }
-    // The B map's box is 128 rows: the alone case streams N / 128 = 64-row
-    // bands for N = 8192, so it gets its own map of 64-row boxes.
-    CUtensorMap maps64[3];
-    for (int r = 0; r < 3; ++r) {
+    // A K-major bf16 operand of `rows` rows, boxes of 64 elements x box_rows.
+    auto encode = [k](void* base, int rows, int box_rows, CUtensorMap* out) {
       tessera::tma::TiledDesc d;
       d.rank = 2;
       d.elem_bytes = 2;
-      d.base = bufs[r][0];
+      d.base = base;
       d.dims[0] = std::uint64_t(k);
-      d.dims[1] = std::uint64_t(n);
+      d.dims[1] = std::uint64_t(rows);
       d.strides[0] = std::uint64_t(k) * 2;
       d.box[0] = 64;
-      d.box[1] = std::uint32_t(n / 128);
+      d.box[1] = std::uint32_t(box_rows);
       d.swizzle = tessera::tma::Swizzle::b128;
-      auto const res = tessera::tma::encode_tiled(&maps64[r], d);
-      if (!res.ok) {
-        std::fprintf(stderr, "tensor map: %s\n", res.message.c_str());
-        return 1;
-      }
-    }
+      auto const res = tessera::tma::encode_tiled(out, d);
+      if (!res.ok) std::fprintf(stderr, "tensor map: %s\n", res.message.c_str());
+      return res.ok;
+    };
     // Stages: 192 KiB of loads in flight per SM (the GEMM's ring: 8 stages of
     // 24 KiB), and the B-alone ring also at a half and a third of that.
     struct Case { char const* name; int b_rows, share_log2, a_rows, stages; long long dram; };
@@ -320,13 +291,16 @@ int main(int argc, char** argv) {
                           {"B alone, one band per CTA", n / 128, 0, 0, band_stages / 3, b_bytes},
                           {"B bands read twice + A rows (pp64)", 2 * n / 128, 1, 64, 8, b_bytes + a_bytes}};
     for (Case const& c : cases) {
-      if (c.b_rows > 256 || (c.b_rows != 128 && c.b_rows != n / 128)) continue;
+      if (c.b_rows > 256) continue;  // a TMA box spans at most 256 rows
+      CUtensorMap map_b[3], map_a[3];  // per input set, boxes of the case's bands
+      for (int i = 0; i < 3; ++i)
+        if (!encode(bufs[i][0], n, c.b_rows, &map_b[i]) || !encode(bufs[i][1], m, std::max(c.a_rows, 1), &map_a[i]))
+          return 1;
       int const smem = c.stages * (c.b_rows + c.a_rows) * 128 + 2 * c.stages * 8 + 1024;
       CHECK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
       auto launch = [&](int r) {
         int const i = (r + 3) % 3;
-        tma_stream<<<128, 64, smem>>>(c.b_rows == 128 ? maps[i][0] : maps64[i], maps[i][1], c.b_rows, c.share_log2,
-                                      c.a_rows, k / 64, c.stages, sink);
+        tma_stream<<<128, 64, smem>>>(map_b[i], map_a[i], c.b_rows, c.share_log2, c.a_rows, k / 64, c.stages, sink);
       };
       launch(0);
       CHECK(cudaDeviceSynchronize());
