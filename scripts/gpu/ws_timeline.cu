@@ -10,7 +10,7 @@
 // consumers pass their first and last full[] waits, and when they are done;
 // each is summarised over the CTAs (median, max), then over the launches
 // (median).
-// Also printed: the launch's event time and the bytes of A and B over it and
+// Also: the medians of slots 9-13 (sm90_ws_timeline.cuh). And the launch's event time and the bytes of A and B over it and
 // over the stretch between the median first and last stage.
 // Usage: ws_timeline ROUNDS MxNxK...  (scripts/gpu/ws_timeline.sh builds it)
 #include <cuda_bf16.h>
@@ -79,7 +79,7 @@ void run_problem(int m, int n, int k, int rounds) {
   CHECK(cudaEventCreate(&e1));
   bench::QueueHold gate;
   // Per launch: [0] event time; [1..] the summaries below (us).
-  enum { kEvent, kCtas, kEntryMax, kIssueMed, kIssueLastMed, kFirstMed, kFirstMax, kLastMed, kLastMax, kDoneMed, kDoneMax, kN };
+  enum { kEvent, kCtas, kEntryMax, kIssueMed, kIssueLastMed, kFirstMed, kFirstMax, kLastMed, kLastMax, kDoneMed, kDoneMax, kSync, kProdLoop, kCoords, kMmaDone, kEpiDone, kN };
   std::vector<std::vector<double>> per(kN);
   for (int r = 0; r < rounds; ++r) {
     Status s = detail::ws_timeline_clear();
@@ -104,6 +104,7 @@ void run_problem(int m, int n, int k, int rounds) {
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c)
       if (slots[size_t(c) * kS] != 0) t0 = std::min(t0, slots[size_t(c) * kS]);
     std::vector<double> entry, issue, issue_last, first, last, done;
+    std::vector<std::vector<double>> extra(5);  // slots 9..13
     auto us = [t0](std::uint64_t t) { return double(t - t0) * 1e-3; };
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c) {
       std::uint64_t const* q = &slots[size_t(c) * kS];
@@ -111,6 +112,8 @@ void run_problem(int m, int n, int k, int rounds) {
       entry.push_back(us(q[0]));
       if (q[1] != 0) issue.push_back(us(q[1]));
       if (q[2] != 0) issue_last.push_back(us(q[2]));
+      for (int x = 0; x < 5; ++x)
+        if (q[9 + x] != 0) extra[size_t(x)].push_back(us(q[9 + x]));
       std::uint64_t f = ~std::uint64_t{0}, l = 0, dn = 0;
       for (int cw = 0; cw < 2; ++cw) {
         if (q[3 + 3 * cw] == 0) continue;
@@ -135,6 +138,7 @@ void run_problem(int m, int n, int k, int rounds) {
     per[kLastMax].push_back(mx(last));
     per[kDoneMed].push_back(median(done));
     per[kDoneMax].push_back(mx(done));
+    for (int x = 0; x < 5; ++x) per[size_t(kSync + x)].push_back(median(extra[size_t(x)]));
   }
   if (gate.timed_out()) std::printf("  (a queue gate opened by its timeout: host time in some intervals)\n");
   double const bytes = 2.0 * (double(m) + double(n)) * double(k);
@@ -150,6 +154,10 @@ void run_problem(int m, int n, int k, int rounds) {
               median(per[kFirstMed]), median(per[kFirstMax]), median(per[kLastMed]), median(per[kLastMax]));
   std::printf("  consumers done: median %6.2f, max %6.2f | event time %6.2f (gated)\n", median(per[kDoneMed]),
               median(per[kDoneMax]), ev);
+  std::printf("  (medians) barrier init synced %6.2f | producer at its loop %6.2f | first unit known %6.2f\n"
+              "  consumer 0: last wgmma wait passed %6.2f, epilogues done %6.2f\n",
+              median(per[kSync]), median(per[kProdLoop]), median(per[kCoords]), median(per[kMmaDone]),
+              median(per[kEpiDone]));
   std::printf("  A+B over the event time %.0f GB/s; over the median first-to-last stage %.0f GB/s (%.2f us)\n",
               bytes / (ev * 1e-6) / 1e9, stream > 0 ? bytes / (stream * 1e-6) / 1e9 : 0.0, stream);
   CHECK(cudaEventDestroy(e0));

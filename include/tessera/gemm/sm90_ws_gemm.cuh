@@ -814,6 +814,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::fence_mbarrier_init();
   }
   __syncthreads();
+  TESSERA_WS_MARK_IF(threadIdx.x == 0, 9);
 
   // Work units: tiles, or tile-row pairs x tile columns for a cluster.
   int const unit_rows = Cfg::kCluster == 2 ? (p.tiles_m + 1) / 2 : p.tiles_m;
@@ -838,6 +839,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (warp == 0 && arch::elect_one_sync()) {
       arch::tma_prefetch_descriptor(&tmap_a);
       arch::tma_prefetch_descriptor(&tmap_b);
+      TESSERA_WS_MARK_IF(true, 10);
       int stage = 0;
       uint32_t phase = 0;
       auto next_stage = [&]() {
@@ -852,6 +854,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         ws_tile_coords(unit.tile, p, tm, tn, unit_rows);
         if constexpr (Cfg::kCluster == 2) tm = 2 * tm + int(rank);
         for (int kb = unit.kb0; kb < unit.kb0 + unit.kbs; ++kb) {
+          TESSERA_WS_MARK_IF(tile == unit0 && kb == unit.kb0, 11);
           arch::mbarrier_wait(&empty[stage], phase ^ 1u);
           // Cluster: the full stage still arrives here as kStageBytes (own A,
           // own B half, the peer's B half multicast into this CTA).
@@ -1170,6 +1173,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // Ping-pong: the other consumer's next unit streams through the ring next.
       if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
       arch::wgmma_wait_group<0>();
+      TESSERA_WS_MARK_IF(threadIdx.x == 128, 12);
 #pragma unroll
       for (int hf = 0; hf < Cfg::kHalves; ++hf) arch::wgmma_fence_operand(acc[hf]);
       if constexpr (kWiden) {
@@ -1215,6 +1219,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         }
       }
     }
+    TESSERA_WS_MARK_IF(threadIdx.x == 128, 13);
     // The last block: in this consumer's A rows of the idle ring.
     store_pending(0, true);
     // The shared sources must outlive the bulk stores; wait for the global

@@ -10,6 +10,9 @@
 // and a plain read of the same bytes 93-95% (docs/performance.md). The 3-4
 // us between the GEMM and its load skeleton lie before the first stage,
 // between the first and last, or after the last; this hook says which.
+// (Session 44, runs 368-370: between the first and last stage the skinny
+// rows stream at the copy's rate; the loss is 2.5 us before the first stage
+// and 2.4 us after the median last one. docs/performance.md.)
 //
 // Off (the library's build): every TESSERA_WS_* macro expands to nothing,
 // so the kernels are the same code as without the hook. On (the translation
@@ -19,7 +22,12 @@
 // slots:
 //   0 entry; 1 the producer's first TMA issue; 2 its last;
 //   3 + 3c / 4 + 3c / 5 + 3c consumer c's first full[] wait passed, its last
-//   one passed, and its end (after its TMA stores have written).
+//   one passed, and its end (after its TMA stores have written);
+//   9 thread 0 past the barrier-init __syncthreads; 10 the producer thread
+//   at its loop (after setmaxnreg and the descriptor prefetches); 11 the
+//   producer's first unit's coordinates known (before its first empty[]
+//   wait); 12 / 13 consumer 0 (thread 128) past the wgmma wait of its last
+//   unit / at the end of its epilogues (before the deferred flush).
 // Slots left 0 were not reached (a consumer without a unit).
 // The launch to be measured must follow ws_timeline_clear(); the times are
 // then read with ws_timeline_copy().
