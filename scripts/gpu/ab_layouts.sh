@@ -17,7 +17,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 [ -d ab_old/scripts/gpu ] || { echo "ab_old/ missing: see the header of $0"; exit 2; }
-export CUDAFLAGS=-split-compile=0 FLUSH_MB=${FLUSH_MB:-256}
+# SPLIT_COMPILE (runtime_build.sh), not CUDAFLAGS: runtime_build.sh sets
+# CMAKE_CUDA_FLAGS, which overrides CUDAFLAGS (both runtimes built unsplit
+# until session 44: 531 s in run 368).
+export SPLIT_COMPILE=1 FLUSH_MB=${FLUSH_MB:-256}
 W=${OUT:-/tmp/ab}
 mkdir -p "$W"
 start=$(date +%s)
