@@ -19,6 +19,7 @@
 #include <tessera/gemm/sm90_ws_gemm.cuh>
 
 #include "driver_util.cuh"
+#include "ws_launch.cuh"
 
 using namespace tessera;
 
@@ -36,20 +37,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&d, sizeof(T) * size_t(n) * n));
   fill<<<1024, 256>>>(a, (long long)n * n, 1u);
   fill<<<1024, 256>>>(b, (long long)n * n, 2u);
-  GemmArgs args;
-  args.m = args.n = args.k = n;
-  args.input = args.output = DataType::bf16;
-  args.accumulate = DataType::f32;
-  args.a = MatrixDesc{a, MatrixOrder::row_major, n, 0};
-  args.b = MatrixDesc{b, MatrixOrder::col_major, n, 0};
-  args.d = MutableMatrixDesc{d, MatrixOrder::row_major, n, 0};
-  auto launch = [&] {
-    Status const s = detail::launch_sm90_ws_gemm(args, nullptr);
-    if (!s.ok()) {
-      std::printf("launch: %s\n", s.message.c_str());
-      std::exit(1);
-    }
-  };
+  GemmArgs const args = bf16_tn_args(n, n, n, a, b, d);
+  auto launch = [&] { launch_default_or_exit(args); };
   for (int i = 0; i < 20; ++i) launch();
   CHECK(cudaDeviceSynchronize());
   cudaEvent_t e0, e1;

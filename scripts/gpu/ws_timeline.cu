@@ -10,8 +10,10 @@
 // consumers pass their first and last full[] waits, and when they are done;
 // each is summarised over the CTAs (median, max), then over the launches
 // (median).
-// Also: the medians of slots 9-13 (sm90_ws_timeline.cuh). And the launch's event time and the bytes of A and B over it and
-// over the stretch between the median first and last stage.
+// Also printed: the medians of slots 9-13 (sm90_ws_timeline.cuh: the
+// start's steps, consumer 0's last wgmma wait and epilogue end), the
+// launch's event time, and the bytes of A and B over it and over the
+// stretch between the median first and last stage.
 // Usage: ws_timeline ROUNDS MxNxK...  (scripts/gpu/ws_timeline.sh builds it)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -26,6 +28,7 @@
 
 #include "driver_util.cuh"
 #include "queue_hold.hpp"
+#include "ws_launch.cuh"
 
 #ifndef TESSERA_WS_TIMELINE
 #error "ws_timeline.cu needs -DTESSERA_WS_TIMELINE (and a runtime built with it): scripts/gpu/ws_timeline.sh"
@@ -51,23 +54,13 @@ void run_problem(int m, int n, int k, int rounds) {
   }
   T* d = nullptr;
   CHECK(cudaMalloc(&d, sizeof(T) * size_t(m) * n));
-  GemmArgs args;
-  args.m = m; args.n = n; args.k = k;
-  args.input = args.output = DataType::bf16;
-  args.accumulate = DataType::f32;
-  args.a = MatrixDesc{as[0], MatrixOrder::row_major, k, 0};  // K-contiguous (the bench's tn)
-  args.b = MatrixDesc{bs[0], MatrixOrder::col_major, k, 0};
-  args.d = MutableMatrixDesc{d, MatrixOrder::row_major, n, 0};
+  GemmArgs args = bf16_tn_args(m, n, k, as[0], bs[0], d);
   int turn = 0;
   auto launch = [&] {
     args.a.data = as[turn % 3];
     args.b.data = bs[turn % 3];
     ++turn;
-    Status const s = detail::launch_sm90_ws_gemm(args, nullptr);
-    if (!s.ok()) {
-      std::printf("launch: %s\n", s.message.c_str());
-      std::exit(1);
-    }
+    launch_default_or_exit(args);
   };
   for (int i = 0; i < 50; ++i) launch();
   CHECK(cudaDeviceSynchronize());
@@ -81,6 +74,8 @@ void run_problem(int m, int n, int k, int rounds) {
   // Per launch: [0] event time; [1..] the summaries below (us).
   enum { kEvent, kCtas, kEntryMax, kIssueMed, kIssueLastMed, kFirstMed, kFirstMax, kLastMed, kLastMax, kDoneMed, kDoneMax, kSync, kProdLoop, kCoords, kMmaDone, kEpiDone, kN };
   std::vector<std::vector<double>> per(kN);
+  // Slots 9-13, summarised as kSync .. kEpiDone.
+  constexpr int kMark0 = 9, kMarks = kN - kSync;
   for (int r = 0; r < rounds; ++r) {
     Status s = detail::ws_timeline_clear();
     if (s.ok()) s = gate.hold(nullptr);
@@ -104,7 +99,7 @@ void run_problem(int m, int n, int k, int rounds) {
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c)
       if (slots[size_t(c) * kS] != 0) t0 = std::min(t0, slots[size_t(c) * kS]);
     std::vector<double> entry, issue, issue_last, first, last, done;
-    std::vector<std::vector<double>> extra(5);  // slots 9..13
+    std::vector<std::vector<double>> extra(kMarks);  // slots kMark0 ..
     auto us = [t0](std::uint64_t t) { return double(t - t0) * 1e-3; };
     for (int c = 0; c < sm90::kWsTimelineCtas; ++c) {
       std::uint64_t const* q = &slots[size_t(c) * kS];
@@ -112,8 +107,8 @@ void run_problem(int m, int n, int k, int rounds) {
       entry.push_back(us(q[0]));
       if (q[1] != 0) issue.push_back(us(q[1]));
       if (q[2] != 0) issue_last.push_back(us(q[2]));
-      for (int x = 0; x < 5; ++x)
-        if (q[9 + x] != 0) extra[size_t(x)].push_back(us(q[9 + x]));
+      for (int x = 0; x < kMarks; ++x)
+        if (q[kMark0 + x] != 0) extra[size_t(x)].push_back(us(q[kMark0 + x]));
       std::uint64_t f = ~std::uint64_t{0}, l = 0, dn = 0;
       for (int cw = 0; cw < 2; ++cw) {
         if (q[3 + 3 * cw] == 0) continue;
@@ -138,7 +133,7 @@ void run_problem(int m, int n, int k, int rounds) {
     per[kLastMax].push_back(mx(last));
     per[kDoneMed].push_back(median(done));
     per[kDoneMax].push_back(mx(done));
-    for (int x = 0; x < 5; ++x) per[size_t(kSync + x)].push_back(median(extra[size_t(x)]));
+    for (int x = 0; x < kMarks; ++x) per[size_t(kSync + x)].push_back(median(extra[size_t(x)]));
   }
   if (gate.timed_out()) std::printf("  (a queue gate opened by its timeout: host time in some intervals)\n");
   double const bytes = 2.0 * (double(m) + double(n)) * double(k);
