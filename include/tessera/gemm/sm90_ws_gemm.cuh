@@ -1195,27 +1195,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           pend_row0 = row0;
           pend_col0 = tn * Cfg::kBlockN;
         }
-        continue;
-      }
+      } else {
 #pragma unroll
-      for (int hf = 0; hf < Cfg::kHalves; ++hf) {
-        int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
-        auto const v = acc_view(hf);
-        if (!finishes_block(v, row0)) continue;
-        if constexpr (Cfg::kTmaStore) {
-          // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
-          // (also used by the split-K epilogue).
-          // The cooperative consumer's last unit: its groups go to its own
-          // A rows of the idle ring, one stage each, none waiting for a
-          // buffer (ws_epilogue_tma).
-          uint8_t* const ring =
-              (!Cfg::kPingPong && kWsEpiGroups<TOut, Cfg::kBlockN> <= Cfg::kStages && tile + tile_step >= num_tiles)
-                  ? sA + a_row_off
-                  : nullptr;
-          ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
-                                              uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes);
-        } else {
-          ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);
+        for (int hf = 0; hf < Cfg::kHalves; ++hf) {
+          int const row0 = tm * Cfg::kBlockM + a_row_off / 128 + 64 * hf;
+          auto const v = acc_view(hf);
+          if (!finishes_block(v, row0)) continue;
+          if constexpr (Cfg::kTmaStore) {
+            // Named barriers 1 and 2 (0 is __syncthreads): one per consumer
+            // (also used by the split-K epilogue).
+            // The cooperative consumer's last unit: its groups go to its own
+            // A rows of the idle ring, one stage each, none waiting for a
+            // buffer (ws_epilogue_tma).
+            uint8_t* const ring =
+                (!Cfg::kPingPong && kWsEpiGroups<TOut, Cfg::kBlockN> <= Cfg::kStages && tile + tile_step >= num_tiles)
+                    ? sA + a_row_off
+                    : nullptr;
+            ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+                                                uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes);
+          } else {
+            ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);
+          }
         }
       }
     }
