@@ -70,11 +70,13 @@ fi
 if step bench; then
   tool=$(find "$BUILD" -type f -name tessera -perm -u+x | head -1)
   for r in $(seq 1 "${BENCH_ROUNDS:-1}"); do
-    suite=${BENCH_SUITE:-skinny}
-    timeout 300 "$tool" bench --suite "$suite" --types "${BENCH_TYPES:-bf16}" --skip-kernels sm80_tensorop,sm80_tiled,simt_generic \
-      > "$OUT/bench_${suite}_$r.txt" 2>&1
-    echo "== bench $suite, round $r"
-    grep -vE "^\s*$|^#" "$OUT/bench_${suite}_$r.txt" | tail -n "${BENCH_LINES:-12}"
+    suite=${BENCH_SUITE:-skinny} types=${BENCH_TYPES:-bf16}
+    # The types in the name: a later call with other types keeps this file (run 374 lost one).
+    log="$OUT/bench_${suite}_${types//,/_}_$r.txt"
+    timeout 300 "$tool" bench --suite "$suite" --types "$types" --skip-kernels sm80_tensorop,sm80_tiled,simt_generic \
+      > "$log" 2>&1
+    echo "== bench $suite ($types), round $r"
+    grep -vE "^\s*$|^#" "$log" | tail -n "${BENCH_LINES:-12}"
   done
 fi
 if step ncu; then
