@@ -3,12 +3,15 @@
 # Part of Tessera.
 #
 # Session 45: the one-loop K loop (the operand majors chosen per K-block
-# around the wgmma issue). PHASE=build (first call): SASS of the cubins in
+# around the wgmma issue). PHASE=build (first call): SASS of any cubins in
 # sass_tmp/ (built on the host: the deferred-store kernels before and after),
 # the A/B pair of layouts drivers (ab_old/ against the working tree) and the
 # Hopper device tests, all at once, then the tests. PHASE=ab (the next call,
-# on the warm machine): the A/B rounds and memcheck on the Hopper GEMM tests.
-# Logs under $OUT. Outcome: the patch was slower (performance.md, "Session 45").
+# on the warm machine): the A/B rounds ($L, $ROUNDS) and memcheck on the
+# Hopper GEMM tests ($SAN_FILTER). Logs under $OUT. Outcome: the patch was
+# slower (performance.md, "Session 45"). It serves any kernel change the same
+# way, e.g. scripts/gpu/unit_counts_experiment.patch: apply it, make ab_old/
+# from HEAD (ab_layouts.sh's header), carry ab_old, run both phases.
 set -u
 cd "$(dirname "$0")/../.."
 O=${OUT:-/tmp/s45}; B=/tmp/s45b; mkdir -p "$O" "$B"
@@ -17,6 +20,7 @@ t0=$(date +%s)
 T=device_test_hopper_gemm_sm90
 if [ "${PHASE:-build}" = build ]; then
   for c in sass_tmp/*.cubin; do
+    [ -e "$c" ] || continue
     n=$(basename "$c" .cubin)
     cuobjdump -sass "$c" > "$B/$n.sass" 2>&1
     echo "$n: $(grep -c 'STL' "$B/$n.sass") STL, $(grep -c 'LDL' "$B/$n.sass") LDL, $(grep -c 'HGMMA' "$B/$n.sass") HGMMA"
