@@ -14,6 +14,9 @@
 # Both runtimes build at once with nvcc -split-compile=0 (~120 s on 16
 # cores); $ROUNDS (default 50) timed rounds per problem, $AB_ROUNDS (2)
 # alternations, the L2 flush of layouts.sh ($FLUSH_MB, default 256).
+# AB_STEP=build builds both drivers and keeps them (OUT outside the
+# returned folder, e.g. /tmp/ab), AB_STEP=run times the ones a build step
+# left there (a later call on the warm machine); unset, both.
 set -u
 cd "$(dirname "$0")/../.."
 [ -d ab_old/scripts/gpu ] || { echo "ab_old/ missing: see the header of $0"; exit 2; }
@@ -24,14 +27,18 @@ export SPLIT_COMPILE=1 FLUSH_MB=${FLUSH_MB:-256}
 W=${OUT:-/tmp/ab}
 mkdir -p "$W"
 start=$(date +%s)
-for t in old new; do
-  root=.; [ "$t" = old ] && root=ab_old
-  (cd "$root" && OUT=$W/$t STEPS=layouts ROUNDS=1 LAYOUTS="64x64x64:tn:default" \
-    bash scripts/gpu/session28.sh > "$W/${t}_build.log" 2>&1) &
-done
-wait
-echo "both built in $(( $(date +%s) - start ))s"
+step=${AB_STEP:-both}
+if [ "$step" != run ]; then
+  for t in old new; do
+    root=.; [ "$t" = old ] && root=ab_old
+    (cd "$root" && OUT=$W/$t STEPS=layouts ROUNDS=1 LAYOUTS="64x64x64:tn:default" \
+      bash scripts/gpu/session28.sh > "$W/${t}_build.log" 2>&1) &
+  done
+  wait
+  echo "both built in $(( $(date +%s) - start ))s"
+fi
 for t in old new; do [ -x "$W/$t/layouts" ] || { echo "$t: build failed"; tail -5 "$W/${t}_build.log"; exit 1; }; done
+[ "$step" = build ] && exit 0
 for r in $(seq 1 "${AB_ROUNDS:-2}"); do
   for t in old new; do
     echo "== $t, round $r"

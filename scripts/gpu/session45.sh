@@ -7,8 +7,10 @@
 # sass_tmp/ (built on the host: the deferred-store kernels before and after),
 # the A/B pair of layouts drivers (ab_old/ against the working tree) and the
 # Hopper device tests, all at once, then the tests. PHASE=ab (the next call,
-# on the warm machine): the A/B rounds ($L, $ROUNDS) and memcheck on the
-# Hopper GEMM tests ($SAN_FILTER). Logs under $OUT. Outcome: the patch was
+# on the warm machine): the A/B rounds ($L, $ROUNDS; ab_layouts.sh with
+# rotating inputs, no flush) and memcheck on the Hopper GEMM tests
+# ($SAN_FILTER). Logs under $OUT. (Runs 372-373 ran this script's own copy of
+# ab_layouts.sh's build and rounds; it calls that script now.) Outcome: the patch was
 # slower (performance.md, "Session 45"). It serves any kernel change the same
 # way, e.g. scripts/gpu/unit_counts_experiment.patch: apply it, make ab_old/
 # from HEAD (ab_layouts.sh's header), carry ab_old, run both phases.
@@ -26,25 +28,17 @@ if [ "${PHASE:-build}" = build ]; then
     echo "$n: $(grep -c 'STL' "$B/$n.sass") STL, $(grep -c 'LDL' "$B/$n.sass") LDL, $(grep -c 'HGMMA' "$B/$n.sass") HGMMA"
     xz -c "$B/$n.sass" > "$O/$n.sass.xz"
   done
-  for t in old new; do
-    root=.; [ "$t" = old ] && root=ab_old
-    (cd "$root" && SPLIT_COMPILE=1 OUT=$B/$t STEPS=layouts ROUNDS=1 LAYOUTS="64x64x64:tn:default" \
-      bash scripts/gpu/session28.sh > "$B/${t}_build.log" 2>&1) &
-  done
+  OUT=$B AB_STEP=build bash scripts/gpu/ab_layouts.sh > "$B/ab_build.log" 2>&1 &
   SPLIT_COMPILE=1 BUILD=/tmp/s45t OUT=$B/t T=$T HC_TARGET= STEPS=build bash scripts/gpu/session28.sh > "$B/t_build.log" 2>&1 &
   wait
-  echo "built in $(( $(date +%s) - t0 ))s"; tail -1 "$B/t_build.log"
-  for t in old new; do [ -x "$B/$t/layouts" ] || { echo "$t: build failed"; tail -5 "$B/${t}_build.log"; }; done
+  echo "built in $(( $(date +%s) - t0 ))s"; tail -1 "$B/t_build.log"; tail -2 "$B/ab_build.log"
   timeout $(( 580 - ($(date +%s) - t0) )) /tmp/s45t/tests/$T > "$O/tests.log" 2>&1
   echo "tests rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$O/tests.log" | tr '\n' ' ')"
   grep -E "Failure|FAILED  \]" "$O/tests.log" | head -10
 else
   L=${L:-"4096x4096x4096:tn,nt,nn,tt:default 8192x8192x8192:tn:default 4096x6144x4096:tn:default 128x8192x8192:tn:default 2048x2048x2048:tn:default,pp128_tma,pp64"}
-  for r in 1 2; do for t in old new; do
-    echo "-- $t $r"
-    # shellcheck disable=SC2086
-    ROTATE=3 FLUSH_MB=0 timeout 200 "$B/$t/layouts" ${ROUNDS:-60} $L 2>&1 | grep -v "^cuda"
-  done; done > "$O/ab.txt"
+  OUT=$B AB_STEP=run ROTATE=3 FLUSH_MB=0 ROUNDS=${ROUNDS:-60} LAYOUTS="$L" \
+    timeout 400 bash scripts/gpu/ab_layouts.sh > "$O/ab.txt" 2>&1
   echo "ab done in $(( $(date +%s) - t0 ))s"
   grep -v "^\s*$" "$O/ab.txt" | head -120
   TESSERA_TEST_IN_PROCESS=1 timeout $(( 590 - ($(date +%s) - t0) )) compute-sanitizer --tool memcheck --error-exitcode 99 \
