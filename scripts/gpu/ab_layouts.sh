@@ -46,4 +46,7 @@ for r in $(seq 1 "${AB_ROUNDS:-2}"); do
     "$W/$t/layouts" "${ROUNDS:-50}" $LAYOUTS 2>&1 | grep -v "^cuda"
   done
 done
-rm -f "$W"/old/layouts "$W"/new/layouts  # too large to come back
+# Too large to come back under the run's $OUT: removed, unless KEEP=1 (a
+# caller whose OUT lies outside the returned folder, timing again later on
+# the warm machine; session 46 had to rebuild both for a second run).
+[ "${KEEP:-0}" = 1 ] || rm -f "$W"/old/layouts "$W"/new/layouts

@@ -12,7 +12,7 @@
 # ($SAN_FILTER). Logs under $OUT. (Runs 372-373 ran this script's own copy of
 # ab_layouts.sh's build and rounds; it calls that script now.) Outcome: the patch was
 # slower (performance.md, "Session 45"). It serves any kernel change the same
-# way, e.g. scripts/gpu/unit_counts_experiment.patch: apply it, make ab_old/
+# way (session 46's unit counts, runs 377-378): apply it, make ab_old/
 # from HEAD (ab_layouts.sh's header), carry ab_old, run both phases.
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,7 +28,7 @@ if [ "${PHASE:-build}" = build ]; then
     echo "$n: $(grep -c 'STL' "$B/$n.sass") STL, $(grep -c 'LDL' "$B/$n.sass") LDL, $(grep -c 'HGMMA' "$B/$n.sass") HGMMA"
     xz -c "$B/$n.sass" > "$O/$n.sass.xz"
   done
-  OUT=$B AB_STEP=build bash scripts/gpu/ab_layouts.sh > "$B/ab_build.log" 2>&1 &
+  OUT=$B KEEP=1 AB_STEP=build bash scripts/gpu/ab_layouts.sh > "$B/ab_build.log" 2>&1 &
   SPLIT_COMPILE=1 BUILD=/tmp/s45t OUT=$B/t T=$T HC_TARGET= STEPS=build bash scripts/gpu/session28.sh > "$B/t_build.log" 2>&1 &
   wait
   echo "built in $(( $(date +%s) - t0 ))s"; tail -1 "$B/t_build.log"; tail -2 "$B/ab_build.log"
@@ -37,7 +37,7 @@ if [ "${PHASE:-build}" = build ]; then
   grep -E "Failure|FAILED  \]" "$O/tests.log" | head -10
 else
   L=${L:-"4096x4096x4096:tn,nt,nn,tt:default 8192x8192x8192:tn:default 4096x6144x4096:tn:default 128x8192x8192:tn:default 2048x2048x2048:tn:default,pp128_tma,pp64"}
-  OUT=$B AB_STEP=run ROTATE=3 FLUSH_MB=0 ROUNDS=${ROUNDS:-60} LAYOUTS="$L" \
+  OUT=$B KEEP=1 AB_STEP=run ROTATE=3 FLUSH_MB=0 ROUNDS=${ROUNDS:-60} LAYOUTS="$L" \
     timeout 400 bash scripts/gpu/ab_layouts.sh > "$O/ab.txt" 2>&1
   echo "ab done in $(( $(date +%s) - t0 ))s"
   grep -v "^\s*$" "$O/ab.txt" | head -120

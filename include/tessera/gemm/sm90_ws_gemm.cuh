@@ -739,6 +739,29 @@ struct WsUnit {
   int tile, kb0, kbs;
 };
 
+// The work units of a launch: tiles, or tile-row pairs x tile columns for a
+// cluster (`rows` unit rows); whole tiles [0, split_from), then the split
+// tiles' K-slices, slice fastest (ws_unit). Each role of ws_gemm_kernel
+// computes them after its setmaxnreg: a value computed before the role split
+// and live across setmaxnreg is spilled by ptxas (one local store before
+// it, a reload after). The empty asm keeps the parameter reads on this side
+// of the caller's setmaxnreg. It was the whole spill of the cooperative
+// 128x256 deferred kernel with f16 accumulation (4 / 16 bytes; found in
+// session 45, adopted in session 46: same-run A/B of runs 378-379 within
+// the spread, 8192^3 1.028 -> 1.028, 128x8192x8192 0.948 -> 0.971).
+struct WsUnitCounts {
+  int rows;
+  int units;
+};
+template <int kCluster>
+__device__ __forceinline__ WsUnitCounts ws_unit_counts(const WsGemmParams& p) {
+  int tiles_m = p.tiles_m, tiles_n = p.tiles_n, splits = p.splits, split_from = p.split_from;
+  asm volatile("" : "+r"(tiles_m), "+r"(tiles_n), "+r"(splits), "+r"(split_from));
+  int const rows = kCluster == 2 ? (tiles_m + 1) / 2 : tiles_m;
+  int const tiles = rows * tiles_n;
+  return {rows, splits == 1 ? tiles : split_from + (tiles - split_from) * splits};
+}
+
 __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
   if (p.splits == 1 || u < p.split_from) return {u, 0, p.k_blocks};
   int const v = u - p.split_from;
@@ -816,12 +839,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   __syncthreads();
   TESSERA_WS_MARK_IF(threadIdx.x == 0, 9);
 
-  // Work units: tiles, or tile-row pairs x tile columns for a cluster.
-  int const unit_rows = Cfg::kCluster == 2 ? (p.tiles_m + 1) / 2 : p.tiles_m;
-  int const tiles = unit_rows * p.tiles_n;
-  // Work units: whole tiles [0, split_from), then the split tiles' K-slices,
-  // slice fastest (ws_unit).
-  int const num_tiles = p.splits == 1 ? tiles : p.split_from + (tiles - p.split_from) * p.splits;
+  // Work units (ws_unit_counts, computed by each role after its setmaxnreg).
   uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
   int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
   int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
@@ -836,6 +854,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (wg == 0) {
     // ---------------- producer warpgroup ----------------
     arch::setmaxnreg_dec<Cfg::kProducerRegs>();
+    WsUnitCounts const units = ws_unit_counts<Cfg::kCluster>(p);
+    int const unit_rows = units.rows, num_tiles = units.units;
     if (warp == 0 && arch::elect_one_sync()) {
       arch::tma_prefetch_descriptor(&tmap_a);
       arch::tma_prefetch_descriptor(&tmap_b);
@@ -917,6 +937,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   } else {
     // ---------------- consumer warpgroups ----------------
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    WsUnitCounts const units = ws_unit_counts<Cfg::kCluster>(p);
+    int const unit_rows = units.rows, num_tiles = units.units;
     int const cw = wg - 1;
     TESSERA_WS_CONSUMER_STATE;
     AccReg acc[Cfg::kHalves][Mma::kRegsD];
@@ -926,7 +948,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // blocks of ping-pong 128x128 are both widened into `widened` when the K
     // loop ends. Widening in the cooperative kernels (the first version)
     // spilled 4 bytes there; read in place they are spill-free and as fast
-    // (run 143). Ping-pong 128x128 keeps its 8-byte spill (tests/ptxas/):
+    // (run 143). Ping-pong 128x128 keeps a 4-byte spill (tests/ptxas/):
     // read in place it ran 3% slower at 1000^3 (run 143, same machine), and
     // widening one block at a time before its epilogue, also spill-free,
     // no faster (run 144).
