@@ -10,7 +10,10 @@
 # 10 minutes may not hold all three, so run e.g. STEPS="build ctest" and then
 # STEPS=sanitize on the same warm machine), TOOLS (default "memcheck
 # racecheck"), CTEST_J (ctest's parallel jobs, default 1), SAN_J (binaries
-# sanitized at once, default 4), SAN_LIMIT (seconds per binary and tool).
+# sanitized at once, default 4), SAN_LIMIT (seconds per binary and tool),
+# SPLIT_COMPILE (non-empty: nvcc -split-compile=0, cicc and ptxas of one
+# unit on every core, as in runtime_build.sh; the Hopper GEMM unit alone
+# takes ~7 minutes on one core since session 42).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-ctest}
@@ -23,6 +26,7 @@ STEPS=${STEPS:-build ctest sanitize}
 step() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 if step build; then
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+  -DCMAKE_CUDA_FLAGS="${SPLIT_COMPILE:+-split-compile=0}" \
   -DTESSERA_ENABLE_EXAMPLES=OFF "${GEN[@]}" > "$OUT/configure.log" 2>&1 || { echo "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
 targets=$(cmake --build "$BUILD" --target help 2>/dev/null | grep -oE 'device_test_[A-Za-z0-9_]+' | sort -u)
 # shellcheck disable=SC2086
