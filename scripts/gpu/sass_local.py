@@ -42,7 +42,7 @@ def k_loops(insns):
 
 
 def report(name, insns):
-    if name is None or (name_re and not name_re.search(name)):
+    if name_re and not name_re.search(name):
         return None
     ops = [op for _, op, _ in insns]
     hg = [i for i, op in enumerate(ops) if op == "HGMMA"]
@@ -60,22 +60,22 @@ def report(name, insns):
     return (bool(local), bool(in_loop))
 
 
-def main():
-    name, insns, results = None, [], []
-    for line in sys.stdin:
+def functions(lines):
+    """(name, [(address, opcode, operands)]) per function of the SASS text."""
+    out = []
+    for line in lines:
         m = FUNC.match(line)
         if m:
-            r = report(name, insns)
-            if r is not None:
-                results.append(r)
-            name, insns = m.group(1), []
+            out.append((m.group(1), []))
             continue
         m = INSN.match(line)
-        if m and name is not None:
-            insns.append((int(m.group(1), 16), m.group(2), m.group(4)))
-    r = report(name, insns)
-    if r is not None:
-        results.append(r)
+        if m and out:
+            out[-1][1].append((int(m.group(1), 16), m.group(2), m.group(4)))
+    return out
+
+
+def main():
+    results = [r for r in (report(name, insns) for name, insns in functions(sys.stdin)) if r is not None]
     with_local = sum(1 for lo, _ in results if lo)
     with_inside = sum(1 for _, ins in results if ins)
     print("functions %d, with local traffic %d, with local traffic inside a K loop %d" %

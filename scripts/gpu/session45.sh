@@ -25,7 +25,7 @@ if [ "${PHASE:-build}" = build ]; then
     [ -e "$c" ] || continue
     n=$(basename "$c" .cubin)
     cuobjdump -sass "$c" > "$B/$n.sass" 2>&1
-    echo "$n: $(grep -c 'STL' "$B/$n.sass") STL, $(grep -c 'LDL' "$B/$n.sass") LDL, $(grep -c 'HGMMA' "$B/$n.sass") HGMMA"
+    echo "$n:"; python3 scripts/gpu/sass_local.py -a < "$B/$n.sass"
     xz -c "$B/$n.sass" > "$O/$n.sass.xz"
   done
   OUT=$B KEEP=1 AB_STEP=build bash scripts/gpu/ab_layouts.sh > "$B/ab_build.log" 2>&1 &
