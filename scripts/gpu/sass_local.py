@@ -3,53 +3,162 @@
 #
 # Where a kernel touches local memory, from `cuobjdump -sass` text: for every
 # function, its STL and LDL instructions, its HGMMA count, and how many of the
-# STL/LDL lie inside a K loop -- an innermost loop that issues HGMMA (a
-# backward branch from s to t <= s whose range holds an HGMMA and no smaller
-# such range) -- and how many between the first and last HGMMA (the looser
+# STL/LDL lie inside a K loop -- an innermost loop that issues HGMMA (the
+# natural loop of a backward branch, over the function's basic blocks; see
+# k_loops) -- and how many between the first and last HGMMA (the looser
 # test of runs 353 and 358). Issue 5's SASS target is no local-memory
 # traffic; the spills that tests/ptxas/library/sm90_ws_gemm.txt allows are
 # claimed to lie outside the K loops. Prints one line per function with any
 # STL/LDL (or every function with -a), then a summary line; exits 1 when some
-# function has local traffic inside a K loop, 0 otherwise. Session 46.
+# function has local traffic inside a K loop, 0 otherwise. Session 46;
+# natural loops and --self-test (hand-made cases, run by ctest) session 47.
 # Usage: cuobjdump -sass OBJ | python3 scripts/gpu/sass_local.py [-a] [NAME_REGEX]
+#        python3 scripts/gpu/sass_local.py --self-test
 import re
 import sys
 
 show_all = "-a" in sys.argv[1:]
-args = [a for a in sys.argv[1:] if a != "-a"]
+args = [a for a in sys.argv[1:] if a not in ("-a", "--self-test")]
 name_re = re.compile(args[0]) if args else None
 
 FUNC = re.compile(r"^\s*Function\s*:\s*(\S+)")
 # One SASS instruction: /*0a30*/ [@P0] OPCODE[.mods] operands ;
-INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(\.\S*)?(.*)")
+INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(\.\S*)?(.*)")
+# A branch's own predicate operand: BRA !P1, 0x... (conditional like @P0 BRA).
+OPERAND_PRED = re.compile(r"^\s*!?U?P[0-9T]\w*\s*,")
 BRA_TARGET = re.compile(r"0x([0-9a-f]+)")
 
 
+def guarded(insn):
+    """Whether an instruction may not execute (or, a branch, may not be taken):
+    a guard other than @PT, or a predicate operand other than PT."""
+    _, _, rest, guard = insn
+    g = guard.strip()
+    if g and g not in ("@PT", "@UPT"):
+        return True
+    m = OPERAND_PRED.match(rest)
+    return bool(m) and m.group(0).strip(" ,") not in ("PT", "UPT")
+
+
+def blocks(insns):
+    """Basic blocks of one function: (leaders, successor lists), by index.
+
+    A leader is the first instruction, a branch target, or an instruction after
+    a BRA / BRX / EXIT / RET. An unpredicated BRA, BRX, EXIT or RET does not
+    fall through. BRX (a jump table in a constant bank, e.g. a switch on the
+    wgmma wait count) names no target in the text: every block that nothing
+    else reaches is taken as a target of the nearest BRX before it."""
+    addr_index = {a: i for i, (a, _, _, _) in enumerate(insns)}
+    leaders = {0}
+    for i, (a, op, rest, _) in enumerate(insns):
+        if op in ("BRA", "BRX", "EXIT", "RET"):
+            if i + 1 < len(insns):
+                leaders.add(i + 1)
+            m = BRA_TARGET.search(rest) if op == "BRA" else None
+            if m and int(m.group(1), 16) in addr_index:
+                leaders.add(addr_index[int(m.group(1), 16)])
+    starts = sorted(leaders)
+    block_of = {}
+    for b, st in enumerate(starts):
+        end = starts[b + 1] if b + 1 < len(starts) else len(insns)
+        for i in range(st, end):
+            block_of[i] = b
+    succ = [[] for _ in starts]
+    brx_blocks = []
+    for b, st in enumerate(starts):
+        last = (starts[b + 1] if b + 1 < len(starts) else len(insns)) - 1
+        _, op, rest, _ = insns[last]
+        conditional = guarded(insns[last])
+        if op == "BRA":
+            m = BRA_TARGET.search(rest)
+            if m and int(m.group(1), 16) in addr_index:
+                succ[b].append(block_of[addr_index[int(m.group(1), 16)]])
+        if op == "BRX":
+            brx_blocks.append(b)
+        if (op not in ("BRA", "BRX", "EXIT", "RET") or conditional) and b + 1 < len(starts):
+            succ[b].append(b + 1)
+    reached = {t for ss in succ for t in ss} | {0}
+    for b in range(len(starts)):
+        if b not in reached:
+            before = [x for x in brx_blocks if x < b]
+            if before:
+                succ[before[-1]].append(b)
+    return starts, block_of, succ
+
+
 def k_loops(insns):
-    """The innermost backward-branch ranges [t, s] (addresses) holding an HGMMA."""
-    hg = [a for a, op, _ in insns if op == "HGMMA"]
-    ranges = []
-    for a, op, rest in insns:
+    """The innermost loops that issue HGMMA, each as a set of instruction indices.
+
+    Every backward branch from s to t <= s is a loop: the blocks from which s's
+    block is reached without passing t's block, and that t's block reaches (the
+    natural loop of the edge). One whose blocks hold an HGMMA and hold no
+    smaller such loop is a K loop. (Address ranges [t, s] were used until
+    session 47: a wait's out-of-line retry block at the end of a function
+    branches back into the K loop, and its range [t, s] swallowed the
+    epilogue, 'finding' the epilogue's spills inside a K loop.)"""
+    if not insns:
+        return []
+    starts, block_of, succ = blocks(insns)
+    addr_index = {x[0]: i for i, x in enumerate(insns)}
+    pred = [[] for _ in starts]
+    for b, ss in enumerate(succ):
+        for t in ss:
+            pred[t].append(b)
+
+    def forward(h):
+        seen, todo = {h}, [h]
+        while todo:
+            for t in succ[todo.pop()]:
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return seen
+
+    loops = []
+    for i, (a, op, rest, _) in enumerate(insns):
         if op != "BRA":
             continue
         m = BRA_TARGET.search(rest)
-        if not m:
+        if not m or int(m.group(1), 16) > a:
             continue
-        t = int(m.group(1), 16)
-        if t <= a and any(t <= h <= a for h in hg):
-            ranges.append((t, a))
-    return [r for r in ranges if not any(o != r and r[0] <= o[0] and o[1] <= r[1] for o in ranges)]
+        t_addr = int(m.group(1), 16)
+        if t_addr not in addr_index:
+            continue
+        t, s = block_of[addr_index[t_addr]], block_of[i]
+        body, todo = {t, s}, ([s] if s != t else [])
+        while todo:
+            for p in pred[todo.pop()]:
+                if p not in body:
+                    body.add(p)
+                    todo.append(p)
+        body &= forward(t)
+        idx = set()
+        for b in body:
+            end = starts[b + 1] if b + 1 < len(starts) else len(insns)
+            idx.update(range(starts[b], end))
+        if any(insns[j][1] == "HGMMA" for j in idx):
+            loops.append(frozenset(idx))
+    loops = list(set(loops))
+    return [lp for lp in loops if not any(o != lp and o < lp for o in loops)]
+
+
+def analyse(insns):
+    """(HGMMA indices, STL/LDL indices, those between the first and last HGMMA,
+    K loops, STL/LDL indices inside a K loop) of one function."""
+    ops = [op for _, op, _, _ in insns]
+    hg = [i for i, op in enumerate(ops) if op == "HGMMA"]
+    local = [i for i, op in enumerate(ops) if op in ("STL", "LDL")]
+    span = [i for i in local if hg and hg[0] < i < hg[-1]]
+    loops = k_loops(insns)
+    in_loop = [i for i in local if any(i in lp for lp in loops)]
+    return hg, local, span, loops, in_loop
 
 
 def report(name, insns):
     if name_re and not name_re.search(name):
         return None
-    ops = [op for _, op, _ in insns]
-    hg = [i for i, op in enumerate(ops) if op == "HGMMA"]
-    local = [i for i, op in enumerate(ops) if op in ("STL", "LDL")]
-    span = [i for i in local if hg and hg[0] < i < hg[-1]]
-    loops = k_loops(insns)
-    in_loop = [i for i in local if any(t <= insns[i][0] <= s for t, s in loops)]
+    ops = [op for _, op, _, _ in insns]
+    hg, local, span, loops, in_loop = analyse(insns)
     if local or show_all:
         where = ""
         if in_loop:
@@ -70,11 +179,86 @@ def functions(lines):
             continue
         m = INSN.match(line)
         if m and out:
-            out[-1][1].append((int(m.group(1), 16), m.group(2), m.group(4)))
+            out[-1][1].append((int(m.group(1), 16), m.group(3), m.group(5), m.group(2) or ""))
     return out
 
 
+# Two hand-made functions for --self-test (run by ctest, label `scripts`).
+# spill_in_loop: an STL inside the K loop (0x10-0x50), which must be found.
+# retry_tail: the K loop at 0x10-0x50 waits at 0x30 and retries out of line
+# at 0x90, which branches back to 0x30; the epilogue's STL/LDL at 0x60 lie
+# inside the address range of that backward branch [0x30, 0x90], which holds
+# the HGMMA at 0x40, but in no loop: they must not be found. switch_in_loop:
+# a BRX whose jump-table target holds the STL. tile_loop: the STL lies in the
+# persistent tile loop around the K loop, not in the K loop. guarded_skip: the
+# STL sits behind a guarded forward branch, so it is still in the K loop.
+SELF_TEST = """
+Function : spill_in_loop
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0020*/                   STL [R1], R2 ;
+        /*0030*/               @!P0 BRA 0x70 ;
+        /*0040*/               @P1 BRA 0x10 ;
+        /*0050*/                   EXIT ;
+        /*0060*/                   NOP ;
+        /*0070*/                   BRA 0x30 ;
+Function : retry_tail
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   NOP ;
+        /*0020*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0030*/               @!P0 BRA 0x90 ;
+        /*0040*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0050*/               @P1 BRA 0x10 ;
+        /*0060*/                   STL [R1], R2 ;
+        /*0068*/                   LDL R2, [R1] ;
+        /*0070*/                   EXIT ;
+        /*0080*/                   NOP ;
+        /*0090*/                   BRA 0x30 ;
+Function : switch_in_loop
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0020*/                   BRX R2 -0x30 ;
+        /*0030*/                   STL [R1], R2 ;
+        /*0040*/               @P1 BRA 0x10 ;
+        /*0050*/                   EXIT ;
+Function : tile_loop
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   NOP ;
+        /*0020*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0030*/               @P1 BRA 0x20 ;
+        /*0040*/                   STL [R1], R2 ;
+        /*0050*/               @P2 BRA 0x10 ;
+        /*0060*/                   EXIT ;
+Function : guarded_skip
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   HGMMA.64x8x16.F32.BF16 R24, gdesc[UR4], R24 ;
+        /*0020*/               @P0 BRA 0x40 ;
+        /*0030*/                   STL [R1], R2 ;
+        /*0040*/               @P1 BRA 0x10 ;
+        /*0050*/                   EXIT ;
+"""
+
+
+def self_test():
+    """Checks the analysis on SELF_TEST; returns 0 when every answer is right."""
+    want = {"spill_in_loop": (1, 1), "retry_tail": (1, 0), "switch_in_loop": (1, 1), "tile_loop": (1, 0),
+            "guarded_skip": (1, 1)}
+    bad = 0
+    for name, insns in functions(SELF_TEST.splitlines()):
+        _, local, _, loops, in_loop = analyse(insns)
+        got, expected = (len(loops), len(in_loop)), want.pop(name)
+        if got != expected:
+            print("self-test %s: %d K loops, %d local accesses in them; expected %d and %d" %
+                  (name, got[0], got[1], expected[0], expected[1]))
+            bad += 1
+    bad += len(want)
+    print("self-test %s" % ("passed" if bad == 0 else "FAILED"))
+    return 1 if bad else 0
+
+
 def main():
+    if "--self-test" in sys.argv[1:]:
+        return self_test()
     results = [r for r in (report(name, insns) for name, insns in functions(sys.stdin)) if r is not None]
     with_local = sum(1 for lo, _ in results if lo)
     with_inside = sum(1 for _, ins in results if ins)
