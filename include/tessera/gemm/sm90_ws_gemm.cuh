@@ -762,6 +762,16 @@ __device__ __forceinline__ WsUnitCounts ws_unit_counts(const WsGemmParams& p) {
   return {rows, splits == 1 ? tiles : split_from + (tiles - split_from) * splits};
 }
 
+// The stride between one CTA's (or cluster's) work units: the grid's CTAs
+// (clusters). Read after the caller's setmaxnreg for the same reason as
+// ws_unit_counts: read before it, ptxas kept it live across and spilled it
+// in ping-pong 128x128 with f16 accumulation (its last 4 bytes; session 46,
+// measured no slower in session 47, runs 383-384).
+template <int kCluster>
+__device__ __forceinline__ int ws_unit_step() {
+  return kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
+}
+
 __device__ __forceinline__ WsUnit ws_unit(int u, const WsGemmParams& p) {
   if (p.splits == 1 || u < p.split_from) return {u, 0, p.k_blocks};
   int const v = u - p.split_from;
@@ -839,10 +849,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   __syncthreads();
   TESSERA_WS_MARK_IF(threadIdx.x == 0, 9);
 
-  // Work units (ws_unit_counts, computed by each role after its setmaxnreg).
+  // Work units (ws_unit_counts and the stride between a CTA's units,
+  // ws_unit_step, computed by each role after its setmaxnreg).
   uint32_t const rank = Cfg::kCluster == 2 ? arch::cluster_ctarank() : 0u;
   int const unit0 = Cfg::kCluster == 2 ? int(blockIdx.x) / 2 : int(blockIdx.x);
-  int const unit_step = Cfg::kCluster == 2 ? int(gridDim.x) / 2 : int(gridDim.x);
   // Cluster: the peer's barriers exist before any multicast or remote
   // arrive. The inits are released by fence_mbarrier_init, so the arrival
   // is relaxed (the release form costs a GPU-scope membar).
@@ -856,6 +866,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::setmaxnreg_dec<Cfg::kProducerRegs>();
     WsUnitCounts const units = ws_unit_counts<Cfg::kCluster>(p);
     int const unit_rows = units.rows, num_tiles = units.units;
+    int const unit_step = ws_unit_step<Cfg::kCluster>();
     if (warp == 0 && arch::elect_one_sync()) {
       arch::tma_prefetch_descriptor(&tmap_a);
       arch::tma_prefetch_descriptor(&tmap_b);
@@ -939,6 +950,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     WsUnitCounts const units = ws_unit_counts<Cfg::kCluster>(p);
     int const unit_rows = units.rows, num_tiles = units.units;
+    int const unit_step = ws_unit_step<Cfg::kCluster>();
     int const cw = wg - 1;
     TESSERA_WS_CONSUMER_STATE;
     AccReg acc[Cfg::kHalves][Mma::kRegsD];
@@ -948,10 +960,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // blocks of ping-pong 128x128 are both widened into `widened` when the K
     // loop ends. Widening in the cooperative kernels (the first version)
     // spilled 4 bytes there; read in place they are spill-free and as fast
-    // (run 143). Ping-pong 128x128 keeps a 4-byte spill (tests/ptxas/):
-    // read in place it ran 3% slower at 1000^3 (run 143, same machine), and
-    // widening one block at a time before its epilogue, also spill-free,
-    // no faster (run 144).
+    // (run 143). Ping-pong 128x128 widens: read in place it ran 3% slower
+    // at 1000^3 (run 143, same machine), and widening one block at a time
+    // before its epilogue no faster (run 144). Its 8-byte spill, long put
+    // down to the widening, was the launch values live across setmaxnreg
+    // (ws_unit_counts, ws_unit_step; session 46).
     constexpr bool kWiden = kF16Acc && Cfg::kHalves > 1;
     [[maybe_unused]] float widened[kWiden ? Cfg::kHalves : 1][kWiden ? kAccF32 : 1];
     auto acc_view = [&](int hf) {
