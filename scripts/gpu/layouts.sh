@@ -24,6 +24,9 @@
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
 # ROTATE=R: R copies of A and B, each run on the next (with FLUSH_MB=0, the
 # method of `tessera bench`'s rotating input sets).
+# BETA=b (default 0): D = A B + b C with a random C (row-major, ld N), which
+# Tessera reads from its own buffer; cuBLAS updates its D in place (C copied
+# into it before the checked run), reading and writing the same bytes.
 # GATE=1 (default): each round behind the benchmark's queue gate, every
 # Tessera run preceded by an untimed cuBLAS run as in `tessera bench`
 # (scripts/gpu/driver_gate.cuh says why); GATE=0: the earlier method (each
@@ -104,6 +107,12 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   int turn = 0;
   CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(T))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(T)));
   CHECK(cudaMalloc(&acc, 16));
+  float const beta = std::getenv("BETA") ? float(std::atof(std::getenv("BETA"))) : 0.0f;
+  T* C = nullptr;
+  if (beta != 0.0f) {
+    CHECK(cudaMalloc(&C, size_t(M) * N * sizeof(T)));
+    fill<<<1024, 256>>>(C, (long long)M * N, 3u);
+  }
   GemmArgs args;
   args.m = M; args.n = N; args.k = K;
   args.input = kTf32 ? DataType::tf32 : DataType::bf16; args.output = kTf32 ? DataType::f32 : DataType::bf16;
@@ -112,9 +121,11 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   args.a = MatrixDesc{A, a_kmaj ? MatrixOrder::row_major : MatrixOrder::col_major, lda, 0};
   args.b = MatrixDesc{B, b_kmaj ? MatrixOrder::col_major : MatrixOrder::row_major, ldb, 0};
   args.d = MutableMatrixDesc{D, MatrixOrder::row_major, N, 0};
+  args.beta = beta;
+  args.c = MatrixDesc{C, MatrixOrder::row_major, N, 0};
   std::vector<Entry> es;
   for (const std::string& s : pb.variants) es.push_back(parse(s));
-  float one = 1.0f, zero = 0.0f;
+  float one = 1.0f;
   auto run = [&](int i) {
     if (rot > 1) {
       A = As[turn % rot]; B = Bs[turn % rot]; ++turn;
@@ -122,7 +133,7 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     }
     if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
       cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
-                                      &one, B, ct, ldb, A, ct, lda, &zero, Dc, ct, N,
+                                      &one, B, ct, ldb, A, ct, lda, &beta, Dc, ct, N,
                                       kTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed %d\n", int(s)); std::exit(1); }
       return;
@@ -133,8 +144,10 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     if (!s.ok()) { std::printf("  %s refused: %s\n", e.label.c_str(), s.message.c_str()); e.failed = true; }
   };
   int const nv = int(es.size()) + 1;
+  if (C) CHECK(cudaMemcpy(Dc, C, size_t(M) * N * sizeof(T), cudaMemcpyDeviceToDevice));
   run(0); CHECK(cudaDeviceSynchronize());
-  std::printf("%dx%dx%d %s%s%s\n", M, N, K, lay, kTf32 ? " tf32" : "", pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "");
+  std::printf("%dx%dx%d %s%s%s%s\n", M, N, K, lay, kTf32 ? " tf32" : "", pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "",
+              C ? (" beta " + std::to_string(beta)).c_str() : "");
   for (int i = 1; i < nv; ++i) {
     CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(T))); run(i); CHECK(cudaDeviceSynchronize());
     if (es[i - 1].failed) continue;
@@ -159,7 +172,7 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
       if (!es[i - 1].failed) std::printf("  %-14s %7.1f  %.3fx\n", es[i - 1].label.c_str(), tf[i], tf[i] / tf[0]);
   }
   for (int r = 0; r < rot; ++r) { cudaFree(As[r]); cudaFree(Bs[r]); }
-  cudaFree(D); cudaFree(Dc); cudaFree(acc);
+  cudaFree(D); cudaFree(Dc); cudaFree(acc); cudaFree(C);
 }
 
 int main(int argc, char** argv) {
