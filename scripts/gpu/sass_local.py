@@ -40,42 +40,49 @@ def guarded(insn):
     return bool(m) and m.group(0).strip(" ,") not in ("PT", "UPT")
 
 
-def blocks(insns):
-    """Basic blocks of one function: (leaders, successor lists), by index.
+def branch_target(insn, addr_index):
+    """The index of a BRA's target instruction, or None (not a BRA, or a
+    target outside the function's text)."""
+    _, op, rest, _ = insn
+    m = BRA_TARGET.search(rest) if op == "BRA" else None
+    return addr_index.get(int(m.group(1), 16)) if m else None
+
+
+def blocks(insns, addr_index):
+    """Basic blocks of one function, by instruction index: (starts, ends,
+    block_of, succ) -- block b is insns[starts[b]:ends[b]], block_of[i] the
+    block of instruction i, succ[b] the blocks b may go to.
 
     A leader is the first instruction, a branch target, or an instruction after
     a BRA / BRX / EXIT / RET. An unpredicated BRA, BRX, EXIT or RET does not
     fall through. BRX (a jump table in a constant bank, e.g. a switch on the
     wgmma wait count) names no target in the text: every block that nothing
     else reaches is taken as a target of the nearest BRX before it."""
-    addr_index = {a: i for i, (a, _, _, _) in enumerate(insns)}
     leaders = {0}
-    for i, (a, op, rest, _) in enumerate(insns):
-        if op in ("BRA", "BRX", "EXIT", "RET"):
+    for i, insn in enumerate(insns):
+        if insn[1] in ("BRA", "BRX", "EXIT", "RET"):
             if i + 1 < len(insns):
                 leaders.add(i + 1)
-            m = BRA_TARGET.search(rest) if op == "BRA" else None
-            if m and int(m.group(1), 16) in addr_index:
-                leaders.add(addr_index[int(m.group(1), 16)])
+            t = branch_target(insn, addr_index)
+            if t is not None:
+                leaders.add(t)
     starts = sorted(leaders)
+    ends = starts[1:] + [len(insns)]
     block_of = {}
-    for b, st in enumerate(starts):
-        end = starts[b + 1] if b + 1 < len(starts) else len(insns)
+    for b, (st, end) in enumerate(zip(starts, ends)):
         for i in range(st, end):
             block_of[i] = b
     succ = [[] for _ in starts]
     brx_blocks = []
-    for b, st in enumerate(starts):
-        last = (starts[b + 1] if b + 1 < len(starts) else len(insns)) - 1
-        _, op, rest, _ = insns[last]
-        conditional = guarded(insns[last])
-        if op == "BRA":
-            m = BRA_TARGET.search(rest)
-            if m and int(m.group(1), 16) in addr_index:
-                succ[b].append(block_of[addr_index[int(m.group(1), 16)]])
+    for b, end in enumerate(ends):
+        last = insns[end - 1]
+        op = last[1]
+        t = branch_target(last, addr_index)
+        if t is not None:
+            succ[b].append(block_of[t])
         if op == "BRX":
             brx_blocks.append(b)
-        if (op not in ("BRA", "BRX", "EXIT", "RET") or conditional) and b + 1 < len(starts):
+        if (op not in ("BRA", "BRX", "EXIT", "RET") or guarded(last)) and b + 1 < len(starts):
             succ[b].append(b + 1)
     reached = {t for ss in succ for t in ss} | {0}
     for b in range(len(starts)):
@@ -83,7 +90,7 @@ def blocks(insns):
             before = [x for x in brx_blocks if x < b]
             if before:
                 succ[before[-1]].append(b)
-    return starts, block_of, succ
+    return starts, ends, block_of, succ
 
 
 def k_loops(insns):
@@ -98,8 +105,8 @@ def k_loops(insns):
     epilogue, 'finding' the epilogue's spills inside a K loop.)"""
     if not insns:
         return []
-    starts, block_of, succ = blocks(insns)
-    addr_index = {x[0]: i for i, x in enumerate(insns)}
+    addr_index = {a: i for i, (a, _, _, _) in enumerate(insns)}
+    starts, ends, block_of, succ = blocks(insns, addr_index)
     pred = [[] for _ in starts]
     for b, ss in enumerate(succ):
         for t in ss:
@@ -114,17 +121,12 @@ def k_loops(insns):
                     todo.append(t)
         return seen
 
-    loops = []
-    for i, (a, op, rest, _) in enumerate(insns):
-        if op != "BRA":
+    loops = set()
+    for i, insn in enumerate(insns):
+        target = branch_target(insn, addr_index)
+        if target is None or target > i:
             continue
-        m = BRA_TARGET.search(rest)
-        if not m or int(m.group(1), 16) > a:
-            continue
-        t_addr = int(m.group(1), 16)
-        if t_addr not in addr_index:
-            continue
-        t, s = block_of[addr_index[t_addr]], block_of[i]
+        t, s = block_of[target], block_of[i]
         body, todo = {t, s}, ([s] if s != t else [])
         while todo:
             for p in pred[todo.pop()]:
@@ -132,14 +134,10 @@ def k_loops(insns):
                     body.add(p)
                     todo.append(p)
         body &= forward(t)
-        idx = set()
-        for b in body:
-            end = starts[b + 1] if b + 1 < len(starts) else len(insns)
-            idx.update(range(starts[b], end))
+        idx = frozenset(j for b in body for j in range(starts[b], ends[b]))
         if any(insns[j][1] == "HGMMA" for j in idx):
-            loops.append(frozenset(idx))
-    loops = list(set(loops))
-    return [lp for lp in loops if not any(o != lp and o < lp for o in loops)]
+            loops.add(idx)
+    return [lp for lp in loops if not any(o < lp for o in loops)]
 
 
 def analyse(insns):
@@ -183,7 +181,7 @@ def functions(lines):
     return out
 
 
-# Two hand-made functions for --self-test (run by ctest, label `scripts`).
+# Hand-made functions for --self-test (run by ctest, label `scripts`).
 # spill_in_loop: an STL inside the K loop (0x10-0x50), which must be found.
 # retry_tail: the K loop at 0x10-0x50 waits at 0x30 and retries out of line
 # at 0x90, which branches back to 0x30; the epilogue's STL/LDL at 0x60 lie
