@@ -117,11 +117,21 @@ detail::Sm90WsVariant pair_variant(bool pingpong, int tile_m, bool tma_store, bo
   return v;
 }
 
+// Where C lies when beta != 0. By default: its own buffer, D's order, ld
+// and batch stride.
+struct CPlace {
+  bool other_order = false;  // the order D does not have
+  int64_t ld_extra = 0;      // elements of padding (NaN) after each row / column
+  int64_t offset = 0;        // elements C's base lies past its buffer's 256-byte aligned start
+  bool in_place = false;     // C is D's own buffer (D starts as C)
+  int by_tma = -1;           // 0 / 1: expected sm90_ws_reads_c_by_tma; -1: not checked
+};
+
 // kF16Acc: f16 inputs and output with f16 accumulation (GemmArgs::accumulate).
 template <class TIn, class TOut, bool kF16Acc = false>
 void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t batch = 1,
               detail::Sm90WsVariant variant = {}, MatrixOrder a_order = MatrixOrder::row_major,
-              MatrixOrder b_order = MatrixOrder::col_major) {
+              MatrixOrder b_order = MatrixOrder::col_major, CPlace cp = {}) {
   constexpr DataType kIn = std::is_same_v<TIn, float>    ? DataType::tf32
                            : std::is_same_v<TIn, __half> ? DataType::f16
                                                          : DataType::bf16;
@@ -157,19 +167,32 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   }
   int64_t const ldd = d_order == MatrixOrder::row_major ? s.n : s.m;
   size_t const dn = size_t(batch * d_bs);
-  std::vector<TOut> hc(dn);
-  for (auto& x : hc) x = from_float<TOut>(u(rng));
+  ASSERT_TRUE(!cp.in_place || (!cp.other_order && cp.ld_extra == 0 && cp.offset == 0)) << "in place: C is D";
+  MatrixOrder const c_order =
+      cp.other_order ? (d_order == MatrixOrder::row_major ? MatrixOrder::col_major : MatrixOrder::row_major) : d_order;
+  bool const crow = c_order == MatrixOrder::row_major;
+  int64_t const ldc = (crow ? s.n : s.m) + cp.ld_extra;
+  int64_t const c_bs = (crow ? s.m : s.n) * ldc;
+  int64_t const c_row = crow ? ldc : 1, c_col = crow ? 1 : ldc;  // C(i, j) at i * c_row + j * c_col
+  // Padding NaN: a read of it would show in D.
+  std::vector<TOut> hc(size_t(cp.offset + batch * c_bs));
+  std::memset(hc.data(), 0xff, hc.size() * sizeof(TOut));
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) hc[size_t(cp.offset + bi * c_bs + i * c_row + j * c_col)] = from_float<TOut>(u(rng));
 
   DevBuf a_buf, b_buf, c_buf, d_buf;
   ASSERT_NO_FATAL_FAILURE(upload(a_buf, ha));
   ASSERT_NO_FATAL_FAILURE(upload(b_buf, hb));
   ASSERT_NO_FATAL_FAILURE(upload(c_buf, hc));
-  TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, dn * sizeof(TOut)));
-  TESSERA_TEST_CUDA(cudaMemset(d_buf.p, 0xff, dn * sizeof(TOut)));
+  if (!cp.in_place) {
+    TESSERA_TEST_CUDA(cudaMalloc(&d_buf.p, dn * sizeof(TOut)));
+    TESSERA_TEST_CUDA(cudaMemset(d_buf.p, 0xff, dn * sizeof(TOut)));
+  }
   TIn* const da = a_buf.as<TIn>();
   TIn* const db = b_buf.as<TIn>();
-  TOut* const dc = c_buf.as<TOut>();
-  TOut* const dd = d_buf.as<TOut>();
+  TOut* const dc = c_buf.as<TOut>() + cp.offset;
+  TOut* const dd = cp.in_place ? dc : d_buf.as<TOut>();
 
   GemmArgs args;
   args.m = s.m;
@@ -183,10 +206,22 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   args.batch_count = batch;
   args.a = {da, a_order, lda, a_bs};
   args.b = {db, b_order, ldb, b_bs};
-  args.c = {beta != 0.0f ? dc : nullptr, d_order, ldd, d_bs};
+  args.c = {beta != 0.0f ? dc : nullptr, c_order, ldc, c_bs};
   args.d = {dd, d_order, ldd, d_bs};
   ASSERT_TRUE(validate_arguments(args).ok()) << validate_arguments(args).message;
   ASSERT_TRUE(detail::can_implement_sm90_ws_gemm(args));
+  // The reference first: in place, the launch overwrites C.
+  std::vector<double> href;
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    append_reference<TIn, TOut>(s, {da + bi * a_bs, a_rs, a_ks}, {db + bi * b_bs, b_ks, b_js},
+                                {dc + bi * c_bs, c_row, c_col}, alpha, beta, href);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  if (cp.by_tma >= 0) {
+    detail::Sm90WsVariant const chosen =
+        variant.group_m == kDefaultLaunch ? detail::default_sm90_ws_variant(args) : variant;
+    EXPECT_EQ(detail::sm90_ws_reads_c_by_tma(args, chosen), cp.by_tma == 1) << "beta * C path";
+  }
   // group_m == kDefaultLaunch: the registry's launch (per-shape selection).
   Status const st = variant.group_m == kDefaultLaunch ? detail::launch_sm90_ws_gemm(args, nullptr)
                                                       : detail::launch_sm90_ws_gemm(args, nullptr, variant);
@@ -195,13 +230,6 @@ void run_gemm(Shape s, MatrixOrder d_order, float alpha, float beta, int64_t bat
   TESSERA_TEST_CUDA(cudaDeviceSynchronize());
 
   bool const drow = d_order == MatrixOrder::row_major;
-  int64_t const c_row = drow ? ldd : 1, c_col = drow ? 1 : ldd;
-  std::vector<double> href;
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    append_reference<TIn, TOut>(s, {da + bi * a_bs, a_rs, a_ks}, {db + bi * b_bs, b_ks, b_js},
-                                {dc + bi * d_bs, c_row, c_col}, alpha, beta, href);
-    if (testing::Test::HasFatalFailure()) return;
-  }
   std::vector<TOut> hd(dn);
   TESSERA_TEST_CUDA(cudaMemcpy(hd.data(), dd, dn * sizeof(TOut), cudaMemcpyDeviceToHost));
 
@@ -882,6 +910,9 @@ TEST(HopperGemm, StmatrixEpilogueAddressing) {
                 kernels::sm90::WsGemmNarrowTmaConfig<208>::kWideTmaStore &&
                 kernels::sm90::WsGemmNarrowTmaConfig<224>::kWideTmaStore);
   static_assert(!kernels::sm90::WsGemmTmaStoreConfig::kWideTmaStore &&
+                !kernels::sm90::WsGemmTmaStoreReadCConfig::kWideTmaStore &&
+                kernels::sm90::WsGemmTmaStoreConfig::kDeferStores &&
+                !kernels::sm90::WsGemmTmaStoreReadCConfig::kDeferStores &&
                 !kernels::sm90::WsGemmCluster2TmaStoreConfig::kWideTmaStore &&
                 !kernels::sm90::WsGemmPingPong128TmaStoreConfig::kWideTmaStore &&
                 !kernels::sm90::WsGemmPingPong64x128TmaStoreConfig::kWideTmaStore &&
@@ -1499,6 +1530,62 @@ detail::Sm90WsVariant tma_store_variant(bool pp) {
   return v;
 }
 
+// beta * C through the TMA-store epilogues: C' loaded by TMA in D's boxes
+// into the group buffers (sm90_ws_reads_c_by_tma), and the element-wise
+// reads where C cannot go that way (another order than D, rows that are not
+// 16-byte multiples, a misaligned base). Ragged M and N (boxes partly
+// outside C'), C with its own padded ld (NaN padding), in place (C is D),
+// batches, split-K (the last unit loads C itself), both orientations, f32
+// and f16 accumulation, every TMA-store configuration. Small enough for
+// compute-sanitizer (hopper.sh's memcheck filter names it).
+TEST(HopperGemm, BetaCThroughTma) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  CPlace tma;
+  tma.by_tma = 1;
+  CPlace padded = tma;
+  padded.ld_extra = 24;
+  CPlace in_place = tma;
+  in_place.in_place = true;
+  CPlace other = {};
+  other.other_order = true;
+  other.by_tma = 0;
+  CPlace odd_ld = {};
+  odd_ld.ld_extra = 3;
+  odd_ld.by_tma = 0;
+  CPlace shifted = {};
+  shifted.offset = 1;
+  shifted.by_tma = 0;
+  for (int kind = 0; kind < 6; ++kind) {
+    // cooperative 128x256 (16-bit outputs: WsGemmTmaStoreReadCConfig), ping-pong
+    // 128x128 and 64x128, the cluster pair, wide 128x192 (and transposed).
+    detail::Sm90WsVariant v = kind == 3 ? pair_variant(false, 128, true) : tma_store_variant(kind == 1 || kind == 2);
+    if (kind == 2) v.tile_m = 64;
+    if (kind >= 4) v.tile_n = 192;
+    v.transpose = kind == 5;
+    SCOPED_TRACE(testing::Message() << "configuration " << kind);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({328, 520, 200}, R, 1.5f, -0.75f, 1, v, R, C, tma);
+    run_gemm<__half, __half>({264, 400, 72}, C, 1.0f, 0.5f, 2, v, R, C, padded);
+    run_gemm<__half, __half, true>({200, 328, 128}, R, -2.0f, 0.25f, 1, v, R, C, in_place);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 64}, R, 1.0f, 1.0f, 1, v, R, C, other);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 64}, R, 1.0f, 1.0f, 1, v, R, C, odd_ld);
+    run_gemm<__half, __half>({200, 328, 64}, R, 1.0f, 1.0f, 1, v, R, C, shifted);
+    if (kind != 5) run_gemm<__nv_bfloat16, float>({264, 328, 100}, R, 1.0f, -1.0f, 1, v, R, C, padded);
+    if (kind != 3) {
+      detail::Sm90WsVariant split = v;
+      split.splits = 3;
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({264, 520, 640}, R, 1.0f, 0.5f, 1, split, R, C, tma);
+    }
+  }
+  // The default launch (whichever configuration the shape gets): several
+  // tiles per CTA, the early load of C' behind the last K-block's wgmmas.
+  CPlace own = {};
+  own.in_place = true;
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 2048, 512}, R, 1.0f, 1.0f, 1, def);
+  run_gemm<__half, float>({1000, 1032, 256}, C, 0.5f, 2.0f, 1, def, R, C, own);
+}
+
 // Small cases (hopper.sh runs this one under compute-sanitizer memcheck).
 TEST(HopperGemm, TmaStoreSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
@@ -1547,8 +1634,11 @@ TEST(HopperGemm, TmaStoreEpilogue) {
   // or the launch takes the direct epilogue): units of 1, 2 and 3 K-blocks
   // store the previous block's remaining groups after their K loop, 5
   // K-blocks all four inside it; N not a multiple of the tile; f16
-  // accumulation with and without beta; M/N-major A and B (the other K
-  // loop copies); a batch (one launch per entry: the final block only).
+  // accumulation; M/N-major A and B (the other K loop copies); a batch (one
+  // launch per entry: the final block only). beta != 0 with a 16-bit output
+  // takes the cooperative kernel that reads C and stores each block at its
+  // tile's end (WsGemmTmaStoreReadCConfig; the deferred kernel refuses
+  // beta != 0), so those cases check that kernel and the routing.
   detail::Sm90WsVariant const coop = tma_store_variant(false);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   run_gemm<__nv_bfloat16, __nv_bfloat16>({4096, 4096, 64}, R, 1.0f, 0.0f, 1, coop);

@@ -80,6 +80,7 @@
 
 #include <tessera/arch/arch.cuh>
 #include <tessera/arch/gpu_atomic.cuh>
+#include <tessera/arch/sm80/ldmatrix.cuh>
 #include <tessera/arch/sm90/cluster.cuh>
 #include <tessera/arch/sm90/fence.cuh>
 #include <tessera/arch/sm90/gmma_desc.hpp>
@@ -108,6 +109,11 @@ struct WsGemmParams {
   bool d_trans = false;
   const void* c = nullptr;  // read only when beta != 0
   std::int64_t c_row = 0, c_col = 0;
+  // TMA-store epilogue, beta != 0: C' is laid out as D' (same orientation,
+  // 16-byte aligned base and rows) and the kernel's tmap_c maps it in D's
+  // boxes, so each group of C' comes into the group's shared buffer by TMA
+  // (ws_load_c_group) instead of element by element from global memory.
+  bool c_tma = false;
   float alpha = 1.0f, beta = 0.0f;
   int group_m = 8;  // tile rows per rasterisation group (>= 1)
   // Split-K: tiles [split_from, tiles) are cut into `splits` work units
@@ -189,9 +195,10 @@ struct WsGemmConfigT {
   static constexpr bool kWideTmaStore = kTmaStore && !kPingPong && kCluster == 1 && kBlockN != 256;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
   // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2],
-  // and one split-K "last unit" flag per consumer.
+  // one split-K "last unit" flag per consumer (8 bytes in all) and two C
+  // barriers per consumer (WsEpiC).
   static constexpr int kSmemBytes =
-      kStages * kStageBytes + kEpiBytes + (2 * kStages + 2) * 8 + kConsumers * 4 + kAlignSlack;
+      kStages * kStageBytes + kEpiBytes + (2 * kStages + 2) * 8 + 8 + kConsumers * 2 * 8 + kAlignSlack;
   static constexpr int kGroupM = 1024 / kBlockM;  // default tile rows per group: 1024 rows of A
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 
@@ -199,6 +206,7 @@ struct WsGemmConfigT {
                 "WsGemmConfig: kBlockN must be a multiple of 8 in [8, 256] [the m64nNk wgmma shapes]");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536,
                 "WsGemmConfig: setmaxnreg budget exceeds the 64K-register file");
+  static_assert(kConsumers * 4 == 8, "WsGemmConfig: the split-K flags take the 8 bytes before the C barriers");
   static_assert(kSmemBytes <= 227 * 1024, "WsGemmConfig: the ring does not fit the 227 KiB opt-in shared memory");
   static_assert(kPingPong ? (kBlockM % 64 == 0) : (kBlockM == 64 * kConsumers),
                 "WsGemmConfig: cooperative tiles have 64 rows per consumer; ping-pong tiles a multiple of 64 rows");
@@ -260,7 +268,7 @@ using WsGemmPingPongConfig = WsGemmConfigT<true, 64, 256, 5>;
 using WsGemmPingPong128Config = WsGemmConfigT<true, 128, 128, 7>;
 using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // NOTE: the TMA-store epilogue takes 32 KiB of shared memory: the cooperative
-// ring keeps its 4 stages (230,480 bytes in all, under 232,448), the 128x128
+// ring keeps its 4 stages (230,520 bytes in all, under 232,448), the 128x128
 // ping-pong ring drops from 7 to 6 stages.
 // NOTE: with 16-bit outputs its epilogue writes each block to shared memory
 // behind the next tile's first four K-blocks (kDeferStores). Session 42
@@ -269,7 +277,12 @@ using WsGemmCluster2Config = WsGemmConfigT<false, 128, 256, 4, 2>;
 // K-block's ring stage and did not wait for its stores, -> deferred):
 // 4096^3 0.993 -> 1.003, 4096x6144x4096 0.997 -> 1.006, 8192^3 1.025 ->
 // 1.033, 2048^3 0.956 -> 0.964, 4096x4096x14336 1.000 -> 1.001.
+// The deferred kernel does not read C (ws_pack_group): with beta != 0, a
+// 16-bit output takes WsGemmTmaStoreReadCConfig, which stores each block
+// when its tile ends (the rolling two-buffer epilogue of f32 outputs and of
+// the cluster pairs). Sessions 47-48 (runs 387-392).
 using WsGemmTmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 1, true, true>;
+using WsGemmTmaStoreReadCConfig = WsGemmConfigT<false, 128, 256, 4, 1, true, false>;
 // Clusters of 2 with the TMA-store epilogue: the same ring and buffers (each
 // CTA stores its own tile; only the B loads are shared).
 using WsGemmCluster2TmaStoreConfig = WsGemmConfigT<false, 128, 256, 4, 2, true>;
@@ -478,8 +491,10 @@ __host__ __device__ constexpr int ws_stmatrix_row_offset(int w, int lane, int jb
 // plus beta * C: v[4 jb + 2 h + e] is row 16w + g + 8h, column 8 jb + 2q + e
 // of the group (zero past the block's kN columns). The C term is a separate
 // pass over the values, skipped as a whole when beta == 0, so that the
-// common case runs (and fetches) only the scaling.
-template <class TOut, int kN, class Acc>
+// common case runs (and fetches) only the scaling; kReadC false compiles it
+// out (the deferred epilogue, which the launcher never gives beta != 0), and
+// p.c_tma skips it (C' is in the group's buffer: ws_epilogue_write_subtile).
+template <class TOut, int kN, bool kReadC = true, class Acc>
 __device__ __forceinline__ void ws_group_values(const Acc& acc, const WsGemmParams& p, int sub, int row0, int col0,
                                                 float (&v)[4 * (128 / int(sizeof(TOut))) / 8]) {
   constexpr int kW = 128 / int(sizeof(TOut));
@@ -489,7 +504,7 @@ __device__ __forceinline__ void ws_group_values(const Acc& acc, const WsGemmPara
   int const blocks = (kN - sub * kW) / 8 < kBlocks ? (kN - sub * kW) / 8 : kBlocks;  // in this group
 #pragma unroll
   for (int i = 0; i < 4 * kBlocks; ++i) v[i] = i < 4 * blocks ? p.alpha * acc[4 * sub * kBlocks + i] : 0.0f;
-  if (p.beta != 0.0f) {
+  if (kReadC && p.beta != 0.0f && !p.c_tma) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       int const grow = row0 + 16 * w + g + 8 * h;
@@ -515,6 +530,13 @@ __device__ __forceinline__ uint32_t ws_pack_pair(float a, float b) {
   }
 }
 
+// The inverse of ws_pack_pair: the register's low half first.
+template <class TOut>
+__device__ __forceinline__ float2 ws_unpack_pair(uint32_t r) {
+  if constexpr (std::is_same_v<TOut, __half>) return __half22float2(*reinterpret_cast<const __half2*>(&r));
+  else return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&r));
+}
+
 // Writes group `sub` of a consumer warpgroup's m64nN f32 accumulator
 // (ws_group_values) into `tile` (8 KiB, 1024-byte aligned) as
 // ws_epi_offset lays it out for the TMA stores (kColMajor and p.d_trans:
@@ -528,6 +550,10 @@ __device__ __forceinline__ uint32_t ws_pack_pair(float a, float b) {
 // each matrix row one whole 16-byte chunk. f32 outputs (row-major D' only)
 // use 8-byte st.shared. Either way the 8 rows of one matrix land on 8
 // different chunks of the 128-byte bank window: no bank conflicts.
+// With p.c_tma, `tile` holds group `sub` of C' (ws_load_c_group, same
+// layout): each thread first reads the C' values of the places it writes
+// (ldmatrix at its stmatrix addresses; the f32 pairs it stores) and adds
+// beta times them; the warp's later stores overwrite exactly what it read.
 // `sub` is a compile-time constant after the callers' unrolling, so the
 // blocks past kN in a narrower last group fold away.
 template <class TOut, int kN, bool kColMajor, class Acc>
@@ -546,16 +572,30 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
 #pragma unroll
     for (int jb = 0; jb < kBlocks; jb += 2) {
       if (jb >= blocks) continue;
+      bool const trans = kColMajor && p.d_trans;
+      uint8_t* const at = tile + ws_stmatrix_row_offset(w, lane, jb, kBox, trans);
+      if (p.c_tma) {
+        // ldmatrix from the addresses stmatrix writes hands each lane the
+        // pairs of C' that its accumulator pairs become (the inverse map).
+        uint32_t c[4];
+        if (trans) arch::ldmatrix<4, true>(at, c);
+        else arch::ldmatrix<4, false>(at, c);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          int const k = 4 * (jb + i / 2) + 2 * (i % 2);
+          float2 const cf = ws_unpack_pair<TOut>(c[i]);
+          v[k] += p.beta * cf.x;
+          v[k + 1] += p.beta * cf.y;
+        }
+      }
       uint32_t s[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         int const k = 4 * (jb + i / 2) + 2 * (i % 2);  // matrix i = (h = i % 2, jb + i / 2)
         s[i] = ws_pack_pair<TOut>(v[k], v[k + 1]);
       }
-      if (kColMajor && p.d_trans)
-        arch::stmatrix<4, true>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, true), s);
-      else
-        arch::stmatrix<4, false>(tile + ws_stmatrix_row_offset(w, lane, jb, kBox, false), s);
+      if (trans) arch::stmatrix<4, true>(at, s);
+      else arch::stmatrix<4, false>(at, s);
     }
   } else {
 #pragma unroll
@@ -563,9 +603,16 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
       int const r = 16 * w + g + 8 * h;  // row in the 64-row block
 #pragma unroll
       for (int jb = 0; jb < kBlocks; ++jb)
-        if (jb < blocks)
-          *reinterpret_cast<float2*>(tile + ws_epi_offset(r, 8 * jb + 2 * q, kOutBytes, kBox, false)) =
-              make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
+        if (jb < blocks) {
+          float2* const at = reinterpret_cast<float2*>(tile + ws_epi_offset(r, 8 * jb + 2 * q, kOutBytes, kBox, false));
+          float2 x = make_float2(v[4 * jb + 2 * h], v[4 * jb + 2 * h + 1]);
+          if (p.c_tma) {
+            float2 const c = *at;
+            x.x += p.beta * c.x;
+            x.y += p.beta * c.y;
+          }
+          *at = x;
+        }
     }
   }
 }
@@ -575,13 +622,16 @@ __device__ __forceinline__ void ws_epilogue_write_subtile(const Acc& acc, const 
 // ws_pack_group rounds group `sub` into 16 registers, s[4 (jb / 2) + i]
 // the register of stmatrix matrix i = (h = i % 2, block jb + i / 2) for the
 // even blocks jb; ws_store_packed_group stores them as
-// ws_epilogue_write_subtile would have.
+// ws_epilogue_write_subtile would have. alpha * acc only: beta * C is not
+// read (beta != 0 takes WsGemmTmaStoreReadCConfig). With the C pass the
+// kernel spilled 68 / 68 bytes, all of it but one 4-byte store per tile on
+// the beta != 0 path (cuobjdump of run 384); without it, none (session 48).
 template <class TOut, class Acc>
 __device__ __forceinline__ void ws_pack_group(const Acc& acc, const WsGemmParams& p, int sub, int row0, int col0,
                                               uint32_t* s) {
   static_assert(sizeof(TOut) == 2, "ws_pack_group: 16-bit outputs only");
   float v[32];
-  ws_group_values<TOut, 256>(acc, p, sub, row0, col0, v);
+  ws_group_values<TOut, 256, false>(acc, p, sub, row0, col0, v);
 #pragma unroll
   for (int jb = 0; jb < 8; jb += 2)
 #pragma unroll
@@ -600,33 +650,85 @@ __device__ __forceinline__ void ws_store_packed_group(const uint32_t* s, uint8_t
   }
 }
 
-// Thread 0's TMA stores of group `sub` from `tile`: one per box of the
-// group (ws_epi_offset), none for a box past the block's kN columns or
-// wholly outside D.
+// The TMA boxes of group `sub` of the 64-row block at D' (row0, col0), as
+// ws_epi_offset lays them out: f(byte offset in the group buffer, box
+// coordinates c0, c1 in the D' tensor map) for each box, none for a box past
+// the block's kN columns or wholly outside D'. kBoxBytes: one box's bytes.
+template <class TOut, int kN, bool kColMajor>
+struct WsGroupBoxes {
+  static constexpr int kW = 128 / int(sizeof(TOut));
+  static constexpr int kBoxCols = ws_epi_box_bytes(kN * int(sizeof(TOut))) / int(sizeof(TOut));
+  static constexpr int kTransRows = ws_epi_trans_rows(kN);
+  __device__ static int box_bytes(bool trans) { return trans ? 128 * kTransRows : 64 * kBoxCols * int(sizeof(TOut)); }
+  template <class F>
+  __device__ static void each(const WsGemmParams& p, int sub, int row0, int col0, F&& f) {
+    if (row0 >= p.m) return;
+    // The launcher refuses f32 with a column-major D'.
+    bool const trans = kColMajor && sizeof(TOut) == 2 && p.d_trans;
+    int const cols = trans ? kTransRows : kBoxCols;  // D' columns per box
+#pragma unroll
+    for (int bx = 0; bx < 4; ++bx) {  // at most 4 boxes per group (32-byte or 16-row boxes)
+      int const c = sub * kW + bx * cols;  // first column of box bx in the block
+      if (bx * cols >= kW || c >= kN || col0 + c >= p.n) continue;
+      int const off = bx * cols * (trans ? 128 : 64 * int(sizeof(TOut)));
+      if (trans) f(off, row0, col0 + c);
+      else f(off, col0 + c, row0);
+    }
+  }
+};
+
+// Thread 0's TMA stores of group `sub` from `tile` (WsGroupBoxes).
 template <class TOut, int kN, bool kColMajor>
 __device__ __forceinline__ void ws_store_subtile(const WsGemmParams& p, const void* tmap_d, uint8_t* tile, int sub,
                                                  int row0, int col0) {
-  constexpr int kW = 128 / int(sizeof(TOut));
-  constexpr int kBoxCols = ws_epi_box_bytes(kN * int(sizeof(TOut))) / int(sizeof(TOut));
-  constexpr int kTransRows = ws_epi_trans_rows(kN);
-  if (row0 >= p.m) return;
-  // The launcher refuses f32 with a column-major D'.
-  bool const trans = kColMajor && sizeof(TOut) == 2 && p.d_trans;
-  int const cols = trans ? kTransRows : kBoxCols;      // D' columns per box
-#pragma unroll
-  for (int bx = 0; bx < 4; ++bx) {  // at most 4 boxes per group (32-byte or 16-row boxes)
-    int const c = sub * kW + bx * cols;  // first column of box bx in the block
-    if (bx * cols >= kW || c >= kN || col0 + c >= p.n) continue;
-    uint8_t* const src = tile + bx * cols * (trans ? 128 : 64 * int(sizeof(TOut)));
-    if (trans) arch::tma_store_2d(tmap_d, src, row0, col0 + c);
-    else arch::tma_store_2d(tmap_d, src, col0 + c, row0);
-  }
+  WsGroupBoxes<TOut, kN, kColMajor>::each(
+      p, sub, row0, col0, [&](int off, int c0, int c1) { arch::tma_store_2d(tmap_d, tile + off, c0, c1); });
+}
+
+// Thread 0 (p.c_tma): group `sub` of C' into `tile` by TMA, the same boxes
+// at the same offsets as the stores of D' (tmap_c is encoded as tmap_d with
+// C's base and rows), completing one phase of `bar`: its expected bytes are
+// those of the boxes issued (a box partly outside C' counts whole; TMA fills
+// the outside with zeros), and a group with no box completes the phase by
+// the arrival alone. The buffer must be free: no store still reading it.
+template <class TOut, int kN, bool kColMajor>
+__device__ __forceinline__ void ws_load_c_group(const WsGemmParams& p, const void* tmap_c, uint8_t* tile,
+                                                uint64_t* bar, int sub, int row0, int col0) {
+  using Boxes = WsGroupBoxes<TOut, kN, kColMajor>;
+  uint32_t boxes = 0;
+  Boxes::each(p, sub, row0, col0, [&](int, int, int) { ++boxes; });
+  arch::mbarrier_arrive_expect_tx(bar, boxes * uint32_t(Boxes::box_bytes(kColMajor && sizeof(TOut) == 2 && p.d_trans)));
+  Boxes::each(p, sub, row0, col0,
+              [&](int off, int c0, int c1) { arch::tma_load_2d(tile + off, tmap_c, bar, c0, c1); });
 }
 
 // Groups (64 rows x 128 bytes) of a consumer warpgroup's 64 x kN block of
 // TOut outputs.
 template <class TOut, int kN>
 inline constexpr int kWsEpiGroups = (kN * int(sizeof(TOut)) + 127) / 128;
+
+// A consumer's C' source for the TMA-store epilogue (p.c_tma): the tensor
+// map and the consumer's two barriers, bar[b] completing once per group of
+// C' loaded into buffer b; bit b of `phase` is the parity of bar[b]'s next
+// completion (every thread of the warpgroup waits on each, so each keeps
+// the same bits).
+struct WsEpiC {
+  const void* tmap = nullptr;
+  uint64_t* bar = nullptr;
+  uint32_t phase = 0;
+};
+
+// Thread 0 (p.c_tma): groups 0 and 1 of C' for the block at (row0, col0)
+// into the two buffers of `buf`, after every store still reading them.
+template <class TOut, int kN, bool kColMajor>
+__device__ __forceinline__ void ws_prefetch_c(const WsGemmParams& p, const WsEpiC& c, uint8_t* buf, int row0,
+                                              int col0) {
+  constexpr int kSub = kWsEpiGroups<TOut, kN>;
+  arch::tma_store_wait_read<0>();
+#pragma unroll
+  for (int sub = 0; sub < (kSub < 2 ? kSub : 2); ++sub)
+    ws_load_c_group<TOut, kN, kColMajor>(p, c.tmap, buf + sub * 8192, &c.bar[sub], sub, row0, col0);
+}
 
 // One m64nN f32 accumulator of a consumer warpgroup -> shared memory ->
 // TMA store, in groups of 64 rows x kW columns (ws_epilogue_write_subtile).
@@ -640,23 +742,35 @@ inline constexpr int kWsEpiGroups = (kN * int(sizeof(TOut)) + 127) / 128;
 // `ring` (not null): group g goes to ring + g * ring_stride instead, 8 KiB
 // that nothing else uses until the kernel ends (a cooperative consumer's own
 // A rows of ring stage g after its last unit), and no group waits.
+// p.c_tma (beta * C' by TMA): groups 0 and 1 of C' come into the two
+// buffers first (ws_prefetch_c; `c_issued`: the caller already did, before
+// the K loop's last wgmmas completed), group g + 2 into g's buffer as soon
+// as g's store has read it; each group waits for its C' instead of for a
+// buffer, and `ring` is not used (its stages may still be read by wgmma
+// where the loads are issued early).
 // NOTE: session 42, run 355 (H200, layouts.sh, rotating inputs, same run,
-// the defaults without -> with it): 2048x1024x512 0.920 -> 0.937, 1536^3
-// 0.858 -> 0.864, 1536^2x1024 0.888 -> 0.895, 3072^2x512 0.963 -> 0.967;
-// 2048^3, 2560^2x4096 and 4096^3 within 0.2%.
+// the defaults without -> with the ring): 2048x1024x512 0.920 -> 0.937,
+// 1536^3 0.858 -> 0.864, 1536^2x1024 0.888 -> 0.895, 3072^2x512 0.963 ->
+// 0.967; 2048^3, 2560^2x4096 and 4096^3 within 0.2%.
 template <class TOut, int kN, bool kColMajor, class Acc>
 __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmParams& p, const void* tmap_d,
                                                 uint8_t* buf, uint32_t bar_id, int row0, int col0,
-                                                uint8_t* ring = nullptr, int ring_stride = 0) {
+                                                uint8_t* ring, int ring_stride, WsEpiC& c, bool c_issued) {
   constexpr int kSub = kWsEpiGroups<TOut, kN>;
   static_assert((kN * int(sizeof(TOut))) % 32 == 0 && (sizeof(TOut) == 4 || kN % 16 == 0),
                 "ws_epilogue_tma: a 64xN block must split into TMA boxes of at least 32 bytes and whole 16x16 "
                 "stmatrix blocks");
   int const t = threadIdx.x % 128;
+  bool const c_tma = p.c_tma;
+  if (c_tma) ring = nullptr;
+  if (c_tma && !c_issued && t == 0) ws_prefetch_c<TOut, kN, kColMajor>(p, c, buf, row0, col0);
 #pragma unroll
   for (int sub = 0; sub < kSub; ++sub) {
     uint8_t* const tile = ring ? ring + sub * ring_stride : buf + (sub % 2) * 8192;
-    if (t == 0 && !ring) {
+    if (c_tma) {
+      arch::mbarrier_wait(&c.bar[sub % 2], (c.phase >> (sub % 2)) & 1u);
+      c.phase ^= 1u << (sub % 2);
+    } else if (t == 0 && !ring) {
       if (sub == 0 && kSub % 2 == 1) arch::tma_store_wait_read<0>();
       else arch::tma_store_wait_read<1>();
     }
@@ -671,6 +785,10 @@ __device__ __forceinline__ void ws_epilogue_tma(const Acc& acc, const WsGemmPara
       // one-group-per-buffer count of the wait above.
       ws_store_subtile<TOut, kN, kColMajor>(p, tmap_d, tile, sub, row0, col0);
       arch::tma_store_commit_group();
+      if (c_tma && sub + 2 < kSub) {
+        arch::tma_store_wait_read<0>();
+        ws_load_c_group<TOut, kN, kColMajor>(p, c.tmap, tile, &c.bar[sub % 2], sub + 2, row0, col0);
+      }
     }
   }
 }
@@ -802,7 +920,8 @@ using WsMmaFamily = std::conditional_t<kF16Acc, arch::F16F16F16, typename WsFami
 template <class TIn, class TOut, class Cfg = WsGemmConfig, bool kF16Acc = false>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-                   const __grid_constant__ CUtensorMap tmap_d, const WsGemmParams p) {
+                   const __grid_constant__ CUtensorMap tmap_d, const __grid_constant__ CUtensorMap tmap_c,
+                   const WsGemmParams p) {
 #if TESSERA_SM90A_ENABLED
   static_assert(!kF16Acc || (std::is_same_v<TIn, __half> && std::is_same_v<TOut, __half>),
                 "ws_gemm_kernel: f16 accumulation is offered for f16 inputs and an f16 output only");
@@ -830,6 +949,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   uint64_t* const order = empty + Cfg::kStages;
   // Split-K: per consumer, whether its unit was the last of its block.
   volatile int* const last_flag = reinterpret_cast<volatile int*>(order + 2);
+  // p.c_tma: consumer c's C' barriers c_bar[2c], c_bar[2c + 1] (WsEpiC).
+  uint64_t* const c_bar = order + 3;
 
   int const wg = int(threadIdx.x) / 128;
   int const warp = int(threadIdx.x) / 32;
@@ -844,6 +965,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     arch::mbarrier_init(&order[0], 1);
     arch::mbarrier_init(&order[1], 1);
+#pragma unroll
+    for (int b = 0; b < 2 * Cfg::kConsumers; ++b) arch::mbarrier_init(&c_bar[b], 1);
     arch::fence_mbarrier_init();
   }
   __syncthreads();
@@ -1003,6 +1126,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
     }
     uint32_t my_tiles = 0;  // tiles this consumer has started
+    [[maybe_unused]] WsEpiC epi_c;
+    epi_c.tmap = &tmap_c;
+    epi_c.bar = c_bar + 2 * cw;
     // kDeferStores (16-bit outputs): the last block this consumer finished,
     // packed to 16 bits in registers (four groups of 16), whose groups go to
     // shared memory and out by TMA store one per K-block, group j in K-block
@@ -1207,6 +1333,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
       // Ping-pong: the other consumer's next unit streams through the ring next.
       if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
+      // beta * C' by TMA: the first two groups of C' (of row block 0) start
+      // loading behind the last K-block's wgmmas; a whole tile always runs
+      // its epilogue (a K-slice of a split tile learns that only later).
+      [[maybe_unused]] bool c_early = false;
+      if constexpr (Cfg::kTmaStore && !kDefer) {
+        c_early = p.c_tma && (p.splits == 1 || unit.tile < p.split_from);
+        if (c_early && threadIdx.x % 128 == 0)
+          ws_prefetch_c<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(p, epi_c, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+                                                                tm * Cfg::kBlockM + a_row_off / 128, tn * Cfg::kBlockN);
+      }
       arch::wgmma_wait_group<0>();
       TESSERA_WS_MARK_IF(threadIdx.x == 128, 12);
 #pragma unroll
@@ -1247,7 +1383,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                     ? sA + a_row_off
                     : nullptr;
             ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
-                                                uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes);
+                                                uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes,
+                                                epi_c, c_early && hf == 0);
           } else {
             ws_epilogue<TOut, Cfg::kBlockN>(v, p, row0, tn * Cfg::kBlockN);
           }
@@ -1270,6 +1407,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   (void)tmap_a;
   (void)tmap_b;
   (void)tmap_d;
+  (void)tmap_c;
   (void)p;
   __trap();
 #endif
@@ -1294,6 +1432,10 @@ bool can_implement_sm90_ws_gemm(const GemmArgs& args);
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream);
 
 Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVariant variant);
+// Whether launching `args` with `variant` would bring beta * C in by TMA
+// (the TMA-store epilogue, WsGemmParams::c_tma) rather than element by
+// element: for tests that must cover both paths. Does not query the device.
+bool sm90_ws_reads_c_by_tma(const GemmArgs& args, const Sm90WsVariant& variant);
 // The variant launch_sm90_ws_gemm(args, stream) runs on the current device:
 // select_sm90_ws_variant with `args`' kernel orientation, row alignment and
 // operand majors (for timing drivers that alter the default).

@@ -49,6 +49,7 @@ using kernels::sm90::WsGemmPingPong64x128TmaStoreConfig;
 using kernels::sm90::WsGemmPingPongConfig;
 using kernels::sm90::WsGemmPingPong128TmaStoreConfig;
 using kernels::sm90::WsGemmTmaStoreConfig;
+using kernels::sm90::WsGemmTmaStoreReadCConfig;
 
 Status ws_fail(StatusCode code, std::string message) {
   return Status{code, "sm90_ws_gemm: " + std::move(message)};
@@ -159,10 +160,31 @@ const void* function_for(const GemmArgs& args) {
   return nullptr;
 }
 
-// Calls f.template operator()<Cfg>() with the configuration of `v` (TMA-store
-// epilogue when `tma_store`), or returns the rule the variant breaks.
+// The cooperative 128x256 TMA-store kernel that reads C exists for 16-bit
+// outputs only (with_config): 3 kernels, not 6.
+template <>
+const void* function_for<WsGemmTmaStoreReadCConfig>(const GemmArgs& args) {
+  using Cfg = WsGemmTmaStoreReadCConfig;
+  DataType const out = resolved_output(args);
+  if (args.accumulate == DataType::f16)
+    return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
+  if (args.input == DataType::bf16 && out == DataType::bf16) return kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
+  if (args.input == DataType::f16 && out == DataType::f16) return kernel_fn<__half, __half, Cfg>();
+  return nullptr;
+}
+
+// Calls f.template operator()<Cfg>() with the configuration of `v` for
+// `args` (TMA-store epilogue when uses_tma_store), or returns the rule the
+// variant breaks. The cooperative 128x256 TMA-store kernel defers its 16-bit
+// stores and reads no C, so a 16-bit output with beta != 0 takes
+// WsGemmTmaStoreReadCConfig.
+bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args);
+// Whether the cooperative 128x256 TMA-store launch must read C through
+// WsGemmTmaStoreReadCConfig: beta != 0 with a 16-bit output.
+bool reads_c_16bit(const GemmArgs& args) { return args.beta != 0.0f && size_of(resolved_output(args)) == 2; }
 template <class F>
-Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
+Status with_config(const detail::Sm90WsVariant& v, const GemmArgs& args, F&& f) {
+  bool const tma_store = uses_tma_store(v, args);
   if (v.cluster == 2) {
     if (v.pingpong && v.tile_m == 64)
       return tma_store ? f.template operator()<WsGemmPingPong64x128Cluster2TmaStoreConfig>()
@@ -180,7 +202,9 @@ Status with_config(const detail::Sm90WsVariant& v, bool tma_store, F&& f) {
     };
     switch (v.tile_n) {
       case 256:
-        return tma_store ? f.template operator()<WsGemmTmaStoreConfig>() : f.template operator()<WsGemmConfig>();
+        if (!tma_store) return f.template operator()<WsGemmConfig>();
+        if (reads_c_16bit(args)) return f.template operator()<WsGemmTmaStoreReadCConfig>();
+        return f.template operator()<WsGemmTmaStoreConfig>();
       case 224: return wide.template operator()<224>();
       case 208: return wide.template operator()<208>();
       case 192: return wide.template operator()<192>();
@@ -262,6 +286,16 @@ bool d_tma_storable(const GemmArgs& args) {
          (inner * ob) % 16 == 0 && (args.batch_count == 1 || (args.d.batch_stride * ob) % 16 == 0);
 }
 
+// Whether the TMA-store epilogue can load C by TMA in D's boxes (beta != 0):
+// C in D's order (so C' has the orientation and extents of D', which
+// d_tma_storable already holds to whole 16-byte rows), 16-byte aligned base,
+// ld and batch stride. Otherwise it reads C element by element.
+bool c_tma_loadable(const GemmArgs& args) {
+  std::int64_t const ob = size_of(resolved_output(args));
+  return args.beta != 0.0f && args.c.order == args.d.order && reinterpret_cast<std::uintptr_t>(args.c.data) % 16 == 0 &&
+         (args.c.ld * ob) % 16 == 0 && (args.batch_count == 1 || (args.c.batch_stride * ob) % 16 == 0);
+}
+
 // Whether variant `v` is a wide cooperative tile, 128 x 160..224, unclustered:
 // the tiles whose TMA-store form is WsGemmNarrowTmaConfig (kWideTmaStore).
 bool wide_tma_tile(const detail::Sm90WsVariant& v) {
@@ -283,7 +317,7 @@ GemmKernel::LaunchShape launch_shape(const GemmArgs& args) {
   if (!can_implement(args)) return {};
   detail::Sm90WsVariant const v = default_variant(args);
   GemmKernel::LaunchShape shape;
-  (void)with_config(v, uses_tma_store(v, args), [&]<class Cfg>() {
+  (void)with_config(v, args, [&]<class Cfg>() {
     shape = {function_for<Cfg>(args), Cfg::kThreads, Cfg::kSmemBytes};
     return Status{};
   });
@@ -344,6 +378,13 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
 
   const void* fn = function_for<Cfg>(args);
   if (fn == nullptr) return ws_fail(StatusCode::cannot_implement, "no instantiation for these types");
+  // with_config's rule: the deferred epilogue never sees beta * C.
+  if constexpr (Cfg::kDeferStores) {
+    if (reads_c_16bit(args))
+      return ws_fail(StatusCode::cannot_implement,
+                     "the deferred-store 128x256 kernel reads no C; beta != 0 with a 16-bit output takes the "
+                     "kernel that stores each tile at its end");
+  }
   cudaError_t err = static_cast<cudaError_t>(detail::set_smem_attributes_once(fn, Cfg::kSmemBytes));
   if (err != cudaSuccess)
     return ws_fail(StatusCode::cuda_error, std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(err));
@@ -384,6 +425,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   p.b_mn = !b_km;
   p.d_trans = transpose;
   if (args.beta != 0.0f) kernel_strides(args.c, swap, &p.c_row, &p.c_col);
+  bool const c_tma = Cfg::kTmaStore && c_tma_loadable(args);
   std::int64_t const tiles = p.splits == 1 ? all_tiles : split_from + (all_tiles - split_from) * p.splits;  // work units
   if (tiles > INT_MAX) return ws_fail(StatusCode::cannot_implement, "too many tiles");
   // Persistent grid: one CTA per SM (per pair of SMs and tile-row pair for
@@ -485,7 +527,7 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   for (std::int64_t bi = 0; bi < args.batch_count; ++bi) {
     ta.base = static_cast<const char*>(ka.data) + bi * ka.batch_stride * e;
     tb.base = static_cast<const char*>(kb.data) + bi * kb.batch_stride * e;
-    CUtensorMap tmap_a, tmap_b, tmap_d{};
+    CUtensorMap tmap_a, tmap_b, tmap_d{}, tmap_c{};
     if (auto r = tma::encode_tiled(&tmap_a, ta); !r.ok) return ws_fail(StatusCode::cannot_implement, "A: " + r.message);
     if (auto r = tma::encode_tiled(&tmap_b, tb); !r.ok) return ws_fail(StatusCode::cannot_implement, "B: " + r.message);
     p.d = static_cast<char*>(args.d.data) + bi * args.d.batch_stride * out_bytes;
@@ -494,7 +536,16 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
       td.base = p.d;
       if (auto r = tma::encode_tiled(&tmap_d, td); !r.ok) return ws_fail(StatusCode::cannot_implement, "D: " + r.message);
     }
-    void* kargs[] = {&tmap_a, &tmap_b, &tmap_d, &p};
+    // C' in the boxes of D' (c_tma_loadable); a map the driver refuses leaves
+    // this matrix to the element-wise reads.
+    p.c_tma = false;
+    if (c_tma) {
+      tma::TiledDesc tc = td;
+      tc.base = p.c;
+      tc.strides[0] = std::uint64_t((transpose ? p.c_col : p.c_row) * out_bytes);
+      p.c_tma = tma::encode_tiled(&tmap_c, tc).ok;
+    }
+    void* kargs[] = {&tmap_a, &tmap_b, &tmap_d, &tmap_c, &p};
     if constexpr (Cfg::kCluster == 1) {
       err = cudaLaunchKernel(fn, dim3(grid), dim3(Cfg::kThreads), kargs, size_t(Cfg::kSmemBytes), stream);
     } else {
@@ -517,6 +568,10 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
 namespace detail {
 
 bool can_implement_sm90_ws_gemm(const GemmArgs& args) { return unsupported_reason(args).empty(); }
+
+bool sm90_ws_reads_c_by_tma(const GemmArgs& args, const Sm90WsVariant& v) {
+  return can_implement_sm90_ws_gemm(args) && uses_tma_store(v, args) && c_tma_loadable(args);
+}
 
 // In D's own orientation (D' = D, or D^T for a column-major D) B' would be
 // the M/N-major tf32 operand: the launch flips the orientation.
@@ -554,7 +609,7 @@ Status launch_sm90_ws_gemm(const GemmArgs& args, gemm_stream_t stream, Sm90WsVar
                    "64x128 only");
   if (variant.splits > 1 && variant.cluster != 1)
     return ws_fail(StatusCode::cannot_implement, "split-K is not implemented for clusters");
-  return with_config(variant, uses_tma_store(variant, args), [&]<class Cfg>() {
+  return with_config(variant, args, [&]<class Cfg>() {
     return launch_with<Cfg>(args, stream, variant);
   });
 }
