@@ -653,18 +653,22 @@ __device__ __forceinline__ void ws_store_packed_group(const uint32_t* s, uint8_t
 // The TMA boxes of group `sub` of the 64-row block at D' (row0, col0), as
 // ws_epi_offset lays them out: f(byte offset in the group buffer, box
 // coordinates c0, c1 in the D' tensor map) for each box, none for a box past
-// the block's kN columns or wholly outside D'. kBoxBytes: one box's bytes.
+// the block's kN columns or wholly outside D'. box_bytes: one box's bytes.
 template <class TOut, int kN, bool kColMajor>
 struct WsGroupBoxes {
   static constexpr int kW = 128 / int(sizeof(TOut));
   static constexpr int kBoxCols = ws_epi_box_bytes(kN * int(sizeof(TOut))) / int(sizeof(TOut));
   static constexpr int kTransRows = ws_epi_trans_rows(kN);
-  __device__ static int box_bytes(bool trans) { return trans ? 128 * kTransRows : 64 * kBoxCols * int(sizeof(TOut)); }
+  // Whether D' is column-major here (the launcher refuses f32 with a
+  // column-major D').
+  __device__ static bool trans(const WsGemmParams& p) { return kColMajor && sizeof(TOut) == 2 && p.d_trans; }
+  __device__ static int box_bytes(const WsGemmParams& p) {
+    return trans(p) ? 128 * kTransRows : 64 * kBoxCols * int(sizeof(TOut));
+  }
   template <class F>
   __device__ static void each(const WsGemmParams& p, int sub, int row0, int col0, F&& f) {
     if (row0 >= p.m) return;
-    // The launcher refuses f32 with a column-major D'.
-    bool const trans = kColMajor && sizeof(TOut) == 2 && p.d_trans;
+    bool const trans = WsGroupBoxes::trans(p);
     int const cols = trans ? kTransRows : kBoxCols;  // D' columns per box
 #pragma unroll
     for (int bx = 0; bx < 4; ++bx) {  // at most 4 boxes per group (32-byte or 16-row boxes)
@@ -697,7 +701,7 @@ __device__ __forceinline__ void ws_load_c_group(const WsGemmParams& p, const voi
   using Boxes = WsGroupBoxes<TOut, kN, kColMajor>;
   uint32_t boxes = 0;
   Boxes::each(p, sub, row0, col0, [&](int, int, int) { ++boxes; });
-  arch::mbarrier_arrive_expect_tx(bar, boxes * uint32_t(Boxes::box_bytes(kColMajor && sizeof(TOut) == 2 && p.d_trans)));
+  arch::mbarrier_arrive_expect_tx(bar, boxes * uint32_t(Boxes::box_bytes(p)));
   Boxes::each(p, sub, row0, col0,
               [&](int off, int c0, int c1) { arch::tma_load_2d(tile + off, tmap_c, bar, c0, c1); });
 }
