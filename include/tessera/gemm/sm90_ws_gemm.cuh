@@ -747,8 +747,8 @@ __device__ __forceinline__ void ws_prefetch_c(const WsGemmParams& p, const WsEpi
 // that nothing else uses until the kernel ends (a cooperative consumer's own
 // A rows of ring stage g after its last unit), and no group waits.
 // p.c_tma (beta * C' by TMA): groups 0 and 1 of C' come into the two
-// buffers first (ws_prefetch_c; `c_issued`: the caller already did, before
-// the K loop's last wgmmas completed), group g + 2 into g's buffer as soon
+// buffers first (ws_prefetch_c; `c_issued`: the caller already did, in
+// the K loop), group g + 2 into g's buffer as soon
 // as g's store has read it; each group waits for its C' instead of for a
 // buffer, and `ring` is not used (its stages may still be read by wgmma
 // where the loads are issued early).
@@ -1215,6 +1215,30 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           for (int r = 0; r < Mma::kRegsD; ++r) asm volatile("" : "=r"(acc[hf][r]));
       }
       int prev_stage = 0;
+      // beta * C' by TMA: the first two groups of C' (of row block 0) start
+      // loading at K-block c_at of the K loop (thread 0 of the consumer only;
+      // -1 elsewhere), most of a K loop before the epilogue reads them. Their
+      // buffers are free once the previous epilogue's stores have read them:
+      // ws_prefetch_c waits for that, two K-blocks after those stores were
+      // issued. A whole tile always runs its epilogue (a K-slice of a split
+      // tile learns that only later).
+      // NOTE: session 48 issued them behind the last K-block's wgmmas, so
+      // the epilogue's first wait met most of a TMA load's latency. Run 398
+      // (H200, same-run A/B, beta = 1): 4096^3 0.949 -> 0.959x cuBLAS,
+      // 8192^3 0.991 -> 1.003, 1536^3 0.816 -> 0.832; beta = 0 unchanged.
+      [[maybe_unused]] bool c_early = false;
+      [[maybe_unused]] int c_at = -1;
+      if constexpr (Cfg::kTmaStore && !kDefer) {
+        c_early = p.c_tma && (p.splits == 1 || unit.tile < p.split_from);
+        if (c_early && threadIdx.x % 128 == 0) c_at = unit.kbs > 2 ? 2 : unit.kbs - 1;
+      }
+      auto prefetch_c = [&](int kb) {
+        if constexpr (Cfg::kTmaStore && !kDefer)
+          if (kb == c_at)
+            ws_prefetch_c<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(p, epi_c, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+                                                                  tm * Cfg::kBlockM + a_row_off / 128,
+                                                                  tn * Cfg::kBlockN);
+      };
       // The K loop, per operand major-ness (the wgmma transpose immediates
       // are compile-time: one copy of the loop per case, chosen per tile).
       auto mainloop = [&]<int kMnA, int kMnB>() {
@@ -1259,6 +1283,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
               else store_group(3);
             }
           }
+          prefetch_c(kb);
           // Keep this K-block's group in flight; the previous one is done, so
           // its stage goes back to the producer.
           arch::wgmma_wait_group<1>();
@@ -1324,6 +1349,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             arch::wgmma_wait_group<1>();
           };
           half.template operator()<0>();
+          prefetch_c(kb);
           half.template operator()<1>();
           // Every group of the previous K-block has completed: its stage goes back.
           if (kb > 0 && lane == 0) ws_release<Cfg>(&empty[prev_stage], rank);
@@ -1337,16 +1363,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if (Cfg::kPingPong && threadIdx.x % 128 == 0) arch::mbarrier_arrive(&order[cw]);
       // Ping-pong: the other consumer's next unit streams through the ring next.
       if (Cfg::kPingPong && tile + unit_step < num_tiles) seq += uint32_t(ws_unit(tile + unit_step, p).kbs);
-      // beta * C' by TMA: the first two groups of C' (of row block 0) start
-      // loading behind the last K-block's wgmmas; a whole tile always runs
-      // its epilogue (a K-slice of a split tile learns that only later).
-      [[maybe_unused]] bool c_early = false;
-      if constexpr (Cfg::kTmaStore && !kDefer) {
-        c_early = p.c_tma && (p.splits == 1 || unit.tile < p.split_from);
-        if (c_early && threadIdx.x % 128 == 0)
-          ws_prefetch_c<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(p, epi_c, sEpi + cw * 2 * Cfg::kEpiTileBytes,
-                                                                tm * Cfg::kBlockM + a_row_off / 128, tn * Cfg::kBlockN);
-      }
       arch::wgmma_wait_group<0>();
       TESSERA_WS_MARK_IF(threadIdx.x == 128, 12);
 #pragma unroll
