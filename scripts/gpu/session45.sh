@@ -9,7 +9,7 @@
 # Hopper device tests, all at once, then the tests. PHASE=ab (the next call,
 # on the warm machine): the A/B rounds ($L, $ROUNDS; ab_layouts.sh with
 # rotating inputs, no flush) and memcheck on the Hopper GEMM tests
-# ($SAN_FILTER). Logs under $OUT. (Runs 372-373 ran this script's own copy of
+# ($SAN_FILTER; racecheck too on $RACE_FILTER where set). Logs under $OUT. (Runs 372-373 ran this script's own copy of
 # ab_layouts.sh's build and rounds; it calls that script now.) Outcome: the patch was
 # slower (performance.md, "Session 45"). It serves any kernel change the same
 # way (session 46's unit counts, runs 377-378): apply it, make ab_old/
@@ -44,5 +44,11 @@ else
   TESSERA_TEST_IN_PROCESS=1 timeout $(( 590 - ($(date +%s) - t0) )) compute-sanitizer --tool memcheck --error-exitcode 99 \
     /tmp/s45t/tests/$T --gtest_filter="${SAN_FILTER:-HopperGemm.TmaStore*:HopperGemm.MnMajor*:HopperGemm.SplitK*:HopperGemm.F16Acc*}" > "$O/memcheck.log" 2>&1
   echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+  # RACE_FILTER (session 49): racecheck on those tests too, in what time is left.
+  if [ -n "${RACE_FILTER:-}" ]; then
+    TESSERA_TEST_IN_PROCESS=1 timeout $(( 590 - ($(date +%s) - t0) )) compute-sanitizer --tool racecheck \
+      --error-exitcode 99 /tmp/s45t/tests/$T --gtest_filter="$RACE_FILTER" > "$O/racecheck.log" 2>&1
+    echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
+  fi
 fi
 echo "done in $(( $(date +%s) - t0 ))s"

@@ -762,6 +762,32 @@ TEST(HopperGemm, Cluster2PingPong128) {
   run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, tr, R, R);  // tf32, A' = B^T N-major
 }
 
+// Small launches of the three cluster-pair kernels (cooperative 128x256,
+// ping-pong 64x128 and 128x128), both epilogues: for compute-sanitizer
+// racecheck, which did not finish Cluster2Variant in 540 s (session 47).
+// One full tile pair; residues with the pair's second tile past M'; beta
+// through TMA (TMA-store epilogue) and element-wise (direct epilogue, and C
+// in the other order); batches; f16 accumulation; a column-major D.
+TEST(HopperGemm, Cluster2Small) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  CPlace other = {};
+  other.other_order = true;
+  other.by_tma = 0;
+  for (int kind = 0; kind < 3; ++kind)
+    for (bool const tma_store : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "pair kind " << kind << (tma_store ? ", TMA store" : ", direct"));
+      detail::Sm90WsVariant const v = pair_variant(kind != 0, kind == 1 ? 64 : 128, tma_store);
+      CPlace own = {};
+      own.by_tma = tma_store ? 1 : 0;
+      run_gemm<__nv_bfloat16, float>({2 * v.tile_m, v.tile_n, 64}, R, 1.0f, 0.0f, 1, v);
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({264, 328, 72}, R, 1.5f, -0.75f, 1, v, R, C, own);
+      run_gemm<__half, __half>({200, 136, 72}, C, 1.0f, 0.5f, 2, v, R, C, own);
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({136, 200, 64}, R, 1.0f, 1.0f, 1, v, R, C, other);
+      run_gemm<__half, __half, true>({129, 136, 128}, R, -2.0f, 0.25f, 1, v);
+    }
+}
+
 // Clusters of 2 over M/N-major operands: A' loaded per CTA as MN-major
 // boxes, an MN-major B' as boxes of which each CTA of the pair loads half,
 // multicast into both. Both cluster kernels and epilogues, the three orders
