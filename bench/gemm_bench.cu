@@ -5,9 +5,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <limits>
+#include <string>
 
 #include "queue_hold.hpp"
 #include "reference/check.hpp"
@@ -259,6 +264,19 @@ bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b) {
          letter(layout[1], MatrixOrder::row_major, MatrixOrder::col_major, b);
 }
 
+bool parse_beta(std::string_view text, float* out) {
+  std::string const s(text);
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front()))) return false;
+  char* end = nullptr;
+  errno = 0;
+  double const v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) ||
+      std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+    return false;
+  *out = static_cast<float>(v);
+  return true;
+}
+
 bool parse_type(std::string_view name, DataType* out, DataType* accumulate) {
   if (accumulate != nullptr) *accumulate = DataType::f32;
   if (name == "f16acc" && accumulate != nullptr) {
@@ -292,7 +310,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   base.input = problem.type;
   base.accumulate = problem.accumulate;
   base.alpha = 1.0f;
-  base.beta = 0.0f;
+  base.beta = problem.beta;
   if (!parse_layout(problem.layout, &base.a.order, &base.b.order))
     return {StatusCode::invalid_size, "unknown layout '" + problem.layout + "' (tn, nn, nt, tt)"};
   base.a.ld = base.a.order == MatrixOrder::row_major ? sh.k : sh.m;
@@ -302,6 +320,8 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
   base.a.batch_stride = sh.m * sh.k;
   base.b.batch_stride = sh.k * sh.n;
   base.d.batch_stride = sh.m * sh.n;
+  bool const reads_c = problem.beta != 0.0f;
+  if (reads_c) base.c = {nullptr, base.d.order, base.d.ld, base.d.batch_stride};  // D's own buffer (args_for)
   DataType const out_type = resolved_output(base);
   std::int64_t const in_bytes = size_of(problem.type), out_bytes = size_of(out_type);
   std::int64_t const a_elems = sh.m * sh.k * problem.batch_count;
@@ -323,6 +343,12 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
     if (Status s = fill_random(b[i].ptr, b_elems, problem.type, 1001 + 2 * i); !s.ok()) return s;
   }
   if (Status s = d.allocate(d_elems * out_bytes); !s.ok()) return s;
+  // beta != 0: C's values, copied into D before each checked run.
+  DeviceBuffer c0;
+  if (reads_c) {
+    if (Status s = c0.allocate(d_elems * out_bytes); !s.ok()) return s;
+    if (Status s = fill_random(c0.ptr, d_elems, out_type, 999); !s.ok()) return s;
+  }
   if (Status s = cuda_check(cudaDeviceSynchronize(), "fill inputs"); !s.ok()) return s;
 
   auto args_for = [&](int set) {
@@ -330,6 +356,7 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
     g.a.data = a[set % sets].ptr;
     g.b.data = b[set % sets].ptr;
     g.d.data = d.ptr;
+    if (reads_c) g.c.data = d.ptr;
     return g;
   };
   cudaStream_t const stream = nullptr;
@@ -346,11 +373,19 @@ Status run_problem(const Problem& problem, const DeviceInfo& device, const Confi
     m->impl = impl;
     m->error_bound = error_bound(base);
     GemmArgs const g0 = args_for(0);
-    Status s = poison(d.ptr, d_elems * out_bytes, stream);
+    // beta != 0: D starts as C (in place), and the check reads C from c0,
+    // which still holds those values. An element the launch does not write
+    // keeps C's value and fails the check as poison would.
+    Status s = reads_c ? cuda_check(cudaMemcpyAsync(d.ptr, c0.ptr, static_cast<size_t>(d_elems * out_bytes),
+                                                    cudaMemcpyDeviceToDevice, stream),
+                                    "copy C into D")
+                       : poison(d.ptr, d_elems * out_bytes, stream);
     if (s.ok()) s = launch(g0);
     if (s.ok()) s = cuda_check(cudaStreamSynchronize(stream), impl.c_str());
     ErrorStats stats;
-    if (s.ok()) s = check_against_fp64(g0, rows, &stats, stream);
+    GemmArgs checked = g0;
+    if (reads_c) checked.c.data = c0.ptr;
+    if (s.ok()) s = check_against_fp64(checked, rows, &stats, stream);
     if (!s.ok()) {
       m->note = s.message;
       return;

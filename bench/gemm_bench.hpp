@@ -32,6 +32,10 @@ std::vector<Shape> suite_shapes(std::string_view suite, bool quick);
 // is three positive integers joined by 'x'.
 bool parse_shape(std::string_view text, Shape* out);
 
+// "1", "-0.5", "2e-1" -> a finite float. False (and *out untouched) for
+// anything else: empty, trailing characters, inf, nan, out of float range.
+bool parse_beta(std::string_view text, float* out);
+
 // "tn" -> A row-major, B column-major, and so on (api.hpp). False if unknown.
 bool parse_layout(std::string_view layout, MatrixOrder* a, MatrixOrder* b);
 // "bf16", "f16", "f32", "tf32"; with `accumulate` given also "f16acc" (f16
@@ -45,6 +49,10 @@ struct Problem {
   DataType accumulate = DataType::f32;  // f16 only with f16 inputs ("f16acc")
   std::string layout = "tn";
   std::int64_t batch_count = 1;
+  // D = A B + beta C. Nonzero: C is D's own buffer (an in-place update, as
+  // cuBLAS requires), filled with random values before each checked run;
+  // the timed runs then keep updating D in place.
+  float beta = 0.0f;
 };
 
 // The problem's type as the reports print it: the input type, or "f16acc".

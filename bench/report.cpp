@@ -75,6 +75,12 @@ void print_table(const std::vector<ProblemResult>& results) {
                   r.copy_gbps);
       break;
     }
+  for (const ProblemResult& r : results)
+    if (r.problem.beta != 0.0f) {
+      std::printf("D = A B + %g C, C in D's buffer (an in-place update, as cuBLAS requires) in every row\n",
+                  static_cast<double>(r.problem.beta));
+      break;
+    }
   std::printf("%-18s %-5s %-3s %-26s %9s %9s %8s %6s %5s %5s %7s %5s %9s %s\n", "shape (MxNxK)",
               "type", "lay", "impl", "TFLOP/s", "ms", "xcuBLAS", "%peak", "%BW", "regs", "smem",
               "occ", "rel.err", "status");
@@ -100,7 +106,7 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
   if (!f) return false;
   f << "device,sm,group,m,n,k,batch,type,layout,impl,default_choice,ok,runs,median_ms,min_ms,max_ms,tflops,"
        "ratio_to_cublas,pct_of_peak,pct_of_bandwidth,copy_gbps,registers,static_smem,dynamic_smem,"
-       "threads,blocks_per_sm,occupancy,rel_error,error_bound,note\n";
+       "threads,blocks_per_sm,occupancy,rel_error,error_bound,note,beta\n";
   for (const ProblemResult& r : results)
     for (const Measurement& m : r.rows) {
       Shape const& s = r.problem.shape;
@@ -113,7 +119,7 @@ bool write_csv(const std::string& path, const DeviceInfo& device,
         << r.copy_gbps << ',' << m.registers << ','
         << m.static_smem << ',' << m.dynamic_smem << ',' << m.threads << ',' << m.blocks_per_sm
         << ',' << m.occupancy << ',' << m.error << ',' << m.error_bound << ','
-        << csv_field(m.note) << '\n';
+        << csv_field(m.note) << ',' << r.problem.beta << '\n';
     }
   return static_cast<bool>(f);
 }
@@ -136,7 +142,8 @@ bool write_json(const std::string& path, const DeviceInfo& device, double measur
       Shape const& s = r.problem.shape;
       f << (first ? "\n" : ",\n") << "    {\"group\": \"" << s.group << "\", \"m\": " << s.m
         << ", \"n\": " << s.n << ", \"k\": " << s.k << ", \"batch\": " << r.problem.batch_count
-        << ", \"type\": \"" << type_label(r.problem) << "\", \"layout\": \"" << r.problem.layout
+        << ", \"type\": \"" << type_label(r.problem) << "\", \"beta\": " << num(r.problem.beta)
+        << ", \"layout\": \"" << r.problem.layout
         << "\", \"impl\": \"" << json_escape(m.impl)
         << "\", \"default_choice\": " << (m.default_choice ? "true" : "false")
         << ", \"ok\": " << (m.ok ? "true" : "false")

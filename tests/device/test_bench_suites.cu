@@ -4,7 +4,8 @@
 // The benchmark's problem lists and argument parsing (bench/gemm_bench.hpp),
 // host only: the default suite is the issue's 15 shapes in its order, `all`
 // adds the midsize group, every quick list is part of its full list, and
-// malformed shapes are refused without touching the output.
+// malformed shapes and --beta values are refused without touching the
+// output.
 // No kernels here: the device passes (sm_80, sm_90a) compile nothing but
 // this guard, and the host pass does all the work (tests/CMakeLists.txt,
 // "host-only .cu tests").
@@ -89,6 +90,25 @@ TEST(BenchSuites, ParseShape) {
     Shape out = before;
     EXPECT_FALSE(tessera::bench::parse_shape(bad, &out));
     EXPECT_TRUE(same(out, before));
+  }
+}
+
+TEST(BenchSuites, ParseBeta) {
+  struct Good {
+    const char* text;
+    float value;
+  };
+  for (Good const g : {Good{"1", 1.0f}, Good{"0", 0.0f}, Good{"-0.5", -0.5f}, Good{"2e-1", 0.2f}, Good{"+3", 3.0f}}) {
+    SCOPED_TRACE(g.text);
+    float out = 7.0f;
+    ASSERT_TRUE(tessera::bench::parse_beta(g.text, &out));
+    EXPECT_EQ(out, g.value);
+  }
+  for (const char* bad : {"", " 1", "1 ", "1x", "beta", "inf", "-inf", "nan", "1e39", "-1e39", "0x"}) {
+    SCOPED_TRACE(bad);
+    float out = 7.0f;
+    EXPECT_FALSE(tessera::bench::parse_beta(bad, &out));
+    EXPECT_EQ(out, 7.0f);
   }
 }
 

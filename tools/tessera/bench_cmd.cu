@@ -18,19 +18,20 @@ namespace {
 constexpr const char* kUsage =
     "usage: tessera bench [--suite default|square|seed|llm|skinny|odd|midsize|all] [--quick] [--shapes MxNxK,...]\n"
     "                     [--types bf16,f16,f16acc,f32,tf32] [--layouts tn,nn,nt,tt] [--kernel NAME]\n"
-    "                     [--skip-kernels A,B] [--csv FILE] [--json FILE] [--svg FILE] [--no-gate]\n"
+    "                     [--skip-kernels A,B] [--beta B] [--csv FILE] [--json FILE] [--svg FILE] [--no-gate]\n"
     "  default: the square, seed, llm, skinny and odd shapes, bf16, tn; all: those and the midsize ones.\n"
     "  --quick: a subset of the shapes.\n"
     "  --shapes: these problems instead of a suite, e.g. --shapes 4096x4096x4096,8192x8192x8192.\n"
     "  f16acc: f16 inputs and output with f16 accumulation (cuBLAS CUBLAS_COMPUTE_16F beside it;\n"
     "  on Hopper the wgmma kernel runs it, the mma.sync kernels get rows of their own).\n"
+    "  --beta B: D = A B + B C (default 0), C updated in place in D's buffer for cuBLAS and Tessera alike.\n"
     "  Files are rewritten after every problem, so an interrupted run keeps its results.\n"
     "  --no-gate: time each run as it is issued, without first queueing the runs behind a gate\n"
     "  kernel; small problems then include host time where the call is slower to issue than to run.\n";
 
 int run_bench(int argc, char** argv) {
   using namespace tessera;
-  bench::Options opts({"suite", "shapes", "types", "layouts", "kernel", "skip-kernels", "csv", "json", "svg"},
+  bench::Options opts({"suite", "shapes", "types", "layouts", "kernel", "skip-kernels", "beta", "csv", "json", "svg"},
                       {"quick", "help", "no-gate"});
   if (!opts.parse(argc, argv) || opts.has("help")) {
     if (!opts.has("help")) std::fprintf(stderr, "tessera bench: %s\n", opts.error().c_str());
@@ -78,6 +79,11 @@ int run_bench(int argc, char** argv) {
       return 2;
     }
   }
+  float beta = 0.0f;
+  if (opts.has("beta") && !bench::parse_beta(opts.get("beta"), &beta)) {
+    std::fprintf(stderr, "tessera bench: bad --beta '%s' (want a finite number)\n%s", opts.get("beta").c_str(), kUsage);
+    return 2;
+  }
   std::string const kernel = opts.get("kernel");
   if (!kernel.empty() && find_gemm_kernel(kernel) == nullptr) {
     std::fprintf(stderr, "tessera bench: no kernel named '%s'\n", kernel.c_str());
@@ -114,6 +120,7 @@ int run_bench(int argc, char** argv) {
         p.type = type.input;
         p.accumulate = type.accumulate;
         p.layout = layout;
+        p.beta = beta;
         std::fprintf(stderr, "[bench] problem %zu/%zu: %lldx%lldx%lld %s %s\n", ++done, total,
                      static_cast<long long>(shape.m), static_cast<long long>(shape.n),
                      static_cast<long long>(shape.k), bench::type_label(p).c_str(),
