@@ -9,7 +9,8 @@
 # Hopper device tests, all at once, then the tests. PHASE=ab (the next call,
 # on the warm machine): the A/B rounds ($L, $ROUNDS; ab_layouts.sh with
 # rotating inputs, no flush) and memcheck on the Hopper GEMM tests
-# ($SAN_FILTER; racecheck too on $RACE_FILTER where set). Logs under $OUT. (Runs 372-373 ran this script's own copy of
+# ($SAN_FILTER; racecheck too on $RACE_FILTER where set). Logs under $OUT.
+# (Runs 372-373 ran this script's own copy of
 # ab_layouts.sh's build and rounds; it calls that script now.) Outcome: the patch was
 # slower (performance.md, "Session 45"). It serves any kernel change the same
 # way (session 46's unit counts, runs 377-378): apply it, make ab_old/
