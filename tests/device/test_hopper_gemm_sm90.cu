@@ -1861,6 +1861,62 @@ TEST(HopperGemm, NarrowSmall) {
   }
 }
 
+// beta * C through the direct epilogue (ws_epilogue), which reads a chunk
+// of C' (ws_epilogue_chunk: 4 to 16 pairs per thread) before writing that
+// chunk of D': in place (C is D: each element must be read before its own
+// write and by the thread that writes it), C with a padded ld, and C in
+// the other order, on every direct-epilogue kernel (narrow 128x16 / 128x64
+// / 128x224 in both orientations, cooperative 128x256, ping-pong 128x128
+// and 64x128, a cluster pair), ragged M and N (rows past m skipped inside
+// a chunk), split-K (the last unit's epilogue), batches, f16 accumulation.
+// Small enough for compute-sanitizer.
+TEST(HopperGemm, DirectEpilogueBeta) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  CPlace in_place = {};
+  in_place.in_place = true;
+  in_place.by_tma = 0;
+  CPlace padded = {};
+  padded.ld_extra = 5;
+  padded.by_tma = 0;
+  CPlace other = {};
+  other.other_order = true;
+  other.by_tma = 0;
+  std::vector<detail::Sm90WsVariant> variants;
+  for (int tn : {16, 64, 224})
+    for (bool tr : {false, true}) {
+      detail::Sm90WsVariant v;
+      v.tile_n = tn;
+      v.transpose = tr;
+      variants.push_back(v);
+    }
+  variants.push_back(detail::Sm90WsVariant{});  // cooperative 128x256, direct
+  for (int tm : {128, 64}) {
+    detail::Sm90WsVariant v;
+    v.pingpong = true;
+    v.tile_n = 128;
+    v.tile_m = tm;
+    variants.push_back(v);
+  }
+  variants.push_back(pair_variant(false, 128, false));
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    detail::Sm90WsVariant const& v = variants[i];
+    SCOPED_TRACE(testing::Message() << "direct variant " << i << ": tile_n " << v.tile_n << (v.transpose ? " transposed" : "")
+                                    << (v.pingpong ? " ping-pong" : "") << " cluster " << v.cluster);
+    ASSERT_FALSE(v.tma_store);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 72}, R, 1.5f, -0.75f, 1, v, R, C, in_place);
+    run_gemm<__half, float>({131, 270, 64}, C, 1.0f, 2.0f, 2, v, R, C, in_place);
+    run_gemm<__half, __half, true>({72, 200, 128}, R, -2.0f, 0.25f, 1, v, R, C, in_place);
+    run_gemm<__nv_bfloat16, __nv_bfloat16>({264, 136, 64}, C, 1.0f, 0.5f, 1, v, R, C, padded);
+    run_gemm<__half, __half>({136, 200, 64}, R, 1.0f, 1.0f, 1, v, R, C, other);
+    if (v.cluster == 1) {
+      detail::Sm90WsVariant split = v;
+      split.splits = 3;
+      run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 640}, R, 1.0f, 0.5f, 1, split, R, C, in_place);
+    }
+  }
+}
+
 // tf32 (f32 storage, 32-element K-blocks): the default launch on each kind
 // of shape, explicit configurations, alpha/beta, column-major D, batches.
 TEST(HopperGemm, Tf32) {
