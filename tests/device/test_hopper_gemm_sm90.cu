@@ -19,6 +19,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tessera/gemm/sm90_ws_gemm.cuh>
@@ -1861,15 +1862,17 @@ TEST(HopperGemm, NarrowSmall) {
   }
 }
 
-// beta * C through the direct epilogue (ws_epilogue), which reads a chunk
-// of C' (ws_epilogue_chunk: 4 to 16 pairs per thread) before writing that
-// chunk of D': in place (C is D: each element must be read before its own
-// write and by the thread that writes it), C with a padded ld, and C in
-// the other order, on every direct-epilogue kernel (narrow 128x16 / 128x64
-// / 128x224 in both orientations, cooperative 128x256, ping-pong 128x128
-// and 64x128, a cluster pair), ragged M and N (rows past m skipped inside
-// a chunk), split-K (the last unit's epilogue), batches, f16 accumulation.
-// Small enough for compute-sanitizer.
+// beta * C through the direct epilogue (ws_epilogue): in place (C is D:
+// each element must be read before its own write, by the thread that
+// writes it), C with a padded ld, C in the other order. The kernels:
+// cooperative 128 x 16..256 (every chunk size of ws_epilogue_chunk in
+// c_chunk_direct_experiment.patch: 4, 8, 16, 16 x 2, 10 x 4, 11 x 4,
+// 16 x 3, 13 x 4, 14 x 4, 16 x 4 pairs), 128x16 / 128x64 / 128x224 also
+// transposed, ping-pong
+// 64x256, 128x128 and 64x128, and the three cluster pairs. Ragged M and N
+// (rows past m skipped inside a chunk), split-K (the last unit's
+// epilogue), batches, f16 accumulation, tf32. Small enough for
+// compute-sanitizer.
 TEST(HopperGemm, DirectEpilogueBeta) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
@@ -1883,22 +1886,25 @@ TEST(HopperGemm, DirectEpilogueBeta) {
   other.other_order = true;
   other.by_tma = 0;
   std::vector<detail::Sm90WsVariant> variants;
-  for (int tn : {16, 64, 224})
+  for (int tn : {16, 32, 64, 128, 160, 176, 192, 208, 224, 256})
     for (bool tr : {false, true}) {
-      detail::Sm90WsVariant v;
+      if (tr && tn != 16 && tn != 64 && tn != 224) continue;
+      detail::Sm90WsVariant v;  // cooperative 128 x tn, direct epilogue
       v.tile_n = tn;
       v.transpose = tr;
       variants.push_back(v);
     }
-  variants.push_back(detail::Sm90WsVariant{});  // cooperative 128x256, direct
-  for (int tm : {128, 64}) {
+  // Ping-pong 64x256 (tile_n 256; tile_m stays 128), 128x128 and 64x128.
+  for (auto const [tm, tn] : {std::pair{128, 256}, std::pair{128, 128}, std::pair{64, 128}}) {
     detail::Sm90WsVariant v;
     v.pingpong = true;
-    v.tile_n = 128;
     v.tile_m = tm;
+    v.tile_n = tn;
     variants.push_back(v);
   }
   variants.push_back(pair_variant(false, 128, false));
+  variants.push_back(pair_variant(true, 64, false));
+  variants.push_back(pair_variant(true, 128, false));
   for (std::size_t i = 0; i < variants.size(); ++i) {
     detail::Sm90WsVariant const& v = variants[i];
     SCOPED_TRACE(testing::Message() << "direct variant " << i << ": tile_n " << v.tile_n << (v.transpose ? " transposed" : "")
@@ -1909,6 +1915,7 @@ TEST(HopperGemm, DirectEpilogueBeta) {
     run_gemm<__half, __half, true>({72, 200, 128}, R, -2.0f, 0.25f, 1, v, R, C, in_place);
     run_gemm<__nv_bfloat16, __nv_bfloat16>({264, 136, 64}, C, 1.0f, 0.5f, 1, v, R, C, padded);
     run_gemm<__half, __half>({136, 200, 64}, R, 1.0f, 1.0f, 1, v, R, C, other);
+    run_gemm<float, float>({136, 200, 96}, R, 1.0f, -1.0f, 1, v, R, C, in_place);
     if (v.cluster == 1) {
       detail::Sm90WsVariant split = v;
       split.splits = 3;
