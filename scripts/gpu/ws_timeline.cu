@@ -14,6 +14,7 @@
 // start's steps, consumer 0's last wgmma wait and epilogue end), the
 // launch's event time, and the bytes of A and B over it and over the
 // stretch between the median first and last stage.
+// BETA=b in the environment: D = A B + b C, C in D's buffer (in place).
 // Usage: ws_timeline ROUNDS MxNxK...  (scripts/gpu/ws_timeline.sh builds it)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -55,6 +56,14 @@ void run_problem(int m, int n, int k, int rounds) {
   T* d = nullptr;
   CHECK(cudaMalloc(&d, sizeof(T) * size_t(m) * n));
   GemmArgs args = bf16_tn_args(m, n, k, as[0], bs[0], d);
+  // BETA=b (session 50): D = A B + b C with C in D's buffer, in place, as
+  // `tessera bench --beta` times it; D starts as random values.
+  float const beta = std::getenv("BETA") ? float(std::atof(std::getenv("BETA"))) : 0.0f;
+  if (beta != 0.0f) {
+    fill<<<1024, 256>>>(d, (long long)m * n, 3u);
+    args.beta = beta;
+    args.c = MatrixDesc{d, MatrixOrder::row_major, n, 0};
+  }
   int turn = 0;
   auto launch = [&] {
     args.a.data = as[turn % 3];
@@ -140,9 +149,10 @@ void run_problem(int m, int n, int k, int rounds) {
   double const ev = median(per[kEvent]);
   double const stream = median(per[kLastMed]) - median(per[kFirstMed]);
   detail::Sm90WsVariant const v = detail::default_sm90_ws_variant(args);
-  std::printf("%dx%dx%d tn bf16: %.0f CTAs (tile_n %d%s%s, splits %d), median of %d launches, us from the first CTA's entry\n",
-              m, n, k, median(per[kCtas]), v.tile_n, v.pingpong ? ", ping-pong" : "", v.transpose ? ", transposed" : "",
-              v.splits, rounds);
+  std::printf("%dx%dx%d tn bf16, beta %g: %.0f CTAs (tile_n %d%s%s, splits %d), median of %d launches, us from the first "
+              "CTA's entry\n",
+              m, n, k, double(args.beta), median(per[kCtas]), v.tile_n, v.pingpong ? ", ping-pong" : "",
+              v.transpose ? ", transposed" : "", v.splits, rounds);
   std::printf("  last CTA entry %6.2f | TMA issue (median): first %6.2f, last %6.2f\n", median(per[kEntryMax]),
               median(per[kIssueMed]), median(per[kIssueLastMed]));
   std::printf("  first stage in: median %6.2f, max %6.2f | last stage in: median %6.2f, max %6.2f\n",
