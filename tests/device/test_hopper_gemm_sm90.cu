@@ -772,15 +772,12 @@ TEST(HopperGemm, Cluster2PingPong128) {
 TEST(HopperGemm, Cluster2Small) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  CPlace other = {};
-  other.other_order = true;
-  other.by_tma = 0;
+  CPlace const other{.other_order = true, .by_tma = 0};
   for (int kind = 0; kind < 3; ++kind)
     for (bool const tma_store : {false, true}) {
       SCOPED_TRACE(testing::Message() << "pair kind " << kind << (tma_store ? ", TMA store" : ", direct"));
       detail::Sm90WsVariant const v = pair_variant(kind != 0, kind == 1 ? 64 : 128, tma_store);
-      CPlace own = {};
-      own.by_tma = tma_store ? 1 : 0;
+      CPlace const own{.by_tma = tma_store ? 1 : 0};
       run_gemm<__nv_bfloat16, float>({2 * v.tile_m, v.tile_n, 64}, R, 1.0f, 0.0f, 1, v);
       run_gemm<__nv_bfloat16, __nv_bfloat16>({264, 328, 72}, R, 1.5f, -0.75f, 1, v, R, C, own);
       run_gemm<__half, __half>({200, 136, 72}, C, 1.0f, 0.5f, 2, v, R, C, own);
@@ -1569,21 +1566,12 @@ TEST(HopperGemm, BetaCThroughTma) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   detail::Sm90WsVariant const def{false, kDefaultLaunch};
-  CPlace tma;
-  tma.by_tma = 1;
-  CPlace padded = tma;
-  padded.ld_extra = 24;
-  CPlace in_place = tma;
-  in_place.in_place = true;
-  CPlace other = {};
-  other.other_order = true;
-  other.by_tma = 0;
-  CPlace odd_ld = {};
-  odd_ld.ld_extra = 3;
-  odd_ld.by_tma = 0;
-  CPlace shifted = {};
-  shifted.offset = 1;
-  shifted.by_tma = 0;
+  CPlace const tma{.by_tma = 1};
+  CPlace const padded{.ld_extra = 24, .by_tma = 1};
+  CPlace const in_place{.in_place = true, .by_tma = 1};
+  CPlace const other{.other_order = true, .by_tma = 0};
+  CPlace const odd_ld{.ld_extra = 3, .by_tma = 0};
+  CPlace const shifted{.offset = 1, .by_tma = 0};
   for (int kind = 0; kind < 6; ++kind) {
     // cooperative 128x256 (16-bit outputs: WsGemmTmaStoreReadCConfig), ping-pong
     // 128x128 and 64x128, the cluster pair, wide 128x192 (and transposed).
@@ -1607,8 +1595,7 @@ TEST(HopperGemm, BetaCThroughTma) {
   }
   // The default launch (whichever configuration the shape gets): several
   // tiles per CTA, the early load of C' behind the last K-block's wgmmas.
-  CPlace own = {};
-  own.in_place = true;
+  CPlace const own{.in_place = true};
   run_gemm<__nv_bfloat16, __nv_bfloat16>({2048, 2048, 512}, R, 1.0f, 1.0f, 1, def);
   run_gemm<__half, float>({1000, 1032, 256}, C, 0.5f, 2.0f, 1, def, R, C, own);
 }
@@ -1876,15 +1863,9 @@ TEST(HopperGemm, NarrowSmall) {
 TEST(HopperGemm, DirectEpilogueBeta) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  CPlace in_place = {};
-  in_place.in_place = true;
-  in_place.by_tma = 0;
-  CPlace padded = {};
-  padded.ld_extra = 5;
-  padded.by_tma = 0;
-  CPlace other = {};
-  other.other_order = true;
-  other.by_tma = 0;
+  CPlace const in_place{.in_place = true, .by_tma = 0};
+  CPlace const padded{.ld_extra = 5, .by_tma = 0};
+  CPlace const other{.other_order = true, .by_tma = 0};
   std::vector<detail::Sm90WsVariant> variants;
   for (int tn : {16, 32, 64, 128, 160, 176, 192, 208, 224, 256})
     for (bool tr : {false, true}) {
