@@ -21,7 +21,8 @@
 #     rounds on $L (ab_layouts.sh, rotating inputs, no flush);
 #  4. memcheck on $SAN_FILTER, racecheck on $RACE_FILTER (where set);
 #  5. `tessera bench $BENCH` (where set) from the working tree's build.
-# Logs under $OUT: build_ab.log, build_t.log, tests.log, ab_b<beta>.txt, memcheck.log,
+# Logs under $OUT: build_ab.log, build_t.log, tests.log, ab_b<beta>.txt (their
+# medians: scripts/gpu/ab_medians.py), memcheck.log,
 # racecheck.log, bench.txt / bench.csv.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
