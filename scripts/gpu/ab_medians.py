@@ -3,14 +3,15 @@
 # Part of Tessera.
 """Medians of an A/B log of ab_layouts.sh (the ab_b<beta>.txt files of
 ab_onecall.sh): per problem and kernel label, the median ratio to cuBLAS
-(and TFLOP/s) of the old and the new build, their difference, and every
-alternation's value, so that overlapping rounds show.
+(and TFLOP/s) of the old and the new build (and of "alt", the third build
+ab_layouts.sh times where ab_alt/ exists), each one's difference from old,
+and every alternation's value, so that overlapping rounds show.
 
 Usage: scripts/gpu/ab_medians.py LOG [LOG ...]
        scripts/gpu/ab_medians.py --self-test   (a hand-made log; run by ctest)
 
 The log's lines it reads (anything else is skipped):
-  == old, round 2               which build the lines below belong to
+  == old, round 2               which build (old, new, alt) the lines below belong to
   4096x4096x4096 tn ...         a problem
     default  661.2  0.968x      a kernel label, TFLOP/s, ratio to cuBLAS
 """
@@ -19,14 +20,14 @@ import statistics
 import sys
 from collections import defaultdict
 
-SIDE = re.compile(r"== (old|new), round \d+")
+SIDE = re.compile(r"== (old|new|alt), round \d+")
 PROBLEM = re.compile(r"^(\d+x\d+x\d+ \w+)")
 ROW = re.compile(r"^\s+(\S+)\s+([\d.]+)\s+([\d.]+)x")
 
 
 def read(path):
-    """{(problem, label): {"old": [(ratio, tflops)], "new": [...]}} in log order."""
-    rows = defaultdict(lambda: {"old": [], "new": []})
+    """{(problem, label): {"old": [(ratio, tflops)], "new": [...], "alt": [...]}} in log order."""
+    rows = defaultdict(lambda: {"old": [], "new": [], "alt": []})
     side = problem = None
     with open(path) as f:
         for line in f:
@@ -44,14 +45,14 @@ def read(path):
     return rows
 
 
-def medians(rows, problem, label):
-    """(old median ratio, new median ratio) of one problem and label."""
+def medians(rows, problem, label, side="new"):
+    """(old median ratio, `side`'s median ratio) of one problem and label."""
     sides = rows[(problem, label)]
-    return (statistics.median(r for r, _ in sides["old"]), statistics.median(r for r, _ in sides["new"]))
+    return (statistics.median(r for r, _ in sides["old"]), statistics.median(r for r, _ in sides[side]))
 
 
-# Two alternations of two problems, with a line of other output and a
-# problem whose new side is missing.
+# Three alternations of two problems, one round of a third build (alt),
+# a line of other output and a problem whose new side is missing.
 SELF_TEST_LOG = """both built in 240s
 == old, round 1
 4096x4096x4096 tn bf16
@@ -70,6 +71,9 @@ SELF_TEST_LOG = """both built in 240s
 == new, round 2
 4096x4096x4096 tn bf16
   default   655.0   0.960x
+== alt, round 2
+4096x4096x4096 tn bf16
+  default   690.0   0.990x
 == old, round 3
 4096x4096x4096 tn bf16
   default   640.0   0.940x
@@ -96,6 +100,8 @@ def self_test():
         ([t for _, t in rows[("4096x4096x4096 tn", "default")]["new"]] == [650.0, 655.0, 700.0],
          "TFLOP/s in log order"),
         (rows[("64x28672x4096 tn", "default")]["new"] == [], "a side without rows stays empty"),
+        (medians(rows, "4096x4096x4096 tn", "default", "alt") == (0.968, 0.990), "the third build, alt"),
+        (rows[("64x28672x4096 tn", "default")]["alt"] == [], "alt only where the log has it"),
         (len(rows[("4096x4096x4096 tn", "cublas")]["old"]) == 1, "a row of one round"),
     ]
     failed = [what for ok, what in checks if not ok]
@@ -120,17 +126,21 @@ def main(paths):
             print("  no A/B rows found")
             continue
         for (problem, label), sides in rows.items():
-            old, new = sides["old"], sides["new"]
-            if not old or not new:
-                print(f"  {problem:22s} {label:10s} one side missing (old {len(old)}, new {len(new)})")
-                continue
-            mo = statistics.median(r for r, _ in old)
-            mn = statistics.median(r for r, _ in new)
-            to = statistics.median(t for _, t in old)
-            tn = statistics.median(t for _, t in new)
-            print(f"  {problem:22s} {label:10s} old {mo:.3f} ({to:.1f}) new {mn:.3f} ({tn:.1f}) "
-                  f"{100 * (mn / mo - 1):+.1f}%  old {[round(r, 3) for r, _ in old]} "
-                  f"new {[round(r, 3) for r, _ in new]}")
+            old = sides["old"]
+            for side in ("new", "alt"):
+                other = sides[side]
+                if side == "alt" and not other:
+                    continue  # no third build in this log
+                if not old or not other:
+                    print(f"  {problem:22s} {label:10s} one side missing (old {len(old)}, {side} {len(other)})")
+                    continue
+                mo = statistics.median(r for r, _ in old)
+                mn = statistics.median(r for r, _ in other)
+                to = statistics.median(t for _, t in old)
+                tn = statistics.median(t for _, t in other)
+                print(f"  {problem:22s} {label:10s} old {mo:.3f} ({to:.1f}) {side} {mn:.3f} ({tn:.1f}) "
+                      f"{100 * (mn / mo - 1):+.1f}%  old {[round(r, 3) for r, _ in old]} "
+                      f"{side} {[round(r, 3) for r, _ in other]}")
     return 0
 
 

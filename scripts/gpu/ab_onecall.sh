@@ -11,10 +11,11 @@
 #
 # Before the call, here: apply the change, then
 #   rm -rf ab_old && mkdir ab_old && git archive HEAD | tar -x -C ab_old
-# and pass ab_old in the run's carry. On the device:
+# and pass ab_old in the run's carry (and ab_alt, a third build timed in
+# the same rounds, where there is one: see ab_layouts.sh). On the device:
 #   L="64x28672x4096:tn:default ..." BETAS="1 0" OUT=$OUT bash scripts/gpu/ab_onecall.sh
 # Steps:
-#  1. both layouts drivers (ab_old/ and the working tree) and the working
+#  1. the layouts drivers (ab_old/, the working tree, ab_alt/ if any) and the working
 #     tree's Hopper tests and tessera tool, at once (~240 s);
 #  2. the tests ($TEST_FILTER, default all);
 #  3. per beta in $BETAS: $AB_ROUNDS (3) alternations of $ROUNDS (40)
@@ -39,6 +40,7 @@ wait
 echo "built in $(( $(date +%s) - t0 ))s"
 [ -x /tmp/abo_t/tests/$T ] || { echo "tests: build failed"; tail -20 "$O/build_t.log"; exit 1; }
 { [ -x "$W/old/layouts" ] && [ -x "$W/new/layouts" ]; } || { echo "layouts: build failed"; tail -20 "$O/build_ab.log"; exit 1; }
+if [ -d ab_alt/scripts/gpu ] && [ ! -x "$W/alt/layouts" ]; then echo "layouts (ab_alt): build failed"; tail -20 "$O/build_ab.log"; exit 1; fi
 timeout "$(left)" /tmp/abo_t/tests/$T --gtest_filter="${TEST_FILTER:-*}" > "$O/tests.log" 2>&1
 echo "tests rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$O/tests.log" | tr '\n' ' ')"
 grep -E "Failure|FAILED  \]" "$O/tests.log" | head -10
