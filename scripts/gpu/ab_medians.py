@@ -45,10 +45,15 @@ def read(path):
     return rows
 
 
+def summary(values):
+    """(median ratio, median TFLOP/s) of one side's [(ratio, tflops)]."""
+    return statistics.median(r for r, _ in values), statistics.median(t for _, t in values)
+
+
 def medians(rows, problem, label, side="new"):
     """(old median ratio, `side`'s median ratio) of one problem and label."""
     sides = rows[(problem, label)]
-    return (statistics.median(r for r, _ in sides["old"]), statistics.median(r for r, _ in sides[side]))
+    return summary(sides["old"])[0], summary(sides[side])[0]
 
 
 # Three alternations of two problems, one round of a third build (alt),
@@ -134,10 +139,8 @@ def main(paths):
                 if not old or not other:
                     print(f"  {problem:22s} {label:10s} one side missing (old {len(old)}, {side} {len(other)})")
                     continue
-                mo = statistics.median(r for r, _ in old)
-                mn = statistics.median(r for r, _ in other)
-                to = statistics.median(t for _, t in old)
-                tn = statistics.median(t for _, t in other)
+                mo, to = summary(old)
+                mn, tn = summary(other)
                 print(f"  {problem:22s} {label:10s} old {mo:.3f} ({to:.1f}) {side} {mn:.3f} ({tn:.1f}) "
                       f"{100 * (mn / mo - 1):+.1f}%  old {[round(r, 3) for r, _ in old]} "
                       f"{side} {[round(r, 3) for r, _ in other]}")
