@@ -827,6 +827,37 @@ TEST(HopperGemm, Cluster2MnMajor) {
   }
 }
 
+// Small launches of Cluster2MnMajor's paths, for compute-sanitizer
+// racecheck, which did not finish Cluster2MnMajor in 270 s (run 405):
+// both cluster kernels and epilogues with each order that has an MN-major
+// operand (one full tile pair; residues with the pair's second tile past
+// M', beta, a column-major D), tf32 with an M-major A', and the transposed
+// orientation in every operand order.
+TEST(HopperGemm, Cluster2MnMajorSmall) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (bool const pingpong : {false, true})
+    for (bool const tma_store : {false, true}) {
+      detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, tma_store);
+      SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
+                                      << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
+      for (MatrixOrder ao : {R, C})
+        for (MatrixOrder bo : {R, C}) {
+          if (ao == R && bo == C) continue;  // K-major: Cluster2Small
+          run_gemm<__nv_bfloat16, __nv_bfloat16>({2 * v.tile_m, v.tile_n, 64}, R, 1.0f, 0.0f, 1, v, ao, bo);
+          run_gemm<__nv_bfloat16, float>({129, 136, 72}, C, 1.5f, -0.5f, 1, v, ao, bo);
+        }
+      run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, C, C);  // tf32, A' = A, M-major
+    }
+  for (bool const pingpong : {false, true}) {
+    detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
+    SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
+    for (MatrixOrder ao : {R, C})
+      for (MatrixOrder bo : {R, C}) run_gemm<__half, float>({136, 264, 72}, R, 1.5f, -0.5f, 1, v, ao, bo);
+    run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
+  }
+}
+
 // Rows of A and B only 16-byte aligned (ld * element bytes an odd multiple
 // of 16) take clusters of 2 by default (select_sm90_ws_variant): ping-pong
 // 64x128 where 128x128 tiles would fill at most half the SMs, cooperative
