@@ -46,8 +46,15 @@ if [ "$step" != run ]; then
 fi
 for t in $trees; do [ -x "$W/$t/layouts" ] || { echo "$t: build failed"; tail -5 "$W/${t}_build.log"; exit 1; }; done
 [ "$step" = build ] && exit 0
+# Each round starts one build later (old new alt, new alt old, alt old
+# new, ...), so that no build always runs first. Until session 52 old
+# always did, the first round right after the build; whether that biased
+# the ~1% beta = 0 losses of runs 406 and 410-412 on 16x4096x14336 is
+# untested. An A/A check: an ab_alt/ that is HEAD with no patch applied.
+read -r -a order <<< "$trees"
 for r in $(seq 1 "${AB_ROUNDS:-2}"); do
-  for t in $trees; do
+  for i in $(seq 0 $(( ${#order[@]} - 1 ))); do
+    t=${order[$(( (r - 1 + i) % ${#order[@]} ))]}
     echo "== $t, round $r"
     # shellcheck disable=SC2086
     "$W/$t/layouts" "${ROUNDS:-50}" $LAYOUTS 2>&1 | grep -v "^cuda"
