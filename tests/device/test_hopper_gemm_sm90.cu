@@ -786,6 +786,43 @@ TEST(HopperGemm, Cluster2Small) {
     }
 }
 
+// The cluster-pair configurations Cluster2MnMajor and Cluster2MnMajorSmall
+// walk. each_mn_major_pair: both cluster kernels (cooperative 128x256,
+// ping-pong 64x128) and both epilogues; per_order(v, ao, bo) for each
+// operand order with an MN-major operand (K-major A and B: Cluster2Variant,
+// Cluster2PingPong64x128, Cluster2Small), then per_variant(v).
+// each_transposed_pair: the transposed orientation (D' = D^T of a
+// row-major D, the direct epilogue) of both kernels; per_order for every
+// operand order, then per_variant.
+template <class PerOrder, class PerVariant>
+void each_mn_major_pair(PerOrder per_order, PerVariant per_variant) {
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (bool const pingpong : {false, true})
+    for (bool const tma_store : {false, true}) {
+      detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, tma_store);
+      SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
+                                      << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
+      for (MatrixOrder ao : {R, C})
+        for (MatrixOrder bo : {R, C})
+          if (ao != R || bo != C) per_order(v, ao, bo);
+      per_variant(v);
+    }
+}
+
+template <class PerOrder, class PerVariant>
+void each_transposed_pair(PerOrder per_order, PerVariant per_variant) {
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  for (bool const pingpong : {false, true}) {
+    // tma_store is ignored when transposed: the direct epilogue (the
+    // column-major TMA store exists for the wide unclustered tiles only).
+    detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
+    SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
+    for (MatrixOrder ao : {R, C})
+      for (MatrixOrder bo : {R, C}) per_order(v, ao, bo);
+    per_variant(v);
+  }
+}
+
 // Clusters of 2 over M/N-major operands: A' loaded per CTA as MN-major
 // boxes, an MN-major B' as boxes of which each CTA of the pair loads half,
 // multicast into both. Both cluster kernels and epilogues, the three orders
@@ -794,68 +831,55 @@ TEST(HopperGemm, Cluster2Small) {
 TEST(HopperGemm, Cluster2MnMajor) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  for (bool const pingpong : {false, true})
-    for (bool const tma_store : {false, true}) {
-      detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, tma_store);
-      SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
-                                      << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
-      for (MatrixOrder ao : {R, C})
-        for (MatrixOrder bo : {R, C}) {
-          if (ao == R && bo == C) continue;  // K-major: Cluster2Variant, Cluster2PingPong64x128
-          run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, ao, bo);
-          run_gemm<__nv_bfloat16, float>({300, 500, 200}, R, 1.0f, 0.5f, 2, v, ao, bo);
-          run_gemm<__half, __half>({257, 129, 72}, C, 1.0f, 0.0f, 1, v, ao, bo);
-          run_gemm<__nv_bfloat16, float>({129, 257, 65}, C, 1.5f, -0.5f, 1, v, ao, bo);
-        }
-      run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, C, C);  // A' = A, M-major
-      run_gemm<float, float>({300, 500, 200}, C, 1.0f, 0.0f, 1, v, R, R);  // D^T: A' = B^T, N-major
-    }
-  // The transposed orientation (D' = D^T of a row-major D, the direct
-  // epilogue), every operand order; tf32 with the M/N-major operand on A'.
-  for (bool const pingpong : {false, true}) {
-    // tma_store is ignored when transposed: the direct epilogue (the
-    // column-major TMA store exists for the wide unclustered tiles only).
-    detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
-    SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
-    for (MatrixOrder ao : {R, C})
-      for (MatrixOrder bo : {R, C}) {
+  each_mn_major_pair(
+      [&](const detail::Sm90WsVariant& v, MatrixOrder ao, MatrixOrder bo) {
+        run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, ao, bo);
+        run_gemm<__nv_bfloat16, float>({300, 500, 200}, R, 1.0f, 0.5f, 2, v, ao, bo);
+        run_gemm<__half, __half>({257, 129, 72}, C, 1.0f, 0.0f, 1, v, ao, bo);
+        run_gemm<__nv_bfloat16, float>({129, 257, 65}, C, 1.5f, -0.5f, 1, v, ao, bo);
+      },
+      [&](const detail::Sm90WsVariant& v) {
+        run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, C, C);  // A' = A, M-major
+        run_gemm<float, float>({300, 500, 200}, C, 1.0f, 0.0f, 1, v, R, R);  // D^T: A' = B^T, N-major
+      });
+  // The transposed orientation, every operand order; tf32 with the M/N-major
+  // operand on A'.
+  each_transposed_pair(
+      [&](const detail::Sm90WsVariant& v, MatrixOrder ao, MatrixOrder bo) {
         run_gemm<__nv_bfloat16, __nv_bfloat16>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v, ao, bo);
         run_gemm<__half, float>({257, 300, 72}, C, 1.5f, -0.5f, 2, v, ao, bo);
-      }
-    run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
-    run_gemm<float, float>({300, 500, 996}, R, 1.0f, 0.0f, 1, v, R, C);  // both K-major, 16-byte rows
-  }
+      },
+      [&](const detail::Sm90WsVariant& v) {
+        run_gemm<float, float>({300, 500, 200}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
+        run_gemm<float, float>({300, 500, 996}, R, 1.0f, 0.0f, 1, v, R, C);  // both K-major, 16-byte rows
+      });
 }
 
 // Small launches of Cluster2MnMajor's paths, for compute-sanitizer
-// racecheck, which did not finish Cluster2MnMajor in 270 s (run 405):
-// both cluster kernels and epilogues with each order that has an MN-major
-// operand (one full tile pair; residues with the pair's second tile past
-// M', beta, a column-major D), tf32 with an M-major A', and the transposed
-// orientation in every operand order.
+// racecheck, which did not finish Cluster2MnMajor in 270 s (run 405; this
+// test: 0 hazards in 7.8 s, run 413): both cluster kernels and epilogues
+// with each order that has an MN-major operand (one full tile pair;
+// residues with the pair's second tile past M', beta, a column-major D),
+// tf32 with an M-major A', and the transposed orientation in every operand
+// order.
 TEST(HopperGemm, Cluster2MnMajorSmall) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
-  for (bool const pingpong : {false, true})
-    for (bool const tma_store : {false, true}) {
-      detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, tma_store);
-      SCOPED_TRACE(testing::Message() << (pingpong ? "ping-pong 64x128" : "cooperative 128x256")
-                                      << (tma_store ? ", TMA-store epilogue" : ", direct epilogue"));
-      for (MatrixOrder ao : {R, C})
-        for (MatrixOrder bo : {R, C}) {
-          if (ao == R && bo == C) continue;  // K-major: Cluster2Small
-          run_gemm<__nv_bfloat16, __nv_bfloat16>({2 * v.tile_m, v.tile_n, 64}, R, 1.0f, 0.0f, 1, v, ao, bo);
-          run_gemm<__nv_bfloat16, float>({129, 136, 72}, C, 1.5f, -0.5f, 1, v, ao, bo);
-        }
-      run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, C, C);  // tf32, A' = A, M-major
-    }
-  for (bool const pingpong : {false, true}) {
-    detail::Sm90WsVariant const v = pair_variant(pingpong, pingpong ? 64 : 128, true, true);
-    SCOPED_TRACE(pingpong ? "ping-pong 64x128, transposed" : "cooperative 128x256, transposed");
-    for (MatrixOrder ao : {R, C})
-      for (MatrixOrder bo : {R, C}) run_gemm<__half, float>({136, 264, 72}, R, 1.5f, -0.5f, 1, v, ao, bo);
-    run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
-  }
+  each_mn_major_pair(
+      [&](const detail::Sm90WsVariant& v, MatrixOrder ao, MatrixOrder bo) {
+        run_gemm<__nv_bfloat16, __nv_bfloat16>({2 * v.tile_m, v.tile_n, 64}, R, 1.0f, 0.0f, 1, v, ao, bo);
+        run_gemm<__nv_bfloat16, float>({129, 136, 72}, C, 1.5f, -0.5f, 1, v, ao, bo);
+      },
+      [&](const detail::Sm90WsVariant& v) {
+        run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, C, C);  // tf32, A' = A, M-major
+      });
+  each_transposed_pair(
+      [&](const detail::Sm90WsVariant& v, MatrixOrder ao, MatrixOrder bo) {
+        run_gemm<__half, float>({136, 264, 72}, R, 1.5f, -0.5f, 1, v, ao, bo);
+      },
+      [&](const detail::Sm90WsVariant& v) {
+        run_gemm<float, float>({136, 200, 72}, R, 1.0f, 0.5f, 1, v, R, R);  // D^T: A' = B^T, N-major
+      });
 }
 
 // Rows of A and B only 16-byte aligned (ld * element bytes an odd multiple
