@@ -124,10 +124,63 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
   v.group_m = 8;
 }
 
+// Skinny problems with beta != 0 and C loaded by TMA (c_by_tma): one wave
+// of wide tiles with the TMA-store epilogue, whose producer loads C' into
+// shared memory during the tile's K loop, in place of a direct-epilogue
+// pick, whose consumers load C' only after it: cooperative 128x256 with the
+// small dimension on M (m < n), or 128x224 transposed (m > n: the small
+// dimension on M again, D' column-major, stored by stmatrix .trans; the
+// small dimension over 48). Taken where those tiles fill at least half the
+// SMs in one wave.
+// NOTE: session 53, runs 415-416 (H200, layouts.sh BETA=1, gated, no L2
+// flush, three rotating copies of A and B, median of 40 / 60, bf16 -> bf16;
+// the direct-epilogue default -> this): 64x28672x4096 tn 0.856 / 0.845 ->
+// 0.989 / 0.980 (112 tiles of 128x256), nt 0.787 -> 0.901 (the default
+// there: ping-pong 64x256), 64x32768x4096 0.840 -> 0.931 (128 tiles),
+// 64x28672x8192 0.917 -> 0.961; 28672x64x4096 tn 0.930 / 0.930 -> 0.955 /
+// 0.963 (128 tiles of 128x224), nn 0.729 -> 0.859, 20000x64x4096 (90
+// tiles) 0.805 -> 0.836. At beta = 0 the same tiles run 1-4% under the
+// default (64x28672x4096 1.008 against 1.017, 28672x64x4096 0.981 against
+// 1.017: run 415): the C' loads, which the direct epilogue issues after the
+// K loop and which queue behind the other CTAs' operand stream (session 51's
+// timeline: ~7 us a tile against 1.5 us at beta = 0), are what they save.
+// Lost, hence the conditions: two waves (40000x64x4096, 179 tiles of
+// 128x224: 0.883 -> 0.767), m or n <= 32 (32x28672x4096 0.864 -> 0.838,
+// 16x28672x4096 0.919 -> 0.786, 28672x32x4096 0.912 -> 0.806), fewer tiles
+// than half the SMs (64x12288x4096, 48 of 128x256: the ping-pong 64x128
+// default there, already TMA-stored, 0.952 against 0.667), and split-K
+// shapes (16x4096x14336 0.961 against 0.706-0.752, 64x4096x14336 0.849
+// against 0.759-0.804).
+// NOTE: session 53, run 417 (H200, ab_onecall.sh: HEAD's default -> this
+// rule's, two alternations of 30 rounds, same method as run 415, median
+// ratio to cuBLAS): beta = 1 64x28672x4096 tn 0.814 -> 0.929, nt 0.756 ->
+// 0.869, tt 0.752 -> 0.877, nn 0.821 -> 0.941; 28672x64x4096 tn 0.881 ->
+// 0.929, nt 0.687 -> 0.864, tt 0.885 -> 0.939, nn 0.696 -> 0.856;
+// 64x32768x4096 0.828 -> 0.929; 20000x64x4096 0.789 -> 0.817; short K:
+// 64x28672x1024 0.587 -> 0.832, 28672x64x1024 0.721 -> 0.837; m = 48:
+// 48x28672x4096 0.857 -> 0.883, but 28672x48x4096 (128x224 transposed)
+// 0.903 -> 0.891, so the transposed tiles need the small dimension over
+// 48; 64x20000x4096 nt (79 tiles) 0.646 -> 0.641, within the spread. The
+// beta = 0 rows of the same call (the same kernels in both builds) moved
+// -0.8% to +0.7%, 20000x64x4096 +4.4%.
+bool skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, Sm90WsVariant& v) {
+  bool const m_small = m < n;
+  std::int64_t const big = m_small ? n : m, small = m_small ? m : n, w = m_small ? 256 : 224;
+  if (!m_small && small <= 48) return false;
+  std::int64_t const tiles = (big + w - 1) / w;
+  if (2 * tiles < sms || tiles > sms) return false;
+  v = Sm90WsVariant{};
+  v.tile_n = int(w);
+  v.tma_store = true;
+  v.transpose = !m_small;
+  v.group_m = m_small ? 16 : 8;
+  return true;
+}
+
 }  // namespace
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
-                                     int row_align, bool a_k_major, bool b_k_major) {
+                                     int row_align, bool a_k_major, bool b_k_major, bool c_by_tma) {
   if (sms <= 0) sms = 1;
   if (elem_bytes <= 0) elem_bytes = 2;
   std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
@@ -171,7 +224,14 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // the narrow tiles below, untransposed.
     bool const tf32_rs = elem_bytes == 4 && !a_k_major;
     bool const big_mn_major = m < n ? !b_k_major : !a_k_major;
+    // beta != 0 with C by TMA: one wave of wide TMA-store tiles instead of
+    // the direct-epilogue picks below (skinny_wide_c_by_tma), 16-bit
+    // operands on 128-byte rows, the small dimension in (32, 64].
+    Sm90WsVariant wide_c;
+    bool const take_wide_c =
+        c_by_tma && elem_bytes == 2 && small > 32 && row_align >= 128 && skinny_wide_c_by_tma(m, n, sms, wide_c);
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
+      if (take_wide_c) return wide_c;
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
@@ -211,6 +271,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       v.balance_waves = tiles > sms;
       return v;
     }
+    if (take_wide_c) return wide_c;
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
     v.transpose = m < n && !tf32_rs;
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;

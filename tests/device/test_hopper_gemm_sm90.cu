@@ -1475,6 +1475,96 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
+// Host: the beta != 0 clause (c_by_tma, session 53). Where C is loaded by
+// TMA, a skinny problem (the small dimension in (32, 64], 16-bit operands
+// on 128-byte rows) whose beta = 0 pick has the direct epilogue takes one
+// wave of wide TMA-store tiles filling at least half the SMs: cooperative
+// 128x256 for m < n, 128x224 transposed for m > n (n over 48), in every
+// operand order.
+// Everything else picks as at beta = 0.
+TEST(HopperGemm, BetaSkinnySelection) {
+  auto same = [](const detail::Sm90WsVariant& a, const detail::Sm90WsVariant& b) {
+    return a.pingpong == b.pingpong && a.group_m == b.group_m && a.tile_n == b.tile_n && a.cluster == b.cluster &&
+           a.tma_store == b.tma_store && a.splits == b.splits && a.transpose == b.transpose && a.tile_m == b.tile_m &&
+           a.split_tail == b.split_tail && a.balance_waves == b.balance_waves;
+  };
+  struct Case {
+    Shape s;
+    int w;  // 256 / 224: the wide tile; 0: the beta = 0 pick
+  };
+  for (Case c : {Case{{64, 28672, 4096}, 256},   // 112 tiles of 128x256 (beta = 0: narrow 128x64)
+                 Case{{64, 32768, 4096}, 256},   // 128 tiles
+                 Case{{48, 28672, 1024}, 256},
+                 Case{{64, 16896, 4096}, 256},   // 66 tiles: half the SMs (beta = 0: ping-pong 64x128 in
+                                                 // K-major orders, so only the others change)
+                 Case{{64, 33792, 4096}, 256},   // 132 tiles
+                 Case{{28672, 64, 4096}, 224},   // 128 tiles of 128x224, transposed
+                 Case{{20000, 64, 4096}, 224},   // 90 tiles
+                 Case{{14784, 64, 4096}, 224},   // 66 tiles
+                 Case{{28672, 48, 4096}, 0},     // n = 48, transposed: run 417 lost 1.3%
+                 Case{{29568, 64, 4096}, 224},   // 132 tiles
+                 Case{{64, 33793, 4096}, 0},     // 133 tiles: two waves
+                 Case{{40000, 64, 4096}, 0},     // 179 tiles
+                 Case{{64, 16640, 4096}, 0},     // 65 tiles: under half the SMs
+                 Case{{14560, 64, 4096}, 0},     // 65 tiles of 128x224
+                 Case{{32, 28672, 4096}, 0},     // the small dimension 32
+                 Case{{28672, 16, 4096}, 0},
+                 Case{{64, 4096, 14336}, 0},     // 16 tiles: split-K
+                 Case{{64, 20000, 4096}, 256},   // 79 tiles; K-major: ping-pong 64x128, TMA-stored already
+                 Case{{4096, 4096, 4096}, 0}}) {
+    for (int order = 0; order < 4; ++order) {
+      bool const a_km = order != 1 && order != 3, b_km = order < 2;
+      SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", A' " << (a_km ? "K" : "M")
+                                      << "-major, B' " << (b_km ? "K" : "N") << "-major");
+      detail::Sm90WsVariant const at0 = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km);
+      detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km, true);
+      if (c.w == 0 || at0.tma_store) {
+        EXPECT_TRUE(same(v, at0)) << "the beta = 0 pick expected";
+        continue;
+      }
+      EXPECT_FALSE(v.pingpong);
+      EXPECT_EQ(v.tile_m, 128);
+      EXPECT_EQ(v.tile_n, c.w);
+      EXPECT_TRUE(v.tma_store);
+      EXPECT_EQ(v.transpose, c.w == 224);
+      EXPECT_EQ(v.splits, 1);
+      EXPECT_EQ(v.cluster, 1);
+      EXPECT_FALSE(v.balance_waves);
+    }
+    // Not measured: tf32, rows under 128 bytes aligned.
+    EXPECT_TRUE(same(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true, true),
+                     detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true)));
+    EXPECT_TRUE(same(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true, true),
+                     detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true)));
+  }
+  // Over a generated grid (one dimension 1-128, the other 1024-49152, every
+  // order and alignment): c_by_tma changes only direct-epilogue picks, into
+  // one unsplit, unclustered wave of TMA-store tiles filling half the SMs.
+  int changed = 0;
+  for (int64_t small = 1; small <= 128; small += 7)
+    for (int64_t big = 1024; big <= 49152; big += 1531)
+      for (int order = 0; order < 8; ++order) {
+        bool const a_km = order & 1, b_km = order & 2, m_small = order & 4;
+        int64_t const m = m_small ? small : big, n = m_small ? big : small;
+        for (int row_align : {16, 128}) {
+          detail::Sm90WsVariant const at0 = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km);
+          detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, true);
+          if (same(v, at0)) continue;
+          SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
+          ++changed;
+          ASSERT_FALSE(at0.tma_store);
+          ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1 && !v.pingpong);
+          ASSERT_GT(small, m_small ? 32 : 48);
+          ASSERT_LE(small, 64);
+          int64_t const rows = v.transpose ? v.tile_n : 128, cols = v.transpose ? 128 : v.tile_n;
+          int64_t const tiles = ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
+          ASSERT_LE(tiles, 132);
+          ASSERT_GE(2 * tiles, 132);
+        }
+      }
+  EXPECT_GT(changed, 20);  // the grid reaches the clause
+}
+
 // Host: the short-K picks over a generated grid (M, N 256-6144 in steps of
 // 128, K 1-511, rows 32- or 128-byte aligned, every operand order). Below
 // K = 512 the rule runs ping-pong (64x128 or 128x128), or one wave of
@@ -1957,6 +2047,107 @@ TEST(HopperGemm, DirectEpilogueBeta) {
       split.splits = 3;
       run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 640}, R, 1.0f, 0.5f, 1, split, R, C, in_place);
     }
+  }
+}
+
+// The default launch at beta != 0 on skinny shapes (BetaSkinnySelection):
+// one wave of wide TMA-store tiles, C' loaded by TMA, where C and D allow
+// it; the beta = 0 kernels (direct epilogue) where they do not.
+TEST(HopperGemm, BetaSkinnyDefault) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant const def{false, kDefaultLaunch};
+  CPlace const tma{.by_tma = 1};
+  CPlace const in_place{.in_place = true, .by_tma = 1};
+  // Every operand row 128-byte aligned (K and the M/N-major extents
+  // multiples of 64), as the clause needs.
+  // 128x256 over 64 x 28672 (112 tiles; narrow 128x64 at beta = 0) and 64
+  // x 16960 (67 tiles, the last one ragged) in the orders whose beta = 0
+  // pick has the direct epilogue; K-major, 64 x 16960 takes ping-pong
+  // 64x128 with the TMA store at beta = 0 already.
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 28672, 128}, R, 1.0f, 0.5f, 1, def, R, C, tma);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 16960, 128}, R, 1.0f, 0.5f, 1, def, R, C, tma);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({50, 16960, 64}, R, 1.5f, -1.0f, 1, def, R, R, tma);
+  run_gemm<__half, __half>({64, 16960, 192}, R, 1.0f, 1.0f, 1, def, C, C, in_place);
+  run_gemm<__half, __half>({64, 16960, 64}, R, 1.0f, 2.0f, 1, def, C, R, tma);
+  // 128x224 transposed over 14848 x 64 (67 tiles), and a column-major D
+  // (64 x 16960 in the kernel's orientation).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({14848, 64, 128}, R, 1.0f, -0.5f, 1, def, R, C, tma);
+  run_gemm<__half, __half>({14848, 64, 64}, R, 1.0f, 1.0f, 1, def, C, R, in_place);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({16960, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
+  // Where C cannot go by TMA, or the rows are not 128-byte aligned, or the
+  // output is f32: the beta = 0 pick (narrow 128x64, direct epilogue).
+  CPlace const other{.other_order = true, .by_tma = 0};
+  CPlace const odd_ld{.ld_extra = 3, .by_tma = 0};
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 16960, 64}, R, 1.0f, 0.5f, 1, def, R, C, other);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({14848, 64, 64}, R, 1.0f, 0.5f, 1, def, R, C, odd_ld);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 16960, 72}, R, 1.0f, 0.5f, 1, def, R, C, CPlace{.by_tma = 0});
+  run_gemm<__nv_bfloat16, float>({64, 28672, 64}, R, 1.0f, 0.5f, 1, def, R, C, CPlace{.by_tma = 0});
+}
+
+// Host: the default launch's pick at beta != 0 (default_sm90_ws_variant,
+// no GPU needed: 132 SMs assumed without one): the clause of
+// BetaSkinnySelection only where C goes by TMA and D is a TMA-stored 16-bit
+// output; everything else as at beta = 0.
+TEST(HopperGemm, BetaSkinnyDefaultVariant) {
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  // Never read: the picks look at alignment only. 4 GiB apart, so that no
+  // two matrices overlap.
+  auto base = [](int i) { return reinterpret_cast<void*>(std::uintptr_t(i) << 32); };
+  struct Case {
+    const char* what;
+    Shape s;
+    MatrixOrder d_order = MatrixOrder::row_major;
+    bool c_other_order = false;
+    int64_t ld_extra = 0;
+    DataType out = DataType::bf16;
+    int w = 0;  // 256 / 224: the wide tile; 0: the beta = 0 pick
+  };
+  for (Case c : {Case{"m < n", {64, 28672, 4096}, R, false, 0, DataType::bf16, 256},
+                 Case{"m > n", {28672, 64, 4096}, R, false, 0, DataType::bf16, 224},
+                 Case{"column-major D", {28672, 64, 4096}, C, false, 0, DataType::bf16, 256},
+                 Case{"C in the other order", {64, 28672, 4096}, R, true},
+                 Case{"C's rows 16-byte misaligned", {64, 28672, 4096}, R, false, 3},
+                 Case{"f32 out", {64, 28672, 4096}, R, false, 0, DataType::f32},
+                 Case{"rows 16-byte aligned", {64, 28672, 4104}},
+                 Case{"n = 48", {28672, 48, 4096}}}) {
+    SCOPED_TRACE(c.what);
+    GemmArgs args;
+    args.m = c.s.m;
+    args.n = c.s.n;
+    args.k = c.s.k;
+    args.input = DataType::bf16;
+    args.output = c.out;
+    args.accumulate = DataType::f32;
+    args.a = {base(1), R, c.s.k, 0};
+    args.b = {base(2), C, c.s.k, 0};
+    bool const drow = c.d_order == R;
+    args.d = {base(3), c.d_order, drow ? c.s.n : c.s.m, 0};
+    MatrixOrder const c_order = c.c_other_order ? (drow ? C : R) : c.d_order;
+    args.c = {base(4), c_order, (c_order == R ? c.s.n : c.s.m) + c.ld_extra, 0};
+    args.beta = 1.0f;
+    if (!validate_arguments(args).ok() || !detail::can_implement_sm90_ws_gemm(args)) {
+      ADD_FAILURE() << "not a valid Hopper problem: " << validate_arguments(args).message;
+      continue;
+    }
+    args.beta = 0.0f;
+    detail::Sm90WsVariant const at0 = detail::default_sm90_ws_variant(args);
+    args.beta = 1.0f;
+    detail::Sm90WsVariant const v = detail::default_sm90_ws_variant(args);
+    EXPECT_FALSE(at0.tma_store) << "a direct-epilogue pick at beta = 0";
+    if (c.w == 0) {
+      EXPECT_EQ(v.tile_n, at0.tile_n);
+      EXPECT_EQ(v.tma_store, at0.tma_store);
+      EXPECT_EQ(v.transpose, at0.transpose);
+      EXPECT_FALSE(detail::sm90_ws_reads_c_by_tma(args, v));
+      continue;
+    }
+    EXPECT_EQ(v.tile_n, c.w);
+    EXPECT_FALSE(v.pingpong);
+    EXPECT_TRUE(v.tma_store);
+    EXPECT_EQ(v.transpose, c.w == 224);
+    EXPECT_TRUE(detail::sm90_ws_reads_c_by_tma(args, v));
   }
 }
 

@@ -250,6 +250,10 @@ void kernel_k_major(const GemmArgs& args, bool swap, bool* a_km, bool* b_km) {
   *b_km = swap ? args.a.order == MatrixOrder::row_major : args.b.order == MatrixOrder::col_major;
 }
 
+bool d_tma_storable(const GemmArgs& args);
+bool c_tma_loadable(const GemmArgs& args);
+bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args);
+
 // The default variant for `args` on the current device.
 detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   bool swap = args.d.order == MatrixOrder::col_major;
@@ -266,10 +270,22 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   if (flip) swap = !swap;
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
-  detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
-                                                           sms, int(e), row_align, a_km, b_km);
-  if (flip) v.transpose = !v.transpose;
-  return v;
+  // beta != 0 with C loadable by TMA and D storable by it, 16-bit outputs
+  // (the case measured): the rule may take a TMA-store kernel where it
+  // would take the direct epilogue at beta = 0. Kept only if that kernel
+  // does read C by TMA for these arguments.
+  bool const c_by_tma = args.beta != 0.0f && size_of(resolved_output(args)) == 2 && c_tma_loadable(args) &&
+                        d_tma_storable(args);
+  auto pick = [&](bool c_tma) {
+    detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
+                                                             sms, int(e), row_align, a_km, b_km, c_tma);
+    if (flip) v.transpose = !v.transpose;
+    return v;
+  };
+  detail::Sm90WsVariant const v = pick(false);
+  if (!c_by_tma || uses_tma_store(v, args)) return v;
+  detail::Sm90WsVariant const w = pick(true);
+  return uses_tma_store(w, args) ? w : v;
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
