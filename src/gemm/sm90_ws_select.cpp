@@ -9,6 +9,7 @@
 #include <tessera/gemm/sm90_ws_variant.hpp>
 
 #include <cstdint>
+#include <optional>
 
 #include "gemm/split_k.hpp"
 
@@ -163,18 +164,22 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 48; 64x20000x4096 nt (79 tiles) 0.646 -> 0.641, within the spread. The
 // beta = 0 rows of the same call (the same kernels in both builds) moved
 // -0.8% to +0.7%, 20000x64x4096 +4.4%.
-bool skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, Sm90WsVariant& v) {
+// The caller has m or n <= 64 and the other >= 1024; nullopt where the
+// clause does not apply (16-bit operands on 128-byte rows, the small
+// dimension over 32, over 48 when it is n).
+std::optional<Sm90WsVariant> skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, int elem_bytes,
+                                                  int row_align) {
   bool const m_small = m < n;
   std::int64_t const big = m_small ? n : m, small = m_small ? m : n, w = m_small ? 256 : 224;
-  if (!m_small && small <= 48) return false;
+  if (elem_bytes != 2 || row_align < 128 || small <= (m_small ? 32 : 48)) return std::nullopt;
   std::int64_t const tiles = (big + w - 1) / w;
-  if (2 * tiles < sms || tiles > sms) return false;
-  v = Sm90WsVariant{};
+  if (2 * tiles < sms || tiles > sms) return std::nullopt;
+  Sm90WsVariant v;
   v.tile_n = int(w);
   v.tma_store = true;
   v.transpose = !m_small;
   v.group_m = m_small ? 16 : 8;
-  return true;
+  return v;
 }
 
 }  // namespace
@@ -225,13 +230,11 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     bool const tf32_rs = elem_bytes == 4 && !a_k_major;
     bool const big_mn_major = m < n ? !b_k_major : !a_k_major;
     // beta != 0 with C by TMA: one wave of wide TMA-store tiles instead of
-    // the direct-epilogue picks below (skinny_wide_c_by_tma), 16-bit
-    // operands on 128-byte rows, the small dimension in (32, 64].
-    Sm90WsVariant wide_c;
-    bool const take_wide_c =
-        c_by_tma && elem_bytes == 2 && small > 32 && row_align >= 128 && skinny_wide_c_by_tma(m, n, sms, wide_c);
+    // the direct-epilogue picks below (skinny_wide_c_by_tma).
+    std::optional<Sm90WsVariant> const wide_c =
+        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align) : std::nullopt;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
-      if (take_wide_c) return wide_c;
+      if (wide_c) return *wide_c;
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
@@ -271,7 +274,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       v.balance_waves = tiles > sms;
       return v;
     }
-    if (take_wide_c) return wide_c;
+    if (wide_c) return *wide_c;
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
     v.transpose = m < n && !tf32_rs;
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;

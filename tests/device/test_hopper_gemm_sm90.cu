@@ -1483,11 +1483,6 @@ TEST(HopperGemm, DefaultVariantSelection) {
 // operand order.
 // Everything else picks as at beta = 0.
 TEST(HopperGemm, BetaSkinnySelection) {
-  auto same = [](const detail::Sm90WsVariant& a, const detail::Sm90WsVariant& b) {
-    return a.pingpong == b.pingpong && a.group_m == b.group_m && a.tile_n == b.tile_n && a.cluster == b.cluster &&
-           a.tma_store == b.tma_store && a.splits == b.splits && a.transpose == b.transpose && a.tile_m == b.tile_m &&
-           a.split_tail == b.split_tail && a.balance_waves == b.balance_waves;
-  };
   struct Case {
     Shape s;
     int w;  // 256 / 224: the wide tile; 0: the beta = 0 pick
@@ -1519,7 +1514,7 @@ TEST(HopperGemm, BetaSkinnySelection) {
       detail::Sm90WsVariant const at0 = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km);
       detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km, true);
       if (c.w == 0 || at0.tma_store) {
-        EXPECT_TRUE(same(v, at0)) << "the beta = 0 pick expected";
+        EXPECT_TRUE(v == at0) << "the beta = 0 pick expected";
         continue;
       }
       EXPECT_FALSE(v.pingpong);
@@ -1532,10 +1527,10 @@ TEST(HopperGemm, BetaSkinnySelection) {
       EXPECT_FALSE(v.balance_waves);
     }
     // Not measured: tf32, rows under 128 bytes aligned.
-    EXPECT_TRUE(same(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true, true),
-                     detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true)));
-    EXPECT_TRUE(same(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true, true),
-                     detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true)));
+    EXPECT_TRUE(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true, true) ==
+                detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, true, true));
+    EXPECT_TRUE(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true, true) ==
+                detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, true, true));
   }
   // Over a generated grid (one dimension 1-128, the other 1024-49152, every
   // order and alignment): c_by_tma changes only direct-epilogue picks, into
@@ -1549,7 +1544,7 @@ TEST(HopperGemm, BetaSkinnySelection) {
         for (int row_align : {16, 128}) {
           detail::Sm90WsVariant const at0 = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km);
           detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, true);
-          if (same(v, at0)) continue;
+          if (v == at0) continue;
           SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
           ++changed;
           ASSERT_FALSE(at0.tma_store);
@@ -2137,9 +2132,7 @@ TEST(HopperGemm, BetaSkinnyDefaultVariant) {
     detail::Sm90WsVariant const v = detail::default_sm90_ws_variant(args);
     EXPECT_FALSE(at0.tma_store) << "a direct-epilogue pick at beta = 0";
     if (c.w == 0) {
-      EXPECT_EQ(v.tile_n, at0.tile_n);
-      EXPECT_EQ(v.tma_store, at0.tma_store);
-      EXPECT_EQ(v.transpose, at0.transpose);
+      EXPECT_TRUE(v == at0) << "the beta = 0 pick expected";
       EXPECT_FALSE(detail::sm90_ws_reads_c_by_tma(args, v));
       continue;
     }

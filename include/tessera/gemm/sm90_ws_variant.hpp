@@ -44,6 +44,9 @@ struct Sm90WsVariant {
   bool balance_waves = false;  // unsplit launches: ceil(units / waves) persistent CTAs instead of one per
                                // SM, so that every wave is full (512 tiles: 4 waves of 128 CTAs rather
                                // than 3 of 132 and one of 116); the same number of waves either way
+
+  // Every field equal: the same kernel, launched the same way.
+  bool operator==(const Sm90WsVariant&) const = default;
 };
 
 // The variant the default launch runs for a problem of kernel orientation

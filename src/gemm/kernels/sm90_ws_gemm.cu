@@ -270,22 +270,20 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   if (flip) swap = !swap;
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
-  // beta != 0 with C loadable by TMA and D storable by it, 16-bit outputs
-  // (the case measured): the rule may take a TMA-store kernel where it
-  // would take the direct epilogue at beta = 0. Kept only if that kernel
-  // does read C by TMA for these arguments.
-  bool const c_by_tma = args.beta != 0.0f && size_of(resolved_output(args)) == 2 && c_tma_loadable(args) &&
-                        d_tma_storable(args);
+  // beta != 0 with C loadable by TMA (c_tma_loadable holds beta != 0 too)
+  // and D storable by it, 16-bit outputs (the case measured): the rule may
+  // take a TMA-store kernel where it would take the direct epilogue at
+  // beta = 0. That pick stands only if its kernel does store by TMA for
+  // these arguments; otherwise the beta = 0 one.
+  bool const c_by_tma = size_of(resolved_output(args)) == 2 && c_tma_loadable(args) && d_tma_storable(args);
   auto pick = [&](bool c_tma) {
     detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
                                                              sms, int(e), row_align, a_km, b_km, c_tma);
     if (flip) v.transpose = !v.transpose;
     return v;
   };
-  detail::Sm90WsVariant const v = pick(false);
-  if (!c_by_tma || uses_tma_store(v, args)) return v;
-  detail::Sm90WsVariant const w = pick(true);
-  return uses_tma_store(w, args) ? w : v;
+  detail::Sm90WsVariant const v = pick(c_by_tma);
+  return !c_by_tma || uses_tma_store(v, args) ? v : pick(false);
 }
 
 // Whether a TMA store can write D: 16-byte aligned base, ld and batch stride.
