@@ -18,7 +18,8 @@
 #             with scripts/gpu/skinny_cluster_experiment.patch), _bw balance_waves,
 #             _tailS the last partial wave split S ways along K (split_tail)
 # TYPE=tf32: f32 storage, tf32 inputs, f32 out (cuBLAS with
-# CUBLAS_COMPUTE_32F_FAST_TF32); default bf16 -> bf16.
+# CUBLAS_COMPUTE_32F_FAST_TF32); TYPE=bf16f32: bf16 inputs, f32 C and D
+# (session 54); default bf16 -> bf16.
 # LD_PAD=P: A's and B's leading dimensions rounded up to P elements (rows
 # aligned without changing the problem; both cuBLAS and Tessera read them so).
 # FLUSH_MB=0: no L2 flush (default 256 MiB of memset before every run).
@@ -80,13 +81,15 @@ Entry parse(const std::string& s) {
 struct Problem { int m, n, k; std::vector<std::string> variants; };
 
 // BLAS letters: op(A) = A^T when the first letter is 't' (A stored K-contiguous).
-template <class T>
+// T: the inputs' storage; TO: C's and D's.
+template <class T, class TO = T>
 void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t h, void* flush, size_t flush_bytes) {
   int const M = pb.m, N = pb.n, K = pb.k;
   bool const a_kmaj = lay[0] == 't', b_kmaj = lay[1] == 'n';
   constexpr bool kTf32 = std::is_same_v<T, float>;
-  cudaDataType_t const ct = kTf32 ? CUDA_R_32F : CUDA_R_16BF;
-  T *A, *B, *D, *Dc; double* acc;
+  constexpr bool kF32Out = std::is_same_v<TO, float>;
+  cudaDataType_t const ct = kTf32 ? CUDA_R_32F : CUDA_R_16BF, cto = kF32Out ? CUDA_R_32F : CUDA_R_16BF;
+  T *A, *B; TO *D, *Dc; double* acc;
   // ROTATE=R: R copies of A and B with the same contents, each run (cuBLAS
   // and Tessera, the gate's untimed runs too) on the next copy, so that no
   // run finds its operands in L2 from the run before (as `tessera bench`'s
@@ -105,17 +108,17 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
   }
   A = As[0]; B = Bs[0];
   int turn = 0;
-  CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(T))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(T)));
+  CHECK(cudaMalloc(&D, size_t(M) * N * sizeof(TO))); CHECK(cudaMalloc(&Dc, size_t(M) * N * sizeof(TO)));
   CHECK(cudaMalloc(&acc, 16));
   float const beta = std::getenv("BETA") ? float(std::atof(std::getenv("BETA"))) : 0.0f;
-  T* C = nullptr;
+  TO* C = nullptr;
   if (beta != 0.0f) {
-    CHECK(cudaMalloc(&C, size_t(M) * N * sizeof(T)));
+    CHECK(cudaMalloc(&C, size_t(M) * N * sizeof(TO)));
     fill<<<1024, 256>>>(C, (long long)M * N, 3u);
   }
   GemmArgs args;
   args.m = M; args.n = N; args.k = K;
-  args.input = kTf32 ? DataType::tf32 : DataType::bf16; args.output = kTf32 ? DataType::f32 : DataType::bf16;
+  args.input = kTf32 ? DataType::tf32 : DataType::bf16; args.output = kF32Out ? DataType::f32 : DataType::bf16;
   args.accumulate = DataType::f32;
   // A (M x K): K-contiguous = row-major with ld K; else column-major with ld M.
   args.a = MatrixDesc{A, a_kmaj ? MatrixOrder::row_major : MatrixOrder::col_major, lda, 0};
@@ -133,7 +136,7 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     }
     if (i == 0) {  // D row-major = D^T column-major = B^T A^T: cuBLAS's first operand is our B.
       cublasStatus_t s = cublasGemmEx(h, b_kmaj ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmaj ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, K,
-                                      &one, B, ct, ldb, A, ct, lda, &beta, Dc, ct, N,
+                                      &one, B, ct, ldb, A, ct, lda, &beta, Dc, cto, N,
                                       kTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       if (s != CUBLAS_STATUS_SUCCESS) { std::printf("cublasGemmEx failed %d\n", int(s)); std::exit(1); }
       return;
@@ -144,12 +147,12 @@ void time_problem(const Problem& pb, const char* lay, int rounds, cublasHandle_t
     if (!s.ok()) { std::printf("  %s refused: %s\n", e.label.c_str(), s.message.c_str()); e.failed = true; }
   };
   int const nv = int(es.size()) + 1;
-  if (C) CHECK(cudaMemcpy(Dc, C, size_t(M) * N * sizeof(T), cudaMemcpyDeviceToDevice));
+  if (C) CHECK(cudaMemcpy(Dc, C, size_t(M) * N * sizeof(TO), cudaMemcpyDeviceToDevice));
   run(0); CHECK(cudaDeviceSynchronize());
-  std::printf("%dx%dx%d %s%s%s%s\n", M, N, K, lay, kTf32 ? " tf32" : "", pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "",
+  std::printf("%dx%dx%d %s%s%s%s\n", M, N, K, lay, kTf32 ? " tf32" : kF32Out ? " bf16->f32" : "", pad > 1 ? (" ld padded to " + std::to_string(pad)).c_str() : "",
               C ? (" beta " + std::to_string(beta)).c_str() : "");
   for (int i = 1; i < nv; ++i) {
-    CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(T))); run(i); CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemset(D, 0xff, size_t(M) * N * sizeof(TO))); run(i); CHECK(cudaDeviceSynchronize());
     if (es[i - 1].failed) continue;
     CHECK(cudaMemset(acc, 0, 16)); diff<<<512, 256>>>(D, Dc, (long long)M * N, acc);
     double hh[2]; CHECK(cudaMemcpy(hh, acc, 16, cudaMemcpyDeviceToHost));
@@ -204,10 +207,12 @@ int main(int argc, char** argv) {
         {{128, 8192, 8192, {"default", "pp64_tr", "n128_tr", "coop_tma", "pp128_tma"}}, {"tn", "nt", "tt", "nn"}},
         {{1000, 1000, 1000, {"default", "pp128_tma_s2", "n128_s2", "n128", "coop_tma_s4"}}, {"tn", "tt"}},
     };
-  bool const tf32 = std::getenv("TYPE") && std::string(std::getenv("TYPE")) == "tf32";
+  std::string const type = std::getenv("TYPE") ? std::getenv("TYPE") : "bf16";
+  if (type != "bf16" && type != "tf32" && type != "bf16f32") { std::printf("unknown TYPE %s\n", type.c_str()); return 2; }
   for (const Spec& sp : specs)
     for (const std::string& lay : sp.layouts) {
-      if (tf32) time_problem<float>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+      if (type == "tf32") time_problem<float>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
+      else if (type == "bf16f32") time_problem<__nv_bfloat16, float>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
       else time_problem<__nv_bfloat16>(sp.p, lay.c_str(), rounds, h, flush, flush_bytes);
     }
   std::printf("cuda: %s\n", cudaGetErrorString(cudaGetLastError()));
