@@ -164,17 +164,47 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 48; 64x20000x4096 nt (79 tiles) 0.646 -> 0.641, within the spread. The
 // beta = 0 rows of the same call (the same kernels in both builds) moved
 // -0.8% to +0.7%, 20000x64x4096 +4.4%.
+// f32 outputs (out_bytes 4; session 54): m < n only, in the same window of
+// 128x256 tile counts, ping-pong 64x128 with the TMA store (two tiles on
+// some CTAs: one consumer's epilogue, 64 KiB of C' read and D written per
+// 64x256 at f32, runs under the other's K loop), where the last of its
+// two waves is at least 60% full.
+// NOTE: session 54, run 420 (H200, layouts.sh TYPE=bf16f32 BETA=1, gated,
+// no L2 flush, three rotating copies of A and B, median of 40; default ->
+// cooperative 128x256 TMA store / ping-pong 64x128 TMA store / 128x224):
+// 64x28672x4096 tn 0.837 -> 0.922 / 0.973 / 0.926, nt 0.693 -> 0.849 /
+// 0.951 / 0.867; 64x32768x4096 tn 0.860 -> 0.917 (cooperative). m > n has
+// no such tile: 28672x64x4096 tn 0.854 -> 0.747 (128x224 transposed), nn
+// 0.733 -> 0.733. 64x20000x4096 tn (157 tiles of 64x128, balanced at beta
+// = 0 already) 0.967 against 0.848 unbalanced. At beta = 0 the default
+// stays ahead of every TMA-store tile (64x28672x4096 tn 0.992 against
+// 0.964-0.966).
+// NOTE: session 54, run 421 (H200, ab_onecall.sh TYPE=bf16f32 BETA=1:
+// HEAD's default -> this clause's, two alternations of 30 rounds, median
+// ratio to cuBLAS): 64x28672x4096 tn 0.846 -> 0.913, nt 0.692 -> 0.891;
+// 64x32768x4096 tn 0.834 -> 0.925, tt 0.706 -> 0.883; 64x27136x4096 nt (212
+// tiles) 0.696 -> 0.923; 64x28672x1024 tn 0.625 -> 0.845; 28672x64x4096 tn
+// (unchanged kernel) 0.827 -> 0.837.
 // The caller has m or n <= 64 and the other >= 1024; nullopt where the
 // clause does not apply (16-bit operands on 128-byte rows, the small
-// dimension over 32, over 48 when it is n).
+// dimension over 32, over 48 when it is n; for f32 outputs, m < n and
+// 64x128 tiles in two waves whose last is at least 60% full).
 std::optional<Sm90WsVariant> skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, int elem_bytes,
-                                                  int row_align) {
+                                                  int row_align, int out_bytes) {
   bool const m_small = m < n;
   std::int64_t const big = m_small ? n : m, small = m_small ? m : n, w = m_small ? 256 : 224;
   if (elem_bytes != 2 || row_align < 128 || small <= (m_small ? 32 : 48)) return std::nullopt;
   std::int64_t const tiles = (big + w - 1) / w;
   if (2 * tiles < sms || tiles > sms) return std::nullopt;
   Sm90WsVariant v;
+  if (out_bytes == 4) {
+    std::int64_t const tiles128 = (big + 127) / 128;
+    if (!m_small || tiles128 <= sms || (tiles128 % sms != 0 && 5 * (tiles128 % sms) < 3 * std::int64_t(sms)))
+      return std::nullopt;
+    skinny_pingpong_64x128(v);
+    return v;
+  }
+  if (out_bytes != 2) return std::nullopt;
   v.tile_n = int(w);
   v.tma_store = true;
   v.transpose = !m_small;
@@ -185,7 +215,7 @@ std::optional<Sm90WsVariant> skinny_wide_c_by_tma(std::int64_t m, std::int64_t n
 }  // namespace
 
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes,
-                                     int row_align, bool a_k_major, bool b_k_major, bool c_by_tma) {
+                                     int row_align, bool a_k_major, bool b_k_major, bool c_by_tma, int out_bytes) {
   if (sms <= 0) sms = 1;
   if (elem_bytes <= 0) elem_bytes = 2;
   std::int64_t const k_blocks = (k * elem_bytes + 127) / 128;
@@ -232,7 +262,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // beta != 0 with C by TMA: one wave of wide TMA-store tiles instead of
     // the direct-epilogue picks below (skinny_wide_c_by_tma).
     std::optional<Sm90WsVariant> const wide_c =
-        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align) : std::nullopt;
+        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align, out_bytes) : std::nullopt;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
       if (wide_c) return *wide_c;
       v.pingpong = true;

@@ -1560,6 +1560,86 @@ TEST(HopperGemm, BetaSkinnySelection) {
   EXPECT_GT(changed, 20);  // the grid reaches the clause
 }
 
+// Host: the same clause for f32 outputs (out_bytes 4, session 54): m < n
+// only, ping-pong 64x128 with the TMA store, unbalanced, where the 64x128
+// tiles make two waves whose last is at least 60% full (and the 128x256
+// tiles one wave filling half the SMs, as for 16-bit outputs). m > n, and
+// every other count of waves, keep the beta = 0 pick.
+TEST(HopperGemm, BetaSkinnyF32Selection) {
+  struct Case {
+    Shape s;
+    bool pp64;  // ping-pong 64x128 with the TMA store; false: the beta = 0 pick
+  };
+  for (Case c : {Case{{64, 28672, 4096}, true},    // 224 tiles of 64x128, 92 in the last wave
+                 Case{{48, 28672, 1024}, true},
+                 Case{{64, 32768, 4096}, true},    // 256 tiles
+                 Case{{64, 33792, 4096}, true},    // 264 tiles: two full waves
+                 Case{{64, 27136, 4096}, true},    // 212 tiles: 80 in the last wave, 60.6%
+                 Case{{64, 27008, 4096}, false},   // 211 tiles: 79, 59.8%
+                 Case{{64, 20000, 4096}, false},   // 157 tiles (K-major: balanced ping-pong 64x128 at beta = 0)
+                 Case{{64, 16896, 4096}, false},   // 132 tiles: one wave
+                 Case{{64, 33793, 4096}, false},   // 133 tiles of 128x256
+                 Case{{28672, 64, 4096}, false},   // m > n
+                 Case{{32, 28672, 4096}, false},   // the small dimension 32
+                 Case{{64, 4096, 14336}, false}}) {
+    for (int order = 0; order < 4; ++order) {
+      bool const a_km = order != 1 && order != 3, b_km = order < 2;
+      SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k << ", A' " << (a_km ? "K" : "M")
+                                      << "-major, B' " << (b_km ? "K" : "N") << "-major");
+      detail::Sm90WsVariant const at0 =
+          detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km, false, 4);
+      detail::Sm90WsVariant const v =
+          detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, a_km, b_km, true, 4);
+      if (!c.pp64 || at0.tma_store) {
+        EXPECT_TRUE(v == at0) << "the beta = 0 pick expected";
+        continue;
+      }
+      EXPECT_TRUE(v.pingpong);
+      EXPECT_EQ(v.tile_m, 64);
+      EXPECT_EQ(v.tile_n, 128);
+      EXPECT_TRUE(v.tma_store);
+      EXPECT_FALSE(v.transpose);
+      EXPECT_EQ(v.splits, 1);
+      EXPECT_EQ(v.cluster, 1);
+      EXPECT_FALSE(v.balance_waves);
+    }
+    // An output size the clause does not know keeps the beta = 0 pick.
+    EXPECT_TRUE(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, false, true, 8) ==
+                detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, false));
+  }
+  // Over the generated grid of BetaSkinnySelection: every changed pick is
+  // m < n, 32 < m <= 64, ping-pong 64x128 with the TMA store in two waves
+  // whose last is at least 60% full.
+  int changed = 0;
+  for (int64_t small = 1; small <= 128; small += 7)
+    for (int64_t big = 1024; big <= 49152; big += 1531)
+      for (int order = 0; order < 8; ++order) {
+        bool const a_km = order & 1, b_km = order & 2, m_small = order & 4;
+        int64_t const m = m_small ? small : big, n = m_small ? big : small;
+        for (int row_align : {16, 128}) {
+          detail::Sm90WsVariant const at0 =
+              detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, false, 4);
+          detail::Sm90WsVariant const v =
+              detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, true, 4);
+          if (v == at0) continue;
+          SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
+          ++changed;
+          ASSERT_FALSE(at0.tma_store);
+          ASSERT_TRUE(m_small);
+          ASSERT_EQ(row_align, 128);
+          ASSERT_GT(m, 32);
+          ASSERT_LE(m, 64);
+          ASSERT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128 && v.tma_store && !v.transpose);
+          ASSERT_TRUE(v.splits == 1 && v.cluster == 1 && !v.balance_waves);
+          int64_t const tiles = (n + 127) / 128;
+          ASSERT_GT(tiles, 132);
+          ASSERT_LE(tiles, 264);
+          ASSERT_TRUE(tiles == 264 || 5 * (tiles - 132) >= 3 * 132);
+        }
+      }
+  EXPECT_GT(changed, 5);  // the grid reaches the clause
+}
+
 // Host: the short-K picks over a generated grid (M, N 256-6144 in steps of
 // 128, K 1-511, rows 32- or 128-byte aligned, every operand order). Below
 // K = 512 the rule runs ping-pong (64x128 or 128x128), or one wave of
@@ -2045,9 +2125,11 @@ TEST(HopperGemm, DirectEpilogueBeta) {
   }
 }
 
-// The default launch at beta != 0 on skinny shapes (BetaSkinnySelection):
-// one wave of wide TMA-store tiles, C' loaded by TMA, where C and D allow
-// it; the beta = 0 kernels (direct epilogue) where they do not.
+// The default launch at beta != 0 on skinny shapes (BetaSkinnySelection,
+// BetaSkinnyF32Selection): one wave of wide TMA-store tiles for 16-bit
+// outputs, ping-pong 64x128 with the TMA store for f32 ones (m < n), C'
+// loaded by TMA, where C and D allow it; the beta = 0 kernels (direct
+// epilogue) where they do not.
 TEST(HopperGemm, BetaSkinnyDefault) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
@@ -2071,20 +2153,27 @@ TEST(HopperGemm, BetaSkinnyDefault) {
   run_gemm<__half, __half>({14848, 64, 64}, R, 1.0f, 1.0f, 1, def, C, R, in_place);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({16960, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
+  // f32 out, m < n (BetaSkinnyF32Selection): ping-pong 64x128 with the TMA
+  // store over 64 x 28672 (224 tiles), K-major and MN-major operands, and
+  // a column-major D (28672 x 64, 64 x 28672 in the kernel's orientation).
+  run_gemm<__nv_bfloat16, float>({64, 28672, 64}, R, 1.0f, 0.5f, 1, def, R, C, tma);
+  run_gemm<__nv_bfloat16, float>({64, 28672, 128}, R, 1.0f, -1.0f, 1, def, C, R, in_place);
+  run_gemm<__half, float>({28672, 64, 64}, C, 1.5f, 0.5f, 1, def, R, C, tma);
   // Where C cannot go by TMA, or the rows are not 128-byte aligned, or the
-  // output is f32: the beta = 0 pick (narrow 128x64, direct epilogue).
+  // output is f32 with m > n: the beta = 0 pick (narrow 128x64, direct
+  // epilogue).
   CPlace const other{.other_order = true, .by_tma = 0};
   CPlace const odd_ld{.ld_extra = 3, .by_tma = 0};
   run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 16960, 64}, R, 1.0f, 0.5f, 1, def, R, C, other);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({14848, 64, 64}, R, 1.0f, 0.5f, 1, def, R, C, odd_ld);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 16960, 72}, R, 1.0f, 0.5f, 1, def, R, C, CPlace{.by_tma = 0});
-  run_gemm<__nv_bfloat16, float>({64, 28672, 64}, R, 1.0f, 0.5f, 1, def, R, C, CPlace{.by_tma = 0});
+  run_gemm<__nv_bfloat16, float>({28672, 64, 64}, R, 1.0f, 0.5f, 1, def, R, C, CPlace{.by_tma = 0});
 }
 
 // Host: the default launch's pick at beta != 0 (default_sm90_ws_variant,
-// no GPU needed: 132 SMs assumed without one): the clause of
-// BetaSkinnySelection only where C goes by TMA and D is a TMA-stored 16-bit
-// output; everything else as at beta = 0.
+// no GPU needed: 132 SMs assumed without one): the clauses of
+// BetaSkinnySelection (16-bit outputs) and BetaSkinnyF32Selection only
+// where C goes by TMA and D is TMA-stored; everything else as at beta = 0.
 TEST(HopperGemm, BetaSkinnyDefaultVariant) {
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
   // Never read: the picks look at alignment only. 4 GiB apart, so that no
@@ -2097,14 +2186,15 @@ TEST(HopperGemm, BetaSkinnyDefaultVariant) {
     bool c_other_order = false;
     int64_t ld_extra = 0;
     DataType out = DataType::bf16;
-    int w = 0;  // 256 / 224: the wide tile; 0: the beta = 0 pick
+    int w = 0;  // 256 / 224: the wide tile; 64: ping-pong 64x128 (f32 out); 0: the beta = 0 pick
   };
   for (Case c : {Case{"m < n", {64, 28672, 4096}, R, false, 0, DataType::bf16, 256},
                  Case{"m > n", {28672, 64, 4096}, R, false, 0, DataType::bf16, 224},
                  Case{"column-major D", {28672, 64, 4096}, C, false, 0, DataType::bf16, 256},
                  Case{"C in the other order", {64, 28672, 4096}, R, true},
                  Case{"C's rows 16-byte misaligned", {64, 28672, 4096}, R, false, 3},
-                 Case{"f32 out", {64, 28672, 4096}, R, false, 0, DataType::f32},
+                 Case{"f32 out", {64, 28672, 4096}, R, false, 0, DataType::f32, 64},
+                 Case{"f32 out, m > n", {28672, 64, 4096}, R, false, 0, DataType::f32},
                  Case{"rows 16-byte aligned", {64, 28672, 4104}},
                  Case{"n = 48", {28672, 48, 4096}}}) {
     SCOPED_TRACE(c.what);
@@ -2136,10 +2226,17 @@ TEST(HopperGemm, BetaSkinnyDefaultVariant) {
       EXPECT_FALSE(detail::sm90_ws_reads_c_by_tma(args, v));
       continue;
     }
-    EXPECT_EQ(v.tile_n, c.w);
-    EXPECT_FALSE(v.pingpong);
+    if (c.w == 64) {
+      EXPECT_TRUE(v.pingpong);
+      EXPECT_EQ(v.tile_m, 64);
+      EXPECT_EQ(v.tile_n, 128);
+      EXPECT_FALSE(v.transpose);
+    } else {
+      EXPECT_EQ(v.tile_n, c.w);
+      EXPECT_FALSE(v.pingpong);
+      EXPECT_EQ(v.transpose, c.w == 224);
+    }
     EXPECT_TRUE(v.tma_store);
-    EXPECT_EQ(v.transpose, c.w == 224);
     EXPECT_TRUE(detail::sm90_ws_reads_c_by_tma(args, v));
   }
 }

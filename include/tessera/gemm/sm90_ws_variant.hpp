@@ -56,19 +56,19 @@ struct Sm90WsVariant {
 // pointer, leading dimension and batch stride);
 // `a_k_major` / `b_k_major`: A' (m x k) / B' (k x n) of that orientation
 // K-contiguous; `c_by_tma`: beta != 0 and the TMA-store epilogue would
-// load C by TMA and store D, a 16-bit output (the launcher's
-// c_tma_loadable and d_tma_storable), which changes the pick only where
-// the beta = 0 one has the direct epilogue (the skinny problems). See the
-// NOTEs in src/gemm/sm90_ws_select.cpp.
+// load C by TMA and store D (the launcher's c_tma_loadable and
+// d_tma_storable), D's elements `out_bytes` (2 or 4) bytes, which changes
+// the pick only where the beta = 0 one has the direct epilogue (the skinny
+// problems). See the NOTEs in src/gemm/sm90_ws_select.cpp.
 Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_t k, int sms, int elem_bytes = 2,
                                      int row_align = 128, bool a_k_major = true, bool b_k_major = true,
-                                     bool c_by_tma = false);
+                                     bool c_by_tma = false, int out_bytes = 2);
 // `row_align` is a byte count since session 11 (it was a bool "rows 128-byte
 // aligned"): a bool there is a compile error, not a silent 1 or 0.
 template <class Bool>
   requires std::is_same_v<Bool, bool>
 Sm90WsVariant select_sm90_ws_variant(std::int64_t, std::int64_t, std::int64_t, int, int, Bool, bool = true,
-                                     bool = true, bool = false) {
+                                     bool = true, bool = false, int = 2) {
   static_assert(!std::is_same_v<Bool, bool>,
                 "select_sm90_ws_variant: row_align is the rows' alignment in bytes (16, 32, 64 or 128), not a bool");
   return {};

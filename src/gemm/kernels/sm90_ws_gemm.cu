@@ -271,14 +271,15 @@ detail::Sm90WsVariant default_variant(const GemmArgs& args) {
   bool a_km = true, b_km = true;
   kernel_k_major(args, swap, &a_km, &b_km);
   // beta != 0 with C loadable by TMA (c_tma_loadable holds beta != 0 too)
-  // and D storable by it, 16-bit outputs (the case measured): the rule may
-  // take a TMA-store kernel where it would take the direct epilogue at
-  // beta = 0. That pick stands only if its kernel does store by TMA for
-  // these arguments; otherwise the beta = 0 one.
-  bool const c_by_tma = size_of(resolved_output(args)) == 2 && c_tma_loadable(args) && d_tma_storable(args);
+  // and D storable by it: the rule may take a TMA-store kernel where it
+  // would take the direct epilogue at beta = 0 (its clause differs for
+  // 16-bit and f32 outputs). That pick stands only if its kernel does store
+  // by TMA for these arguments; otherwise the beta = 0 one.
+  int const out_bytes = int(size_of(resolved_output(args)));
+  bool const c_by_tma = c_tma_loadable(args) && d_tma_storable(args);
   auto pick = [&](bool c_tma) {
     detail::Sm90WsVariant v = detail::select_sm90_ws_variant(swap ? args.n : args.m, swap ? args.m : args.n, args.k,
-                                                             sms, int(e), row_align, a_km, b_km, c_tma);
+                                                             sms, int(e), row_align, a_km, b_km, c_tma, out_bytes);
     if (flip) v.transpose = !v.transpose;
     return v;
   };
