@@ -185,26 +185,43 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 64x32768x4096 tn 0.834 -> 0.925, tt 0.706 -> 0.883; 64x27136x4096 nt (212
 // tiles) 0.696 -> 0.923; 64x28672x1024 tn 0.625 -> 0.845; 28672x64x4096 tn
 // (unchanged kernel) 0.827 -> 0.837.
+// 16-bit outputs with B' (the large operand) N-major take the same
+// ping-pong 64x128 tiles (session 54).
+// NOTE: session 54, run 421 (the same call, then the new build's layouts
+// driver, bf16 -> bf16, BETA=1, median of 30; cooperative 128x256 -> ping-pong
+// 64x128, both TMA-stored): 64x28672x4096 nt 0.853 -> 0.911, tt 0.843 ->
+// 0.923. K-major, cooperative stays: run 415 read 64x28672x4096 tn at 0.989
+// against 0.951.
+// NOTE: session 54, run 422 (H200, ab_onecall.sh BETA=1, bf16 -> bf16, two
+// alternations of 30 rounds, median ratio to cuBLAS; HEAD (cooperative
+// 128x256) -> ping-pong 64x128): 64x28672x4096 nt 0.900 -> 0.940, tt 0.868
+// -> 0.952; 64x32768x4096 nt 0.851 -> 0.911; 64x28672x1024 nt 0.793 ->
+// 0.847; 64x27136x4096 tt (212 tiles, the last wave 61% full) 0.963 ->
+// 0.958; tn (unchanged kernel) 0.941 -> 0.954.
 // The caller has m or n <= 64 and the other >= 1024; nullopt where the
 // clause does not apply (16-bit operands on 128-byte rows, the small
 // dimension over 32, over 48 when it is n; for f32 outputs, m < n and
 // 64x128 tiles in two waves whose last is at least 60% full).
+// `big_mn_major`: the large operand M/N-major.
 std::optional<Sm90WsVariant> skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, int elem_bytes,
-                                                  int row_align, int out_bytes) {
+                                                  int row_align, int out_bytes, bool big_mn_major) {
   bool const m_small = m < n;
   std::int64_t const big = m_small ? n : m, small = m_small ? m : n, w = m_small ? 256 : 224;
   if (elem_bytes != 2 || row_align < 128 || small <= (m_small ? 32 : 48)) return std::nullopt;
   std::int64_t const tiles = (big + w - 1) / w;
   if (2 * tiles < sms || tiles > sms) return std::nullopt;
   Sm90WsVariant v;
-  if (out_bytes == 4) {
-    std::int64_t const tiles128 = (big + 127) / 128;
-    if (!m_small || tiles128 <= sms || (tiles128 % sms != 0 && 5 * (tiles128 % sms) < 3 * std::int64_t(sms)))
-      return std::nullopt;
+  if (out_bytes != 2 && out_bytes != 4) return std::nullopt;
+  // Ping-pong 64x128 (m < n): every f32 output; 16-bit ones where B' (the
+  // large operand) is N-major.
+  std::int64_t const tiles128 = (big + 127) / 128;
+  bool const two_waves_60 =
+      tiles128 > sms && (tiles128 % sms == 0 || 5 * (tiles128 % sms) >= 3 * std::int64_t(sms));
+  if (m_small && two_waves_60 && (out_bytes == 4 || big_mn_major)) {
     skinny_pingpong_64x128(v);
     return v;
   }
-  if (out_bytes != 2) return std::nullopt;
+  if (out_bytes == 4) return std::nullopt;
   v.tile_n = int(w);
   v.tma_store = true;
   v.transpose = !m_small;
@@ -262,7 +279,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // beta != 0 with C by TMA: one wave of wide TMA-store tiles instead of
     // the direct-epilogue picks below (skinny_wide_c_by_tma).
     std::optional<Sm90WsVariant> const wide_c =
-        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align, out_bytes) : std::nullopt;
+        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align, out_bytes, big_mn_major) : std::nullopt;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
       if (wide_c) return *wide_c;
       v.pingpong = true;

@@ -1480,19 +1480,24 @@ TEST(HopperGemm, DefaultVariantSelection) {
 // on 128-byte rows) whose beta = 0 pick has the direct epilogue takes one
 // wave of wide TMA-store tiles filling at least half the SMs: cooperative
 // 128x256 for m < n, 128x224 transposed for m > n (n over 48), in every
-// operand order.
+// operand order; but m < n with B' N-major, where the 64x128 tiles make two
+// waves whose last is at least 60% full, ping-pong 64x128 with the TMA
+// store (session 54).
 // Everything else picks as at beta = 0.
 TEST(HopperGemm, BetaSkinnySelection) {
   struct Case {
     Shape s;
-    int w;  // 256 / 224: the wide tile; 0: the beta = 0 pick
+    int w;              // 256 / 224: the wide tile; 0: the beta = 0 pick
+    bool pp64 = false;  // B' N-major: ping-pong 64x128 in place of 128x256
   };
-  for (Case c : {Case{{64, 28672, 4096}, 256},   // 112 tiles of 128x256 (beta = 0: narrow 128x64)
-                 Case{{64, 32768, 4096}, 256},   // 128 tiles
-                 Case{{48, 28672, 1024}, 256},
+  for (Case c : {Case{{64, 28672, 4096}, 256, true},  // 112 tiles of 128x256 (beta = 0: narrow 128x64), 224 of 64x128
+                 Case{{64, 32768, 4096}, 256, true},  // 128 tiles, 256 of 64x128
+                 Case{{48, 28672, 1024}, 256, true},
                  Case{{64, 16896, 4096}, 256},   // 66 tiles: half the SMs (beta = 0: ping-pong 64x128 in
-                                                 // K-major orders, so only the others change)
-                 Case{{64, 33792, 4096}, 256},   // 132 tiles
+                                                 // K-major orders, so only the others change); 132 of 64x128
+                 Case{{64, 33792, 4096}, 256, true},  // 132 tiles, 264 of 64x128
+                 Case{{64, 27136, 4096}, 256, true},  // 106 tiles, 212 of 64x128: 80 in the last wave
+                 Case{{64, 27008, 4096}, 256},        // 106 tiles, 211 of 64x128: 79 in the last wave
                  Case{{28672, 64, 4096}, 224},   // 128 tiles of 128x224, transposed
                  Case{{20000, 64, 4096}, 224},   // 90 tiles
                  Case{{14784, 64, 4096}, 224},   // 66 tiles
@@ -1517,9 +1522,10 @@ TEST(HopperGemm, BetaSkinnySelection) {
         EXPECT_TRUE(v == at0) << "the beta = 0 pick expected";
         continue;
       }
-      EXPECT_FALSE(v.pingpong);
-      EXPECT_EQ(v.tile_m, 128);
-      EXPECT_EQ(v.tile_n, c.w);
+      bool const pp64 = c.pp64 && !b_km;
+      EXPECT_EQ(v.pingpong, pp64);
+      EXPECT_EQ(v.tile_m, pp64 ? 64 : 128);
+      EXPECT_EQ(v.tile_n, pp64 ? 128 : c.w);
       EXPECT_TRUE(v.tma_store);
       EXPECT_EQ(v.transpose, c.w == 224);
       EXPECT_EQ(v.splits, 1);
@@ -1534,8 +1540,10 @@ TEST(HopperGemm, BetaSkinnySelection) {
   }
   // Over a generated grid (one dimension 1-128, the other 1024-49152, every
   // order and alignment): c_by_tma changes only direct-epilogue picks, into
-  // one unsplit, unclustered wave of TMA-store tiles filling half the SMs.
-  int changed = 0;
+  // one unsplit, unclustered wave of cooperative TMA-store tiles filling
+  // half the SMs, or (m < n, B' N-major) ping-pong 64x128 with the TMA
+  // store in two waves whose last is at least 60% full.
+  int changed = 0, pingpong = 0;
   for (int64_t small = 1; small <= 128; small += 7)
     for (int64_t big = 1024; big <= 49152; big += 1531)
       for (int order = 0; order < 8; ++order) {
@@ -1548,9 +1556,19 @@ TEST(HopperGemm, BetaSkinnySelection) {
           SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
           ++changed;
           ASSERT_FALSE(at0.tma_store);
-          ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1 && !v.pingpong);
+          ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1 && !v.balance_waves);
           ASSERT_GT(small, m_small ? 32 : 48);
           ASSERT_LE(small, 64);
+          if (v.pingpong) {
+            ++pingpong;
+            ASSERT_TRUE(m_small && !b_km && row_align == 128);
+            ASSERT_TRUE(v.tile_m == 64 && v.tile_n == 128 && !v.transpose);
+            int64_t const tiles = (n + 127) / 128;
+            ASSERT_GT(tiles, 132);
+            ASSERT_LE(tiles, 264);
+            ASSERT_TRUE(tiles == 264 || 5 * (tiles - 132) >= 3 * 132);
+            continue;
+          }
           int64_t const rows = v.transpose ? v.tile_n : 128, cols = v.transpose ? 128 : v.tile_n;
           int64_t const tiles = ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
           ASSERT_LE(tiles, 132);
@@ -1558,6 +1576,7 @@ TEST(HopperGemm, BetaSkinnySelection) {
         }
       }
   EXPECT_GT(changed, 20);  // the grid reaches the clause
+  EXPECT_GT(pingpong, 2);
 }
 
 // Host: the same clause for f32 outputs (out_bytes 4, session 54): m < n
@@ -2127,9 +2146,9 @@ TEST(HopperGemm, DirectEpilogueBeta) {
 
 // The default launch at beta != 0 on skinny shapes (BetaSkinnySelection,
 // BetaSkinnyF32Selection): one wave of wide TMA-store tiles for 16-bit
-// outputs, ping-pong 64x128 with the TMA store for f32 ones (m < n), C'
-// loaded by TMA, where C and D allow it; the beta = 0 kernels (direct
-// epilogue) where they do not.
+// outputs, ping-pong 64x128 with the TMA store for f32 ones and for B'
+// N-major (m < n), C' loaded by TMA, where C and D allow it; the beta = 0
+// kernels (direct epilogue) where they do not.
 TEST(HopperGemm, BetaSkinnyDefault) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
@@ -2153,6 +2172,10 @@ TEST(HopperGemm, BetaSkinnyDefault) {
   run_gemm<__half, __half>({14848, 64, 64}, R, 1.0f, 1.0f, 1, def, C, R, in_place);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({16960, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
+  // 16-bit out, m < n, B' N-major over 224 64x128 tiles: ping-pong 64x128
+  // with the TMA store (BetaSkinnySelection).
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 28672, 64}, R, 1.0f, 0.5f, 1, def, R, R, tma);
+  run_gemm<__half, __half>({64, 28672, 128}, R, 1.0f, 1.0f, 1, def, C, R, in_place);
   // f32 out, m < n (BetaSkinnyF32Selection): ping-pong 64x128 with the TMA
   // store over 64 x 28672 (224 tiles), K-major and MN-major operands, and
   // a column-major D (28672 x 64, 64 x 28672 in the kernel's orientation).
