@@ -125,14 +125,18 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
   v.group_m = 8;
 }
 
-// Skinny problems with beta != 0 and C loaded by TMA (c_by_tma): one wave
-// of wide tiles with the TMA-store epilogue, whose producer loads C' into
-// shared memory during the tile's K loop, in place of a direct-epilogue
-// pick, whose consumers load C' only after it: cooperative 128x256 with the
-// small dimension on M (m < n), or 128x224 transposed (m > n: the small
-// dimension on M again, D' column-major, stored by stmatrix .trans; the
-// small dimension over 48). Taken where those tiles fill at least half the
-// SMs in one wave.
+// Skinny problems with beta != 0 and C loaded by TMA (c_by_tma): a
+// TMA-store kernel, whose consumers load C' into shared memory by TMA at
+// the tile's third K-block, in place of a direct-epilogue pick, whose
+// consumers load C' only after the K loop. Within the window where
+// cooperative 128x256 tiles (m < n) or 128x224 ones (m > n) fill at least
+// half the SMs in one wave:
+// - m < n, an f32 output or B' (the large operand) N-major, and 64x128
+//   tiles in two waves whose last is at least 60% full: ping-pong 64x128;
+// - otherwise 16-bit outputs only: one wave of cooperative 128x256 with
+//   the small dimension on M (m < n), or 128x224 transposed (m > n: the
+//   small dimension on M again, D' column-major, stored by stmatrix
+//   .trans; the small dimension over 48).
 // NOTE: session 53, runs 415-416 (H200, layouts.sh BETA=1, gated, no L2
 // flush, three rotating copies of A and B, median of 40 / 60, bf16 -> bf16;
 // the direct-epilogue default -> this): 64x28672x4096 tn 0.856 / 0.845 ->
@@ -164,11 +168,11 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 48; 64x20000x4096 nt (79 tiles) 0.646 -> 0.641, within the spread. The
 // beta = 0 rows of the same call (the same kernels in both builds) moved
 // -0.8% to +0.7%, 20000x64x4096 +4.4%.
-// f32 outputs (out_bytes 4; session 54): m < n only, in the same window of
-// 128x256 tile counts, ping-pong 64x128 with the TMA store (two tiles on
-// some CTAs: one consumer's epilogue, 64 KiB of C' read and D written per
-// 64x256 at f32, runs under the other's K loop), where the last of its
-// two waves is at least 60% full.
+// Ping-pong 64x128 (session 54, f32 outputs first): two tiles on most
+// CTAs, so one consumer's epilogue (for f32, 32 KiB of C' read and 32 KiB
+// of D written per 64x128 tile) runs under the other's K loop, where the
+// cooperative kernel's single tile per CTA leaves its whole epilogue
+// exposed.
 // NOTE: session 54, run 420 (H200, layouts.sh TYPE=bf16f32 BETA=1, gated,
 // no L2 flush, three rotating copies of A and B, median of 40; default ->
 // cooperative 128x256 TMA store / ping-pong 64x128 TMA store / 128x224):
@@ -199,21 +203,19 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 0.847; 64x27136x4096 tt (212 tiles, the last wave 61% full) 0.963 ->
 // 0.958; tn (unchanged kernel) 0.941 -> 0.954.
 // The caller has m or n <= 64 and the other >= 1024; nullopt where the
-// clause does not apply (16-bit operands on 128-byte rows, the small
-// dimension over 32, over 48 when it is n; for f32 outputs, m < n and
-// 64x128 tiles in two waves whose last is at least 60% full).
-// `big_mn_major`: the large operand M/N-major.
-std::optional<Sm90WsVariant> skinny_wide_c_by_tma(std::int64_t m, std::int64_t n, int sms, int elem_bytes,
+// clause does not apply: 16-bit operands on 128-byte rows, 2- or 4-byte
+// outputs, the small dimension over 32 (over 48 when it is n); for f32
+// outputs, m < n and the two waves of 64x128 tiles. `out_bytes`: D's
+// element size; `big_mn_major`: the large operand M/N-major.
+std::optional<Sm90WsVariant> skinny_c_by_tma_pick(std::int64_t m, std::int64_t n, int sms, int elem_bytes,
                                                   int row_align, int out_bytes, bool big_mn_major) {
   bool const m_small = m < n;
   std::int64_t const big = m_small ? n : m, small = m_small ? m : n, w = m_small ? 256 : 224;
   if (elem_bytes != 2 || row_align < 128 || small <= (m_small ? 32 : 48)) return std::nullopt;
+  if (out_bytes != 2 && out_bytes != 4) return std::nullopt;
   std::int64_t const tiles = (big + w - 1) / w;
   if (2 * tiles < sms || tiles > sms) return std::nullopt;
   Sm90WsVariant v;
-  if (out_bytes != 2 && out_bytes != 4) return std::nullopt;
-  // Ping-pong 64x128 (m < n): every f32 output; 16-bit ones where B' (the
-  // large operand) is N-major.
   std::int64_t const tiles128 = (big + 127) / 128;
   bool const two_waves_60 =
       tiles128 > sms && (tiles128 % sms == 0 || 5 * (tiles128 % sms) >= 3 * std::int64_t(sms));
@@ -276,12 +278,12 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // the narrow tiles below, untransposed.
     bool const tf32_rs = elem_bytes == 4 && !a_k_major;
     bool const big_mn_major = m < n ? !b_k_major : !a_k_major;
-    // beta != 0 with C by TMA: one wave of wide TMA-store tiles instead of
-    // the direct-epilogue picks below (skinny_wide_c_by_tma).
-    std::optional<Sm90WsVariant> const wide_c =
-        c_by_tma ? skinny_wide_c_by_tma(m, n, sms, elem_bytes, row_align, out_bytes, big_mn_major) : std::nullopt;
+    // beta != 0 with C by TMA: a TMA-store kernel instead of the
+    // direct-epilogue picks below (skinny_c_by_tma_pick).
+    std::optional<Sm90WsVariant> const c_tma_pick =
+        c_by_tma ? skinny_c_by_tma_pick(m, n, sms, elem_bytes, row_align, out_bytes, big_mn_major) : std::nullopt;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
-      if (wide_c) return *wide_c;
+      if (c_tma_pick) return *c_tma_pick;
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
@@ -321,7 +323,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
       v.balance_waves = tiles > sms;
       return v;
     }
-    if (wide_c) return *wide_c;
+    if (c_tma_pick) return *c_tma_pick;
     // Narrow: the small dimension on the tile's N side, 128 x N tiles.
     v.transpose = m < n && !tf32_rs;
     v.tile_n = small <= 16 ? 16 : small <= 32 ? 32 : 64;
