@@ -114,6 +114,10 @@ constexpr double narrow_rate(int w) {
 // 128x192). A value that separates those cases, not a measured rate.
 constexpr double kPingPong64Rate = 0.92;
 
+// Whether the last of `tiles`' waves on `sms` SMs keeps under 60% of them
+// busy (or fills all of them).
+bool last_wave_under_60(std::int64_t tiles, int sms) { return 5 * (tiles % sms) < 3 * std::int64_t(sms); }
+
 // The skinny problems' ping-pong 64x128 tiles: the small dimension on M in
 // D's own orientation, so that the TMA-store epilogue writes D.
 void skinny_pingpong_64x128(Sm90WsVariant& v) {
@@ -217,8 +221,7 @@ std::optional<Sm90WsVariant> skinny_c_by_tma_pick(std::int64_t m, std::int64_t n
   if (2 * tiles < sms || tiles > sms) return std::nullopt;
   Sm90WsVariant v;
   std::int64_t const tiles128 = (big + 127) / 128;
-  bool const two_waves_60 =
-      tiles128 > sms && (tiles128 % sms == 0 || 5 * (tiles128 % sms) >= 3 * std::int64_t(sms));
+  bool const two_waves_60 = tiles128 > sms && (tiles128 % sms == 0 || !last_wave_under_60(tiles128, sms));
   if (m_small && two_waves_60 && (out_bytes == 4 || big_mn_major)) {
     skinny_pingpong_64x128(v);
     return v;
@@ -254,9 +257,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     std::int64_t const waves = (tiles + sms - 1) / sms;
     return waves >= 2 && waves <= 4 && tiles % sms != 0;
   };
-  // Whether the last of `tiles`' waves keeps under 60% of the SMs busy
-  // (or fills all of them).
-  auto last_wave_under_60 = [sms](std::int64_t tiles) { return 5 * (tiles % sms) < 3 * std::int64_t(sms); };
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
@@ -316,7 +316,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // Tiles 128 wide along the large dimension: ping-pong 64x128's count
     // here, and the narrow 128 x N tiles' below.
     std::int64_t const tiles = (big + 127) / 128;
-    bool const pp_waves_fit = tiles <= sms || (short_partial_waves(tiles) && last_wave_under_60(tiles));
+    bool const pp_waves_fit = tiles <= sms || (short_partial_waves(tiles) && last_wave_under_60(tiles, sms));
     if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
         2 * tiles + 4 >= sms && pp_waves_fit) {
       skinny_pingpong_64x128(v);
@@ -357,7 +357,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // 0.945 / 0.938 -> 0.931 / 0.925; 28672x32x4096 0.948 / 0.949 -> 0.951 /
     // 0.946.
     v.balance_waves =
-        v.splits == 1 && short_partial_waves(tiles) && (v.tile_n == 64 || last_wave_under_60(tiles));
+        v.splits == 1 && short_partial_waves(tiles) && (v.tile_n == 64 || last_wave_under_60(tiles, sms));
     return v;
   }
   if (small <= 128 && big >= 1024) {
@@ -403,7 +403,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     }
     std::int64_t const tiles_64 = tile_count(64, 128);
     bool const alike = m > n || m % 64 == 0;
-    v.balance_waves = measured && alike && short_partial_waves(tiles_64) && last_wave_under_60(tiles_64);
+    v.balance_waves = measured && alike && short_partial_waves(tiles_64) && last_wave_under_60(tiles_64, sms);
     return v;
   }
   std::int64_t const coop_tiles = tile_count(128, 256);

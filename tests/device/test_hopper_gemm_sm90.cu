@@ -1475,6 +1475,33 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(pick(0, 5, 5).cluster, 1);
 }
 
+// The generated skinny grid of BetaSkinnySelection and
+// BetaSkinnyF32Selection: one dimension 1-128, the other 1024-49152, every
+// operand order, the small one on either side, rows 16- or 128-byte
+// aligned.
+struct SkinnyGridCase {
+  int64_t m, n, small;
+  bool a_km, b_km, m_small;
+  int row_align;
+};
+std::vector<SkinnyGridCase> skinny_grid() {
+  std::vector<SkinnyGridCase> cases;
+  for (int64_t small = 1; small <= 128; small += 7)
+    for (int64_t big = 1024; big <= 49152; big += 1531)
+      for (int order = 0; order < 8; ++order) {
+        bool const a_km = order & 1, b_km = order & 2, m_small = order & 4;
+        for (int row_align : {16, 128})
+          cases.push_back({m_small ? small : big, m_small ? big : small, small, a_km, b_km, m_small, row_align});
+      }
+  return cases;
+}
+// Whether ping-pong 64x128 over n columns (132 SMs) makes two waves whose
+// last is at least 60% full (or full).
+bool pp64_two_waves_60(int64_t n) {
+  int64_t const tiles = (n + 127) / 128;
+  return tiles > 132 && tiles <= 264 && (tiles == 264 || 5 * (tiles - 132) >= 3 * 132);
+}
+
 // Host: the beta != 0 clause (c_by_tma, session 53). Where C is loaded by
 // TMA, a skinny problem (the small dimension in (32, 64], 16-bit operands
 // on 128-byte rows) whose beta = 0 pick has the direct epilogue takes one
@@ -1544,37 +1571,31 @@ TEST(HopperGemm, BetaSkinnySelection) {
   // half the SMs, or (m < n, B' N-major) ping-pong 64x128 with the TMA
   // store in two waves whose last is at least 60% full.
   int changed = 0, pingpong = 0;
-  for (int64_t small = 1; small <= 128; small += 7)
-    for (int64_t big = 1024; big <= 49152; big += 1531)
-      for (int order = 0; order < 8; ++order) {
-        bool const a_km = order & 1, b_km = order & 2, m_small = order & 4;
-        int64_t const m = m_small ? small : big, n = m_small ? big : small;
-        for (int row_align : {16, 128}) {
-          detail::Sm90WsVariant const at0 = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km);
-          detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, true);
-          if (v == at0) continue;
-          SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
-          ++changed;
-          ASSERT_FALSE(at0.tma_store);
-          ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1 && !v.balance_waves);
-          ASSERT_GT(small, m_small ? 32 : 48);
-          ASSERT_LE(small, 64);
-          if (v.pingpong) {
-            ++pingpong;
-            ASSERT_TRUE(m_small && !b_km && row_align == 128);
-            ASSERT_TRUE(v.tile_m == 64 && v.tile_n == 128 && !v.transpose);
-            int64_t const tiles = (n + 127) / 128;
-            ASSERT_GT(tiles, 132);
-            ASSERT_LE(tiles, 264);
-            ASSERT_TRUE(tiles == 264 || 5 * (tiles - 132) >= 3 * 132);
-            continue;
-          }
-          int64_t const rows = v.transpose ? v.tile_n : 128, cols = v.transpose ? 128 : v.tile_n;
-          int64_t const tiles = ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
-          ASSERT_LE(tiles, 132);
-          ASSERT_GE(2 * tiles, 132);
-        }
-      }
+  for (SkinnyGridCase const g : skinny_grid()) {
+    detail::Sm90WsVariant const at0 =
+        detail::select_sm90_ws_variant(g.m, g.n, 4096, 132, 2, g.row_align, g.a_km, g.b_km);
+    detail::Sm90WsVariant const v =
+        detail::select_sm90_ws_variant(g.m, g.n, 4096, 132, 2, g.row_align, g.a_km, g.b_km, true);
+    if (v == at0) continue;
+    SCOPED_TRACE(testing::Message() << g.m << "x" << g.n << " rows " << g.row_align << " A' K-major " << g.a_km
+                                    << " B' K-major " << g.b_km);
+    ++changed;
+    ASSERT_FALSE(at0.tma_store);
+    ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1 && !v.balance_waves);
+    ASSERT_GT(g.small, g.m_small ? 32 : 48);
+    ASSERT_LE(g.small, 64);
+    if (v.pingpong) {
+      ++pingpong;
+      ASSERT_TRUE(g.m_small && !g.b_km && g.row_align == 128);
+      ASSERT_TRUE(v.tile_m == 64 && v.tile_n == 128 && !v.transpose);
+      ASSERT_TRUE(pp64_two_waves_60(g.n));
+      continue;
+    }
+    int64_t const rows = v.transpose ? v.tile_n : 128, cols = v.transpose ? 128 : v.tile_n;
+    int64_t const tiles = ((g.m + rows - 1) / rows) * ((g.n + cols - 1) / cols);
+    ASSERT_LE(tiles, 132);
+    ASSERT_GE(2 * tiles, 132);
+  }
   EXPECT_GT(changed, 20);  // the grid reaches the clause
   EXPECT_GT(pingpong, 2);
 }
@@ -1630,32 +1651,24 @@ TEST(HopperGemm, BetaSkinnyF32Selection) {
   // m < n, 32 < m <= 64, ping-pong 64x128 with the TMA store in two waves
   // whose last is at least 60% full.
   int changed = 0;
-  for (int64_t small = 1; small <= 128; small += 7)
-    for (int64_t big = 1024; big <= 49152; big += 1531)
-      for (int order = 0; order < 8; ++order) {
-        bool const a_km = order & 1, b_km = order & 2, m_small = order & 4;
-        int64_t const m = m_small ? small : big, n = m_small ? big : small;
-        for (int row_align : {16, 128}) {
-          detail::Sm90WsVariant const at0 =
-              detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, false, 4);
-          detail::Sm90WsVariant const v =
-              detail::select_sm90_ws_variant(m, n, 4096, 132, 2, row_align, a_km, b_km, true, 4);
-          if (v == at0) continue;
-          SCOPED_TRACE(testing::Message() << m << "x" << n << " rows " << row_align << " order " << order);
-          ++changed;
-          ASSERT_FALSE(at0.tma_store);
-          ASSERT_TRUE(m_small);
-          ASSERT_EQ(row_align, 128);
-          ASSERT_GT(m, 32);
-          ASSERT_LE(m, 64);
-          ASSERT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128 && v.tma_store && !v.transpose);
-          ASSERT_TRUE(v.splits == 1 && v.cluster == 1 && !v.balance_waves);
-          int64_t const tiles = (n + 127) / 128;
-          ASSERT_GT(tiles, 132);
-          ASSERT_LE(tiles, 264);
-          ASSERT_TRUE(tiles == 264 || 5 * (tiles - 132) >= 3 * 132);
-        }
-      }
+  for (SkinnyGridCase const g : skinny_grid()) {
+    detail::Sm90WsVariant const at0 =
+        detail::select_sm90_ws_variant(g.m, g.n, 4096, 132, 2, g.row_align, g.a_km, g.b_km, false, 4);
+    detail::Sm90WsVariant const v =
+        detail::select_sm90_ws_variant(g.m, g.n, 4096, 132, 2, g.row_align, g.a_km, g.b_km, true, 4);
+    if (v == at0) continue;
+    SCOPED_TRACE(testing::Message() << g.m << "x" << g.n << " rows " << g.row_align << " A' K-major " << g.a_km
+                                    << " B' K-major " << g.b_km);
+    ++changed;
+    ASSERT_FALSE(at0.tma_store);
+    ASSERT_TRUE(g.m_small);
+    ASSERT_EQ(g.row_align, 128);
+    ASSERT_GT(g.m, 32);
+    ASSERT_LE(g.m, 64);
+    ASSERT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128 && v.tma_store && !v.transpose);
+    ASSERT_TRUE(v.splits == 1 && v.cluster == 1 && !v.balance_waves);
+    ASSERT_TRUE(pp64_two_waves_60(g.n));
+  }
   EXPECT_GT(changed, 5);  // the grid reaches the clause
 }
 
