@@ -2007,8 +2007,10 @@ TEST(HopperGemm, CooperativeWide) {
 // finishers, M/N-major operands, f16 accumulation; a D that TMA cannot
 // store (odd row length) falls back to the direct epilogue, as does an f32
 // output with a column-major D'. Then 128x256 and ping-pong 128x128 /
-// 64x128 explicitly transposed with tma_store: the direct epilogue (their
-// TMA store writes a row-major D' only, WsGemmConfigT::kWideTmaStore).
+// 64x128 explicitly transposed with tma_store: the direct epilogue for the
+// first two (their TMA store writes a row-major D' only,
+// WsGemmConfigT::kTransTmaStore), the column-major TMA store for ping-pong
+// 64x128 with 16-bit outputs (PingPong64TransTmaStore).
 TEST(HopperGemm, CooperativeWideTmaStore) {
   TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
   MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
@@ -2155,6 +2157,33 @@ TEST(HopperGemm, DirectEpilogueBeta) {
       run_gemm<__nv_bfloat16, __nv_bfloat16>({200, 328, 640}, R, 1.0f, 0.5f, 1, split, R, C, in_place);
     }
   }
+}
+
+// Ping-pong 64x128 writing a column-major D' by TMA (the transposed
+// orientation, WsGemmPingPong64x128TmaStoreTransConfig, 16-bit outputs):
+// the m > n skinny shape it is for in K- and M-major A, beta with C by TMA
+// in place and in its own buffer, residues in every dimension, a
+// column-major D, f16 accumulation with batches; an f32 output and a D row
+// TMA cannot store take the direct epilogue of the same tile.
+TEST(HopperGemm, PingPong64TransTmaStore) {
+  TESSERA_TEST_REQUIRE_SM_EXACTLY(90);
+  MatrixOrder const R = MatrixOrder::row_major, C = MatrixOrder::col_major;
+  detail::Sm90WsVariant v;
+  v.pingpong = true;
+  v.tile_m = 64;
+  v.tile_n = 128;
+  v.tma_store = true;
+  v.transpose = true;
+  CPlace const tma{.by_tma = 1};
+  CPlace const in_place{.in_place = true, .by_tma = 1};
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 256}, R, 1.0f, 0.5f, 1, v, R, C, tma);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 192}, R, 1.0f, -1.0f, 1, v, C, C, in_place);
+  run_gemm<__half, __half>({20000, 56, 136}, R, 1.5f, 0.5f, 1, v, C, R, tma);
+  run_gemm<__half, __half>({1000, 1000, 1000}, R, 1.0f, 0.0f, 1, v);
+  run_gemm<__half, __half>({4096, 4104, 1000}, C, 1.0f, 0.5f, 1, v, R, C, tma);
+  run_gemm<__half, __half, true>({520, 1032, 200}, R, -2.0f, 0.25f, 2, v);
+  run_gemm<__nv_bfloat16, float>({1000, 776, 300}, R, 1.5f, -0.5f, 1, v, R, C, CPlace{.by_tma = 0});  // f32: direct
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({1001, 50, 64}, R, 1.0f, 0.5f, 1, v, R, C, CPlace{.by_tma = 0});  // 100-byte rows
 }
 
 // The default launch at beta != 0 on skinny shapes (BetaSkinnySelection,

@@ -155,7 +155,7 @@ struct WsGemmParams {
 // kTmaStore = true: the epilogue goes through shared memory and TMA stores
 // (two 8 KiB sub-tile buffers per consumer warpgroup after the ring).
 template <bool kPingPong_, int kBlockM_, int kBlockN_, int kStages_, int kCluster_ = 1, bool kTmaStore_ = false,
-          bool kDeferStores_ = false>
+          bool kDeferStores_ = false, bool kTransStore_ = false>
 struct WsGemmConfigT {
   static constexpr bool kPingPong = kPingPong_;
   static constexpr bool kTmaStore = kTmaStore_;
@@ -193,6 +193,12 @@ struct WsGemmConfigT {
   // code as measured (no run-time orientation branch); and they exist for
   // 16-bit inputs only (function_for in the launcher).
   static constexpr bool kWideTmaStore = kTmaStore && !kPingPong && kCluster == 1 && kBlockN != 256;
+  // The TMA-store kernels whose epilogue can write a column-major D': the
+  // wide tiles, and the configurations that ask for it (kTransStore_:
+  // ping-pong 64x128, WsGemmPingPong64x128TmaStoreTransConfig).
+  static constexpr bool kTransTmaStore = kWideTmaStore || kTransStore_;
+  static_assert(!kTransStore_ || (kTmaStore && kCluster == 1 && !kDeferStores_),
+                "WsGemmConfigT: a column-major D' store needs the unclustered TMA-store epilogue without deferral");
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * 2 * kEpiTileBytes : 0;
   // Ring, epilogue buffers, then full[kStages], empty[kStages], order[2],
   // one split-K "last unit" flag per consumer (8 bytes in all) and two C
@@ -293,6 +299,10 @@ using WsGemmPingPong64x128Config = WsGemmConfigT<true, 64, 128, 9>;
 // The same with the TMA-store epilogue (8 stages + 32 KiB of epilogue
 // buffers): for small problems whose 128x128 tiles leave half the SMs idle.
 using WsGemmPingPong64x128TmaStoreConfig = WsGemmConfigT<true, 64, 128, 8, 1, true>;
+// The same writing a column-major D' (the transposed orientation, 16-bit
+// outputs; stmatrix .trans as the wide tiles): for m > n skinny problems
+// (written in session 54, first run in session 55: run 424).
+using WsGemmPingPong64x128TmaStoreTransConfig = WsGemmConfigT<true, 64, 128, 8, 1, true, false, true>;
 
 // Narrow cooperative tiles 128 x N (N = 16, 32, 64, 128, and 160, 176,
 // 192, 208, 224 for mid-size problems whose 128 x N tiles fill their waves
@@ -1235,7 +1245,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       auto prefetch_c = [&](int kb) {
         if constexpr (Cfg::kTmaStore && !kDefer)
           if (kb == c_at)
-            ws_prefetch_c<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(p, epi_c, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+            ws_prefetch_c<TOut, Cfg::kBlockN, Cfg::kTransTmaStore>(p, epi_c, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                                   tm * Cfg::kBlockM + a_row_off / 128,
                                                                   tn * Cfg::kBlockN);
       };
@@ -1402,7 +1412,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                 (!Cfg::kPingPong && kWsEpiGroups<TOut, Cfg::kBlockN> <= Cfg::kStages && tile + tile_step >= num_tiles)
                     ? sA + a_row_off
                     : nullptr;
-            ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kWideTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
+            ws_epilogue_tma<TOut, Cfg::kBlockN, Cfg::kTransTmaStore>(v, p, &tmap_d, sEpi + cw * 2 * Cfg::kEpiTileBytes,
                                                 uint32_t(1 + cw), row0, tn * Cfg::kBlockN, ring, Cfg::kABytes,
                                                 epi_c, c_early && hf == 0);
           } else {

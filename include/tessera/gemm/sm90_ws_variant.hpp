@@ -31,13 +31,15 @@ struct Sm90WsVariant {
                           // cooperative 128 x 160..224, and ping-pong 128x128 / 64x128 only); falls back to the
                           // direct epilogue when D's base, ld, batch stride or row length is not a multiple of
                           // 16 bytes, with `transpose` (a column-major D' is TMA-stored by the 128 x 160..224
-                          // tiles, for 16-bit outputs, only), or for tf32 inputs on the 128 x 160..224 tiles
+                          // tiles and unclustered ping-pong 64x128, for 16-bit outputs, only), or for tf32
+                          // inputs on the 128 x 160..224 tiles
   int splits = 1;         // split-K: work units per output tile (not with clusters), finished in the
                           // kernel by the last unit of each tile; partial sums in an f32 workspace
                           // taken with cudaMallocAsync on the stream (no split when that fails)
   bool transpose = false; // compute D^T = B^T A^T instead of D when D is row-major (D when it is
                           // column-major): the other orientation, D' column-major (the direct epilogue, or
-                          // with tma_store the TMA store of the 128 x 160..224 tiles' 16-bit outputs)
+                          // with tma_store the TMA store of the 128 x 160..224 and unclustered ping-pong
+                          // 64x128 tiles' 16-bit outputs)
   int tile_m = 128;       // ping-pong with tile_n 128 only: 128 or 64
   bool split_tail = false;// with splits > 1: split only the tiles of the persistent grid's last,
                           // partly filled wave (whole waves run unsplit); no split if none is partial

@@ -46,6 +46,7 @@ using kernels::sm90::WsGemmPingPong64x128Cluster2Config;
 using kernels::sm90::WsGemmPingPong64x128Cluster2TmaStoreConfig;
 using kernels::sm90::WsGemmPingPong64x128Config;
 using kernels::sm90::WsGemmPingPong64x128TmaStoreConfig;
+using kernels::sm90::WsGemmPingPong64x128TmaStoreTransConfig;
 using kernels::sm90::WsGemmPingPongConfig;
 using kernels::sm90::WsGemmPingPong128TmaStoreConfig;
 using kernels::sm90::WsGemmTmaStoreConfig;
@@ -154,7 +155,7 @@ const void* function_for(const GemmArgs& args) {
     return out == DataType::f32 ? kernel_fn<__nv_bfloat16, float, Cfg>() : kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
   if (args.input == DataType::f16)
     return out == DataType::f32 ? kernel_fn<__half, float, Cfg>() : kernel_fn<__half, __half, Cfg>();
-  if constexpr (!Cfg::kWideTmaStore) {
+  if constexpr (!Cfg::kTransTmaStore) {
     if (args.input == DataType::tf32 && out == DataType::f32) return kernel_fn<float, float, Cfg>();
   }
   return nullptr;
@@ -165,6 +166,20 @@ const void* function_for(const GemmArgs& args) {
 template <>
 const void* function_for<WsGemmTmaStoreReadCConfig>(const GemmArgs& args) {
   using Cfg = WsGemmTmaStoreReadCConfig;
+  DataType const out = resolved_output(args);
+  if (args.accumulate == DataType::f16)
+    return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
+  if (args.input == DataType::bf16 && out == DataType::bf16) return kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
+  if (args.input == DataType::f16 && out == DataType::f16) return kernel_fn<__half, __half, Cfg>();
+  return nullptr;
+}
+
+// Ping-pong 64x128 writing a column-major D' exists for 16-bit outputs only
+// (3 kernels): the launch takes it for the transposed orientation, which
+// f32 outputs refuse (uses_tma_store).
+template <>
+const void* function_for<WsGemmPingPong64x128TmaStoreTransConfig>(const GemmArgs& args) {
+  using Cfg = WsGemmPingPong64x128TmaStoreTransConfig;
   DataType const out = resolved_output(args);
   if (args.accumulate == DataType::f16)
     return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
@@ -221,8 +236,9 @@ Status with_config(const detail::Sm90WsVariant& v, const GemmArgs& args, F&& f) 
   }
   if (v.tile_n == 256) return f.template operator()<WsGemmPingPongConfig>();
   if (v.tile_n == 128 && v.tile_m == 64)
-    return tma_store ? f.template operator()<WsGemmPingPong64x128TmaStoreConfig>()
-                     : f.template operator()<WsGemmPingPong64x128Config>();
+    return !tma_store   ? f.template operator()<WsGemmPingPong64x128Config>()
+           : v.transpose ? f.template operator()<WsGemmPingPong64x128TmaStoreTransConfig>()
+                         : f.template operator()<WsGemmPingPong64x128TmaStoreConfig>();
   if (v.tile_n == 128)
     return tma_store ? f.template operator()<WsGemmPingPong128TmaStoreConfig>()
                      : f.template operator()<WsGemmPingPong128Config>();
@@ -316,15 +332,21 @@ bool c_tma_loadable(const GemmArgs& args) {
 bool wide_tma_tile(const detail::Sm90WsVariant& v) {
   return !v.pingpong && v.cluster == 1 && v.tile_n >= 160 && v.tile_n <= 224;
 }
+// Whether variant `v`'s TMA-store form can write a column-major D': the
+// wide tiles and unclustered ping-pong 64x128 (kTransTmaStore).
+bool trans_tma_tile(const detail::Sm90WsVariant& v) {
+  return wide_tma_tile(v) || (v.pingpong && v.cluster == 1 && v.tile_m == 64 && v.tile_n == 128);
+}
 
 // Whether variant `v` runs the TMA-store epilogue for `args`: asked for, D
 // storable by TMA, when D' is column-major (the transposed orientation) the
-// wide cooperative tiles and a 16-bit output (stmatrix .trans,
-// WsGemmConfigT::kWideTmaStore), and 16-bit inputs for the wide tiles;
-// otherwise the direct epilogue.
+// wide cooperative tiles or unclustered ping-pong 64x128 and a 16-bit
+// output (stmatrix .trans, WsGemmConfigT::kTransTmaStore), and 16-bit
+// inputs for the wide tiles; otherwise the direct epilogue.
 bool uses_tma_store(const detail::Sm90WsVariant& v, const GemmArgs& args) {
   bool const wide = wide_tma_tile(v);
-  return v.tma_store && d_tma_storable(args) && (!v.transpose || (wide && size_of(resolved_output(args)) == 2)) &&
+  return v.tma_store && d_tma_storable(args) &&
+         (!v.transpose || (trans_tma_tile(v) && size_of(resolved_output(args)) == 2)) &&
          (!wide || args.input != DataType::tf32);
 }
 
@@ -362,10 +384,10 @@ Status launch_with(const GemmArgs& args, gemm_stream_t stream, const detail::Sm9
   if (group_m < 0) return ws_fail(StatusCode::cannot_implement, "group_m must be >= 0 (0: the default)");
   if (splits < 1) return ws_fail(StatusCode::cannot_implement, "splits must be >= 1");
   // Clusters with split-K are refused by launch_sm90_ws_gemm, this function's caller.
-  if (transpose && Cfg::kTmaStore && !(Cfg::kWideTmaStore && size_of(resolved_output(args)) == 2))
+  if (transpose && Cfg::kTmaStore && !(Cfg::kTransTmaStore && size_of(resolved_output(args)) == 2))
     return ws_fail(StatusCode::cannot_implement,
                    "the TMA-store epilogue writes a column-major D' (the transposed orientation) in the 128 x 160..224 "
-                   "tiles with 16-bit outputs only");
+                   "and unclustered ping-pong 64x128 tiles with 16-bit outputs only");
 
   bool const swap = (args.d.order == MatrixOrder::col_major) != transpose;
   const MatrixDesc& ka = swap ? args.b : args.a;  // kernel A': (M', K)
