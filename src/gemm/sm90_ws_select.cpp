@@ -118,6 +118,14 @@ constexpr double kPingPong64Rate = 0.92;
 // busy (or fills all of them).
 bool last_wave_under_60(std::int64_t tiles, int sms) { return 5 * (tiles % sms) < 3 * std::int64_t(sms); }
 
+// Whether `tiles` run in 2-4 waves on `sms` SMs, the last one partly
+// filled: the launches balance_waves pays off for (measured per tiling in
+// select_sm90_ws_variant).
+bool two_to_four_partial_waves(std::int64_t tiles, int sms) {
+  std::int64_t const waves = (tiles + sms - 1) / sms;
+  return waves >= 2 && waves <= 4 && tiles % sms != 0;
+}
+
 // The skinny problems' ping-pong 64x128 tiles: the small dimension on M in
 // D's own orientation, so that the TMA-store epilogue writes D.
 void skinny_pingpong_64x128(Sm90WsVariant& v) {
@@ -129,6 +137,38 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
   v.group_m = 8;
 }
 
+// The m > n skinny problems' ping-pong 64x128 tiles with A' M-major: the
+// small dimension on M with D' column-major (transpose), stored by TMA
+// (stmatrix .trans, WsGemmPingPong64x128TmaStoreTransConfig, 16-bit
+// outputs), every wave full (balance_waves) where the `tiles` make two to
+// four waves, the last one partly filled.
+// NOTE: session 55, run 425 (H200, ab_onecall.sh, bf16, two alternations of
+// 30 rounds, median ratio to cuBLAS; the previous default / this unbalanced
+// / this balanced, in the same rounds). beta = 0, against ping-pong 64x256
+// transposed with the direct epilogue: 28672x64x4096 (224 tiles) nn 0.885 /
+// 0.927 / 0.968, nt 0.885 / 0.930 / 0.956; 24576x64x4096 nn (192) 0.823 /
+// 0.799 / 0.871; 19968x64x4096 (156) nn 0.893 / 0.847 / 0.964, nt 0.849 /
+// 0.792 / 0.900. beta = 1, against 128x224 transposed with the TMA store
+// (session 53's clause): 28672x64x4096 nn 0.849 / 0.912 / 0.946, nt 0.859 /
+// 0.907 / 0.940; 19968x64x4096 nn 0.821 / 0.829 / 0.941; 24576x64x4096 nn
+// 0.792 / 0.790 / 0.853. Unbalanced, 40 of the 132 CTAs run one tile at 224
+// tiles, and their second consumer idles; balanced, 112 CTAs run two, one
+// per consumer, so that each one's epilogue overlaps the other's K loop.
+// NOTE: session 55, run 426 (the same method, the previous default -> this
+// pick, old and new builds alternating; beta = 0 / beta = 1):
+// 28672x64x4096 nn 0.889 -> 0.960 / 0.871 -> 0.936, nt 0.873 -> 0.934 /
+// 0.846 -> 0.925; 19968x64x4096 nn 0.879 -> 0.943 / 0.800 -> 0.921, nt 0.871
+// -> 0.891 / 0.797 -> 0.897; 24576x64x4096 nn 0.816 -> 0.867 / 0.785 ->
+// 0.857; 16896x64x4096 nn (132 tiles, one wave) 0.929 -> 1.089 / 0.874 ->
+// 1.077; 28672x56x4096 nn 0.901 -> 0.956 / 0.835 -> 0.946; 28672x64x1024
+// nn 0.778 -> 0.966 / 0.817 -> 0.932; 32768x64x4096 nn (256 tiles) 0.888 ->
+// 0.942 / 0.704 -> 0.927.
+void skinny_pingpong_64x128_trans(Sm90WsVariant& v, std::int64_t tiles, int sms) {
+  skinny_pingpong_64x128(v);
+  v.transpose = true;
+  v.balance_waves = two_to_four_partial_waves(tiles, sms);
+}
+
 // Skinny problems with beta != 0 and C loaded by TMA (c_by_tma): a
 // TMA-store kernel, whose consumers load C' into shared memory by TMA at
 // the tile's third K-block, in place of a direct-epilogue pick, whose
@@ -137,10 +177,11 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // half the SMs in one wave:
 // - m < n, an f32 output or B' (the large operand) N-major, and 64x128
 //   tiles in two waves whose last is at least 60% full: ping-pong 64x128;
-// - otherwise 16-bit outputs only: one wave of cooperative 128x256 with
-//   the small dimension on M (m < n), or 128x224 transposed (m > n: the
-//   small dimension on M again, D' column-major, stored by stmatrix
-//   .trans; the small dimension over 48).
+// - otherwise 16-bit outputs only: m > n with A' M-major, ping-pong
+//   64x128 transposed (D' column-major, stored by stmatrix .trans); else
+//   one wave of cooperative 128x256 with the small dimension on M (m < n),
+//   or 128x224 transposed (m > n: the small dimension on M again, D'
+//   column-major); m > n needs the small dimension over 48.
 // NOTE: session 53, runs 415-416 (H200, layouts.sh BETA=1, gated, no L2
 // flush, three rotating copies of A and B, median of 40 / 60, bf16 -> bf16;
 // the direct-epilogue default -> this): 64x28672x4096 tn 0.856 / 0.845 ->
@@ -194,7 +235,9 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // tiles) 0.696 -> 0.923; 64x28672x1024 tn 0.625 -> 0.845; 28672x64x4096 tn
 // (unchanged kernel) 0.827 -> 0.837.
 // 16-bit outputs with B' (the large operand) N-major take the same
-// ping-pong 64x128 tiles (session 54).
+// ping-pong 64x128 tiles (session 54), and m > n with A' (the large operand)
+// M-major their transposed, balanced form over the whole window
+// (skinny_pingpong_64x128_trans, session 55).
 // NOTE: session 54, run 421 (the same call, then the new build's layouts
 // driver, bf16 -> bf16, BETA=1, median of 30; cooperative 128x256 -> ping-pong
 // 64x128, both TMA-stored): 64x28672x4096 nt 0.853 -> 0.911, tt 0.843 ->
@@ -206,6 +249,12 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // -> 0.952; 64x32768x4096 nt 0.851 -> 0.911; 64x28672x1024 nt 0.793 ->
 // 0.847; 64x27136x4096 tt (212 tiles, the last wave 61% full) 0.963 ->
 // 0.958; tn (unchanged kernel) 0.941 -> 0.954.
+// NOTE: session 55, run 424 (H200, ab_onecall.sh BETA=1, bf16, two
+// alternations of 30 rounds, median ratio to cuBLAS; the default, 128x224
+// transposed, against ping-pong 64x128 transposed with the TMA store,
+// unbalanced, same build): 28672x64x4096 nn 0.839 / 0.923, nt 0.865 /
+// 0.916; 20000x64x4096 nn (157 tiles of 64x128) 0.603 / 0.770. K-major A':
+// tn 0.924 / 0.936, tt 0.950 / 0.938, within the spread, so 128x224 stays.
 // The caller has m or n <= 64 and the other >= 1024; nullopt where the
 // clause does not apply: 16-bit operands on 128-byte rows, 2- or 4-byte
 // outputs, the small dimension over 32 (over 48 when it is n); for f32
@@ -227,6 +276,10 @@ std::optional<Sm90WsVariant> skinny_c_by_tma_pick(std::int64_t m, std::int64_t n
     return v;
   }
   if (out_bytes == 4) return std::nullopt;
+  if (!m_small && big_mn_major) {
+    skinny_pingpong_64x128_trans(v, tiles128, sms);
+    return v;
+  }
   v.tile_n = int(w);
   v.tma_store = true;
   v.transpose = !m_small;
@@ -251,12 +304,7 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     if (tail_splits > 1) waves = double(tiles / sms) + split_unit_cost(k_blocks, tail_splits) / split_unit_cost(k_blocks, 1);
     return double(m) * double(n) / (waves * double(sms) * double(bm * bn));
   };
-  // Whether `tiles` run in 2-4 waves, the last one partly filled: the
-  // launches balance_waves pays off for (measured per tiling below).
-  auto short_partial_waves = [sms](std::int64_t tiles) {
-    std::int64_t const waves = (tiles + sms - 1) / sms;
-    return waves >= 2 && waves <= 4 && tiles % sms != 0;
-  };
+  auto short_partial_waves = [sms](std::int64_t tiles) { return two_to_four_partial_waves(tiles, sms); };
   Sm90WsVariant v;
   v.tma_store = kDefaultTmaStore;
   if (m <= 0 || n <= 0) return v;
@@ -282,8 +330,19 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // direct-epilogue picks below (skinny_c_by_tma_pick).
     std::optional<Sm90WsVariant> const c_tma_pick =
         c_by_tma ? skinny_c_by_tma_pick(m, n, sms, elem_bytes, row_align, out_bytes, big_mn_major) : std::nullopt;
+    // Tiles 128 wide along the large dimension: ping-pong 64x128's count
+    // here, and the narrow 128 x N tiles' below.
+    std::int64_t const tiles = (big + 127) / 128;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
       if (c_tma_pick) return *c_tma_pick;
+      // m > n, 16-bit operands on 128-byte rows and a 16-bit output, the
+      // small dimension over 48, at most two waves of 64x128 tiles: ping-pong
+      // 64x128 transposed with the TMA store (skinny_pingpong_64x128_trans,
+      // run 425).
+      if (m > n && elem_bytes == 2 && row_align >= 128 && out_bytes == 2 && small > 48 && tiles <= 2 * sms) {
+        skinny_pingpong_64x128_trans(v, tiles, sms);
+        return v;
+      }
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
@@ -313,9 +372,6 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // (0.955 -> 0.915), 32 tiles (64x4096x14336: 0.953 -> 0.707 against the
     // narrow tiles' 4-way split), and m > n (20000x64x4096 transposed,
     // balanced: 0.931 -> 0.922).
-    // Tiles 128 wide along the large dimension: ping-pong 64x128's count
-    // here, and the narrow 128 x N tiles' below.
-    std::int64_t const tiles = (big + 127) / 128;
     bool const pp_waves_fit = tiles <= sms || (short_partial_waves(tiles) && last_wave_under_60(tiles, sms));
     if (elem_bytes == 2 && m < n && small > 32 && a_k_major && b_k_major && row_align >= 128 &&
         2 * tiles + 4 >= sms && pp_waves_fit) {
