@@ -137,11 +137,12 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
   v.group_m = 8;
 }
 
-// The m > n skinny problems' ping-pong 64x128 tiles with A' M-major: the
-// small dimension on M with D' column-major (transpose), stored by TMA
-// (stmatrix .trans, WsGemmPingPong64x128TmaStoreTransConfig, 16-bit
-// outputs), every wave full (balance_waves) where the `tiles` make two to
-// four waves, the last one partly filled.
+// The skinny problems' ping-pong 64x128 tiles with the large operand
+// M/N-major (session 55): the small dimension on M, with D' column-major
+// for m > n (`transpose`, stored by TMA through stmatrix .trans,
+// WsGemmPingPong64x128TmaStoreTransConfig, 16-bit outputs), every wave full
+// (balance_waves) where the `tiles` make two to four waves (the callers: at
+// most three), the last one partly filled.
 // NOTE: session 55, run 425 (H200, ab_onecall.sh, bf16, two alternations of
 // 30 rounds, median ratio to cuBLAS; the previous default / this unbalanced
 // / this balanced, in the same rounds). beta = 0, against ping-pong 64x256
@@ -163,9 +164,21 @@ void skinny_pingpong_64x128(Sm90WsVariant& v) {
 // 1.077; 28672x56x4096 nn 0.901 -> 0.956 / 0.835 -> 0.946; 28672x64x1024
 // nn 0.778 -> 0.966 / 0.817 -> 0.932; 32768x64x4096 nn (256 tiles) 0.888 ->
 // 0.942 / 0.704 -> 0.927.
-void skinny_pingpong_64x128_trans(Sm90WsVariant& v, std::int64_t tiles, int sms) {
+// NOTE: session 55, run 426, the same call, explicit labels beside the
+// defaults (the variant this pick returns, in the same rounds): three waves
+// (m > n, outside the two-wave bound then): 40000x64x4096 nn (313 tiles)
+// 0.779 / 0.670 (the default, ping-pong 64x256 transposed, beta = 0 / 1)
+// against 0.909 / 0.913 balanced; m < n with B' N-major, the mirror
+// (against ping-pong 64x256 at beta = 0, ping-pong 64x128 unbalanced at
+// beta = 1): 64x28672x4096 nt 0.913 / 0.941 -> 0.976 / 0.952, tt 0.909 /
+// 0.945 -> 0.974 / 0.953. Not measured as a default (run 427 ran out of
+// device time after its tests): m < n at other tile counts, where the
+// beta != 0 clause took one wave of cooperative 128x256 before (64x19968
+// nt: its mirror 19968x64x4096 nt read 0.789 for one wave of 128x224
+// against 0.902 balanced, run 425), and four waves.
+void skinny_pingpong_64x128_balanced(Sm90WsVariant& v, std::int64_t tiles, int sms, bool transpose) {
   skinny_pingpong_64x128(v);
-  v.transpose = true;
+  v.transpose = transpose;
   v.balance_waves = two_to_four_partial_waves(tiles, sms);
 }
 
@@ -175,10 +188,13 @@ void skinny_pingpong_64x128_trans(Sm90WsVariant& v, std::int64_t tiles, int sms)
 // consumers load C' only after the K loop. Within the window where
 // cooperative 128x256 tiles (m < n) or 128x224 ones (m > n) fill at least
 // half the SMs in one wave:
-// - m < n, an f32 output or B' (the large operand) N-major, and 64x128
-//   tiles in two waves whose last is at least 60% full: ping-pong 64x128;
+// - m < n, a 16-bit output, B' (the large operand) N-major and m over 48:
+//   none (nullopt), the beta = 0 pick being ping-pong 64x128 with the TMA
+//   store already (skinny_pingpong_64x128_balanced);
+// - m < n, an f32 output or B' N-major, and 64x128 tiles in two waves
+//   whose last is at least 60% full: ping-pong 64x128;
 // - otherwise 16-bit outputs only: m > n with A' M-major, ping-pong
-//   64x128 transposed (D' column-major, stored by stmatrix .trans); else
+//   64x128 transposed and balanced (skinny_pingpong_64x128_balanced); else
 //   one wave of cooperative 128x256 with the small dimension on M (m < n),
 //   or 128x224 transposed (m > n: the small dimension on M again, D'
 //   column-major); m > n needs the small dimension over 48.
@@ -237,7 +253,7 @@ void skinny_pingpong_64x128_trans(Sm90WsVariant& v, std::int64_t tiles, int sms)
 // 16-bit outputs with B' (the large operand) N-major take the same
 // ping-pong 64x128 tiles (session 54), and m > n with A' (the large operand)
 // M-major their transposed, balanced form over the whole window
-// (skinny_pingpong_64x128_trans, session 55).
+// (skinny_pingpong_64x128_balanced, session 55).
 // NOTE: session 54, run 421 (the same call, then the new build's layouts
 // driver, bf16 -> bf16, BETA=1, median of 30; cooperative 128x256 -> ping-pong
 // 64x128, both TMA-stored): 64x28672x4096 nt 0.853 -> 0.911, tt 0.843 ->
@@ -271,13 +287,17 @@ std::optional<Sm90WsVariant> skinny_c_by_tma_pick(std::int64_t m, std::int64_t n
   Sm90WsVariant v;
   std::int64_t const tiles128 = (big + 127) / 128;
   bool const two_waves_60 = tiles128 > sms && (tiles128 % sms == 0 || !last_wave_under_60(tiles128, sms));
+  // 16-bit outputs, the large operand M/N-major, the small dimension over
+  // 48: the beta = 0 pick is ping-pong 64x128 with the TMA store already
+  // (skinny_pingpong_64x128_balanced), for m < n as for m > n here.
+  if (m_small && out_bytes == 2 && big_mn_major && small > 48) return std::nullopt;
   if (m_small && two_waves_60 && (out_bytes == 4 || big_mn_major)) {
     skinny_pingpong_64x128(v);
     return v;
   }
   if (out_bytes == 4) return std::nullopt;
   if (!m_small && big_mn_major) {
-    skinny_pingpong_64x128_trans(v, tiles128, sms);
+    skinny_pingpong_64x128_balanced(v, tiles128, sms, true);
     return v;
   }
   v.tile_n = int(w);
@@ -335,12 +355,13 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     std::int64_t const tiles = (big + 127) / 128;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
       if (c_tma_pick) return *c_tma_pick;
-      // m > n, 16-bit operands on 128-byte rows and a 16-bit output, the
-      // small dimension over 48, at most two waves of 64x128 tiles: ping-pong
-      // 64x128 transposed with the TMA store (skinny_pingpong_64x128_trans,
-      // run 425).
-      if (m > n && elem_bytes == 2 && row_align >= 128 && out_bytes == 2 && small > 48 && tiles <= 2 * sms) {
-        skinny_pingpong_64x128_trans(v, tiles, sms);
+      // 16-bit operands on 128-byte rows and a 16-bit output, the small
+      // dimension over 48, at most three waves of 64x128 tiles (the most
+      // measured: 313 tiles): ping-pong 64x128 with the TMA store,
+      // transposed for m > n, balanced (skinny_pingpong_64x128_balanced,
+      // runs 425-426).
+      if (elem_bytes == 2 && row_align >= 128 && out_bytes == 2 && small > 48 && tiles <= 3 * sms) {
+        skinny_pingpong_64x128_balanced(v, tiles, sms, m > n);
         return v;
       }
       v.pingpong = true;

@@ -656,7 +656,7 @@ TEST(HopperGemm, PingPong64x128Skinny) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({12288, 128, 128}, R, 1.0f, 0.0f, 1, def);
   run_gemm<__nv_bfloat16, float>({20000, 128, 64}, R, 1.0f, 0.5f, 1, def);
   // m > n with A M-major, n in (48, 64] (session 55,
-  // SkinnyTransPingPongSelection): ping-pong 64x128 transposed with the TMA
+  // SkinnyMnMajorPingPongSelection): ping-pong 64x128 transposed with the TMA
   // store, balanced (224 tiles: 112 CTAs of two; 156: 78), B in either
   // order, f16 accumulation; C in D's other order is read without TMA.
   MatrixOrder const C = MatrixOrder::col_major;
@@ -665,6 +665,11 @@ TEST(HopperGemm, PingPong64x128Skinny) {
   run_gemm<__half, __half, true>({19968, 56, 64}, R, 1.0f, 0.0f, 1, def, C, C);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 64}, R, 1.0f, 0.5f, 1, def, C, C,
                                          CPlace{.other_order = true, .by_tma = 0});
+  // Three waves (313 tiles: 105 CTAs of three), and the m < n mirror with B
+  // N-major (SkinnyMnMajorPingPongSelection): untransposed, balanced.
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({40000, 64, 64}, R, 1.0f, 0.0f, 1, def, C, C);
+  run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 28672, 128}, R, 1.0f, 0.0f, 1, def, R, R);
+  run_gemm<__half, __half>({56, 19968, 64}, R, 1.0f, 0.0f, 1, def, C, R);
 }
 
 // Ping-pong with 128x128 tiles (two m64n128 row halves per consumer, 7-stage
@@ -1452,10 +1457,10 @@ TEST(HopperGemm, DefaultVariantSelection) {
     bool a_km, b_km;
     bool pp64x256, transpose;
   };
-  for (Major c : {Major{{64, 28672, 0}, true, false, true, false},   // nt / tt: B' N-major
-                  Major{{64, 28672, 0}, false, false, true, false},
+  for (Major c : {Major{{40, 28672, 0}, true, false, true, false},   // nt / tt: B' N-major (m = 64:
+                  Major{{40, 28672, 0}, false, false, true, false},  // SkinnyMnMajorPingPongSelection)
                   Major{{28672, 48, 0}, false, true, true, true},    // A' M-major, m large, n <= 48 (n = 64:
-                                                                     // SkinnyTransPingPongSelection)
+                                                                     // SkinnyMnMajorPingPongSelection)
                   Major{{48, 16896, 0}, true, false, true, false},   // 66 tiles of 256 = half of 132 SMs
                   Major{{64, 28672, 0}, false, true, false, true},   // the small operand M-major only
                   Major{{64, 28672, 0}, true, true, false, true},    // K-major: narrow 128x64 (224 tiles)
@@ -1473,7 +1478,7 @@ TEST(HopperGemm, DefaultVariantSelection) {
   EXPECT_EQ(detail::select_sm90_ws_variant(16, 4096, 7168, 132, 4).splits, 4);
   // tf32 with an M/N-major A' (read through registers, which only A can be):
   // never transposed, so it stays A'. A bf16 problem of the same shape and
-  // majors takes ping-pong 64x128 transposed (SkinnyTransPingPongSelection);
+  // majors takes ping-pong 64x128 transposed (SkinnyMnMajorPingPongSelection);
   // tf32 the narrow 128x64 tiles, untransposed.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{28672, 64}, {4096, 48}, {8192, 16}}) {
     detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(m, n, 4096, 132, 4, 128, false, true);
@@ -1672,9 +1677,10 @@ TEST(HopperGemm, BetaSkinnyF32Selection) {
       EXPECT_EQ(v.cluster, 1);
       EXPECT_FALSE(v.balance_waves);
     }
-    // An output size the clause does not know keeps the beta = 0 pick.
+    // An output size the clause does not know keeps the beta = 0 pick (of
+    // that size: the 16-bit outputs' can differ, SkinnyMnMajorPingPongSelection).
     EXPECT_TRUE(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, false, true, 8) ==
-                detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, false));
+                detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, false, false, 8));
   }
   // Over the generated grid of BetaSkinnySelection: every changed pick is
   // m < n, 32 < m <= 64, ping-pong 64x128 with the TMA store in two waves
@@ -1701,16 +1707,17 @@ TEST(HopperGemm, BetaSkinnyF32Selection) {
   EXPECT_GT(changed, 5);  // the grid reaches the clause
 }
 
-// Host: m > n skinny problems with A' (the large operand) M-major at beta =
-// 0 (session 55, run 425): ping-pong 64x128 transposed with the TMA store
-// (D' column-major, stmatrix .trans), balanced over its two waves where the
-// last is partly filled, in place of ping-pong 64x256 transposed with the
-// direct epilogue, where the operands are 16-bit on 128-byte rows, D is
-// 16-bit, n is 49-64 and the 64x128 tiles make at most two waves.
-TEST(HopperGemm, SkinnyTransPingPongSelection) {
+// Host: skinny problems whose large operand is M/N-major (A' for m > n,
+// B' for m < n) at beta = 0 (session 55, runs 425-427): ping-pong 64x128
+// with the TMA store, the small dimension on M (transposed for m > n, D'
+// column-major, stmatrix .trans), balanced over 2-4 waves whose last is
+// partial, in place of ping-pong 64x256 with the direct epilogue, where the
+// operands are 16-bit on 128-byte rows, D is 16-bit, the small dimension is
+// 49-64 and the 64x128 tiles make at most three waves.
+TEST(HopperGemm, SkinnyMnMajorPingPongSelection) {
   struct Case {
     Shape s;
-    bool pp64;      // ping-pong 64x128 transposed with the TMA store; false: ping-pong 64x256 transposed
+    bool pp64;      // ping-pong 64x128 with the TMA store; false: ping-pong 64x256
     bool balanced;  // balance_waves
   };
   for (Case c : {Case{{28672, 64, 4096}, true, true},    // 224 tiles of 64x128: 112 CTAs of two
@@ -1719,56 +1726,76 @@ TEST(HopperGemm, SkinnyTransPingPongSelection) {
                  Case{{33792, 64, 4096}, true, false},   // 264 tiles: two full waves
                  Case{{16896, 64, 4096}, true, false},   // 132 tiles of 64x128, 66 of 64x256: one wave
                  Case{{28672, 49, 4096}, true, true},
-                 Case{{33793, 64, 4096}, false, false},  // 265 tiles: three waves
-                 Case{{40000, 64, 4096}, false, false},
-                 Case{{28672, 48, 4096}, false, false}}) {  // n = 48
+                 Case{{40000, 64, 4096}, true, true},    // 313 tiles: three waves
+                 Case{{50688, 64, 4096}, true, false},   // 396 tiles: three full waves
+                 Case{{50689, 64, 4096}, false, false},  // 397 tiles: four waves, not measured
+                 Case{{60000, 64, 4096}, false, false},
+                 Case{{28672, 48, 4096}, false, false},  // the small dimension 48
+                 Case{{64, 28672, 4096}, true, true},    // m < n: B' N-major
+                 Case{{64, 40000, 4096}, true, true},
+                 Case{{56, 19968, 2048}, true, true},
+                 Case{{64, 16896, 4096}, true, false},
+                 Case{{64, 50689, 4096}, false, false},
+                 Case{{48, 28672, 4096}, false, false}}) {
+    bool const tr = c.s.m > c.s.n;
     SCOPED_TRACE(testing::Message() << c.s.m << "x" << c.s.n << "x" << c.s.k);
-    detail::Sm90WsVariant const v = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, false, true);
+    // The large operand M/N-major, the other K-major.
+    auto pick = [&](int elem_bytes, int row_align, bool other_k_major, int out_bytes) {
+      return detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, elem_bytes, row_align,
+                                            tr ? false : other_k_major, tr ? other_k_major : false, false, out_bytes);
+    };
+    detail::Sm90WsVariant const v = pick(2, 128, true, 2);
     EXPECT_TRUE(v.pingpong);
-    EXPECT_TRUE(v.transpose);
+    EXPECT_EQ(v.transpose, tr);
     EXPECT_EQ(v.tile_m, c.pp64 ? 64 : 128);
     EXPECT_EQ(v.tile_n, c.pp64 ? 128 : 256);
     EXPECT_EQ(v.tma_store, c.pp64);
     EXPECT_EQ(v.balance_waves, c.balanced);
     EXPECT_EQ(v.splits, 1);
     EXPECT_EQ(v.cluster, 1);
-    // Both operands M/N-major: the same pick (only A' counts for m > n).
-    EXPECT_TRUE(v == detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, false, false));
+    // The small operand's order does not count.
+    EXPECT_TRUE(v == pick(2, 128, false, 2));
     if (!c.pp64) continue;
-    // Not measured, so ping-pong 64x256 transposed: f32 outputs (whose
-    // column-major D' the TMA store does not write), rows under 128 bytes
-    // aligned, tf32.
-    for (detail::Sm90WsVariant const w :
-         {detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, false, true, false, 4),
-          detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 64, false, true)}) {
-      EXPECT_TRUE(w.pingpong && w.transpose && w.tile_n == 256 && !w.tma_store);
-    }
-    EXPECT_FALSE(detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 4, 128, false, true).tma_store);
-    // A' K-major: not this pick.
-    detail::Sm90WsVariant const k_major = detail::select_sm90_ws_variant(c.s.m, c.s.n, c.s.k, 132, 2, 128, true, true);
-    EXPECT_FALSE(k_major.pingpong && k_major.transpose && k_major.tile_m == 64);
+    // Not measured, so ping-pong 64x256: f32 outputs (whose column-major D'
+    // the TMA store does not write for m > n), rows under 128 bytes aligned;
+    // tf32 never takes it.
+    for (detail::Sm90WsVariant const w : {pick(2, 128, true, 4), pick(2, 64, true, 2)})
+      EXPECT_TRUE(w.pingpong && w.transpose == tr && w.tile_n == 256 && !w.tma_store);
+    EXPECT_FALSE(pick(4, 128, true, 4).tma_store);
   }
-  // Over the generated grid: every beta = 0 pick of ping-pong 64x128
-  // transposed is m > n, A' M-major, 48 < n <= 64, 16-bit on 128-byte rows,
-  // at most two waves, balanced exactly where the second is partial; and
-  // every such problem whose 64x256 tiles fill half the SMs takes it.
+  // A' K-major with m > n: not this pick.
+  for (int64_t m : {19968, 28672, 40000}) {
+    detail::Sm90WsVariant const k_major = detail::select_sm90_ws_variant(m, 64, 4096, 132, 2, 128, true, true);
+    EXPECT_FALSE(k_major.pingpong && k_major.transpose && k_major.tile_m == 64) << m;
+  }
+  // Over the generated grid: for m > n, ping-pong 64x128 transposed is
+  // picked exactly for A' M-major, 48 < n <= 64, 16-bit on 128-byte rows and
+  // 64x256 tiles filling half the SMs in at most three waves of 64x128; for
+  // m < n, every such problem with B' N-major takes ping-pong 64x128
+  // untransposed, and so does no other with B' N-major. Balanced exactly
+  // where the last of 2-4 waves is partial.
   int taken = 0;
   for (SkinnyGridCase const g : skinny_grid()) {
     detail::Sm90WsVariant const v =
         detail::select_sm90_ws_variant(g.m, g.n, 4096, 132, 2, g.row_align, g.a_km, g.b_km);
     SCOPED_TRACE(testing::Message() << g.m << "x" << g.n << " rows " << g.row_align << " A' K-major " << g.a_km
                                     << " B' K-major " << g.b_km);
-    int64_t const tiles = (g.m + 127) / 128;
-    bool const eligible = !g.m_small && !g.a_km && g.row_align == 128 && g.small > 48 && g.small <= 64 &&
-                          2 * ((g.m + 255) / 256) >= 132 && tiles <= 264;
-    bool const trans_pp64 = v.pingpong && v.transpose && v.tile_m == 64;
-    ASSERT_EQ(trans_pp64, eligible);
-    if (!trans_pp64) continue;
+    int64_t const big = g.m_small ? g.n : g.m, tiles = (big + 127) / 128;
+    bool const big_mn_major = g.m_small ? !g.b_km : !g.a_km;
+    bool const eligible = big_mn_major && g.row_align == 128 && g.small > 48 && g.small <= 64 &&
+                          2 * ((big + 255) / 256) >= 132 && tiles <= 3 * 132;
+    bool const pp64 = v.pingpong && v.tile_m == 64 && v.tile_n == 128 && v.transpose == !g.m_small;
+    // B' K-major: session 38's ping-pong rule (DefaultVariantSelection); the
+    // small dimension over 64: ping-pong 64x128 in D's orientation anyway.
+    if ((g.m_small && g.b_km) || g.small > 64) continue;
+    ASSERT_EQ(pp64, eligible);
+    if (!pp64) continue;
     ++taken;
-    ASSERT_TRUE(v.tile_n == 128 && v.tma_store && v.splits == 1 && v.cluster == 1);
-    ASSERT_EQ(v.balance_waves, tiles > 132 && tiles % 132 != 0);
+    ASSERT_TRUE(v.tma_store && v.splits == 1 && v.cluster == 1);
+    int64_t const waves = (tiles + 131) / 132;
+    ASSERT_EQ(v.balance_waves, waves >= 2 && tiles % 132 != 0);
   }
-  EXPECT_GT(taken, 5);  // the grid reaches the pick
+  EXPECT_GT(taken, 10);  // the grid reaches the pick
 }
 
 // Host: the short-K picks over a generated grid (M, N 256-6144 in steps of
@@ -2319,7 +2346,8 @@ TEST(HopperGemm, BetaSkinnyDefault) {
   run_gemm<__nv_bfloat16, __nv_bfloat16>({16960, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
   run_gemm<__nv_bfloat16, __nv_bfloat16>({28672, 64, 128}, C, 1.0f, 0.5f, 1, def, R, C, tma);
   // 16-bit out, m < n, B' N-major over 224 64x128 tiles: ping-pong 64x128
-  // with the TMA store (BetaSkinnySelection).
+  // with the TMA store, balanced, the beta = 0 pick
+  // (SkinnyMnMajorPingPongSelection).
   run_gemm<__nv_bfloat16, __nv_bfloat16>({64, 28672, 64}, R, 1.0f, 0.5f, 1, def, R, R, tma);
   run_gemm<__half, __half>({64, 28672, 128}, R, 1.0f, 1.0f, 1, def, C, R, in_place);
   // 16-bit out, m > n, A' M-major (90 and 128 tiles of 128x224): ping-pong
@@ -2400,7 +2428,7 @@ TEST(HopperGemm, BetaSkinnyDefaultVariant) {
     detail::Sm90WsVariant const v = detail::default_sm90_ws_variant(args);
     if (c.w == 64 && c.s.m > c.s.n) {
       // m > n with A M-major: the beta = 0 pick is ping-pong 64x128
-      // transposed with the TMA store already (SkinnyTransPingPongSelection),
+      // transposed with the TMA store already (SkinnyMnMajorPingPongSelection),
       // and C goes by TMA into it.
       EXPECT_TRUE(v == at0) << "the beta = 0 pick expected";
       EXPECT_TRUE(v.pingpong && v.tile_m == 64 && v.tile_n == 128 && v.transpose && v.tma_store);
