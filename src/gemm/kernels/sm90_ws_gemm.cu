@@ -161,11 +161,11 @@ const void* function_for(const GemmArgs& args) {
   return nullptr;
 }
 
-// The cooperative 128x256 TMA-store kernel that reads C exists for 16-bit
-// outputs only (with_config): 3 kernels, not 6.
-template <>
-const void* function_for<WsGemmTmaStoreReadCConfig>(const GemmArgs& args) {
-  using Cfg = WsGemmTmaStoreReadCConfig;
+// The kernels of a configuration that exists for 16-bit outputs of the
+// same type as the inputs only: bf16 -> bf16, f16 -> f16, and f16 -> f16
+// with f16 accumulation (3 kernels, not 6).
+template <class Cfg>
+const void* same_16bit_kernel(const GemmArgs& args) {
   DataType const out = resolved_output(args);
   if (args.accumulate == DataType::f16)
     return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
@@ -174,18 +174,19 @@ const void* function_for<WsGemmTmaStoreReadCConfig>(const GemmArgs& args) {
   return nullptr;
 }
 
-// Ping-pong 64x128 writing a column-major D' exists for 16-bit outputs only
-// (3 kernels): the launch takes it for the transposed orientation, which
-// f32 outputs refuse (uses_tma_store).
+// The cooperative 128x256 TMA-store kernel that reads C: 16-bit outputs
+// only (with_config).
+template <>
+const void* function_for<WsGemmTmaStoreReadCConfig>(const GemmArgs& args) {
+  return same_16bit_kernel<WsGemmTmaStoreReadCConfig>(args);
+}
+
+// Ping-pong 64x128 writing a column-major D': 16-bit outputs only, the
+// launch taking it for the transposed orientation, which f32 outputs
+// refuse (uses_tma_store).
 template <>
 const void* function_for<WsGemmPingPong64x128TmaStoreTransConfig>(const GemmArgs& args) {
-  using Cfg = WsGemmPingPong64x128TmaStoreTransConfig;
-  DataType const out = resolved_output(args);
-  if (args.accumulate == DataType::f16)
-    return args.input == DataType::f16 && out == DataType::f16 ? kernel_fn<__half, __half, Cfg, true>() : nullptr;
-  if (args.input == DataType::bf16 && out == DataType::bf16) return kernel_fn<__nv_bfloat16, __nv_bfloat16, Cfg>();
-  if (args.input == DataType::f16 && out == DataType::f16) return kernel_fn<__half, __half, Cfg>();
-  return nullptr;
+  return same_16bit_kernel<WsGemmPingPong64x128TmaStoreTransConfig>(args);
 }
 
 // Calls f.template operator()<Cfg>() with the configuration of `v` for
