@@ -187,12 +187,10 @@ void skinny_pingpong_64x128_balanced(Sm90WsVariant& v, std::int64_t tiles, int s
 // the tile's third K-block, in place of a direct-epilogue pick, whose
 // consumers load C' only after the K loop. Within the window where
 // cooperative 128x256 tiles (m < n) or 128x224 ones (m > n) fill at least
-// half the SMs in one wave:
-// - m < n, a 16-bit output, B' (the large operand) N-major and m over 48:
-//   none (nullopt), the beta = 0 pick being ping-pong 64x128 with the TMA
-//   store already (skinny_pingpong_64x128_balanced);
-// - m < n, an f32 output or B' N-major, and 64x128 tiles in two waves
-//   whose last is at least 60% full: ping-pong 64x128;
+// half the SMs in one wave (select_sm90_ws_variant uses the pick only where
+// its beta = 0 one has the direct epilogue):
+// - m < n, an f32 output or B' (the large operand) N-major, and 64x128
+//   tiles in two waves whose last is at least 60% full: ping-pong 64x128;
 // - otherwise 16-bit outputs only: m > n with A' M-major, ping-pong
 //   64x128 transposed and balanced (skinny_pingpong_64x128_balanced); else
 //   one wave of cooperative 128x256 with the small dimension on M (m < n),
@@ -287,10 +285,6 @@ std::optional<Sm90WsVariant> skinny_c_by_tma_pick(std::int64_t m, std::int64_t n
   Sm90WsVariant v;
   std::int64_t const tiles128 = (big + 127) / 128;
   bool const two_waves_60 = tiles128 > sms && (tiles128 % sms == 0 || !last_wave_under_60(tiles128, sms));
-  // 16-bit outputs, the large operand M/N-major, the small dimension over
-  // 48: the beta = 0 pick is ping-pong 64x128 with the TMA store already
-  // (skinny_pingpong_64x128_balanced), for m < n as for m > n here.
-  if (m_small && out_bytes == 2 && big_mn_major && small > 48) return std::nullopt;
   if (m_small && two_waves_60 && (out_bytes == 4 || big_mn_major)) {
     skinny_pingpong_64x128(v);
     return v;
@@ -354,16 +348,17 @@ Sm90WsVariant select_sm90_ws_variant(std::int64_t m, std::int64_t n, std::int64_
     // here, and the narrow 128 x N tiles' below.
     std::int64_t const tiles = (big + 127) / 128;
     if (!tf32_rs && big_mn_major && small > 32 && 2 * ((big + 255) / 256) >= sms) {
-      if (c_tma_pick) return *c_tma_pick;
       // 16-bit operands on 128-byte rows and a 16-bit output, the small
       // dimension over 48, at most three waves of 64x128 tiles (the most
       // measured: 313 tiles): ping-pong 64x128 with the TMA store,
       // transposed for m > n, balanced (skinny_pingpong_64x128_balanced,
-      // runs 425-426).
+      // runs 425-426). It loads C' by TMA itself, so before the beta != 0
+      // clause.
       if (elem_bytes == 2 && row_align >= 128 && out_bytes == 2 && small > 48 && tiles <= 3 * sms) {
         skinny_pingpong_64x128_balanced(v, tiles, sms, m > n);
         return v;
       }
+      if (c_tma_pick) return *c_tma_pick;
       v.pingpong = true;
       v.tile_n = 256;
       v.transpose = m > n;
